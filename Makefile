@@ -1,0 +1,43 @@
+# Everything runs inside .venv, created on first use from PyPI only.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+POSDATA := $(VENV)/bin/posdata
+STAMP  := $(VENV)/.installed
+
+.PHONY: help demo test test-slow lint perft-deep bench clean
+
+help:
+	@echo "make demo        set up .venv and run the main job"
+	@echo "make test        the test suite (what CI runs)"
+	@echo "make test-slow   the deeper sweeps marked slow"
+	@echo "make lint        ruff"
+	@echo "make perft-deep  software perft of the standard positions, deeper"
+	@echo "make bench       software perft speed against python-chess"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(STAMP)
+	$(POSDATA) demo
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check engine hdl sim tests bench
+
+perft-deep: $(STAMP)
+	$(PY) -m pytest -m slow tests/test_perft.py
+
+bench: $(STAMP)
+	$(PY) bench/perft_sw.py
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,44 @@
+"""``posdata``: the one console script; each subcommand lives in its own module."""
+
+import os
+import sys
+
+from engine.fen import FenError
+
+from . import demo_cmd, moves_cmd, perft_cmd
+from .common import CliError, Parser
+
+COMMANDS = (perft_cmd, moves_cmd, demo_cmd)
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="posdata",
+        description="Sandström's posdata move generator, in software and as simulated hardware.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return args.run(args) or 0
+    except (CliError, FenError) as e:
+        print(f"posdata: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("posdata: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `posdata moves | head -1`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

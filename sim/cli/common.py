@@ -1,0 +1,84 @@
+"""What every subcommand shares: one-line errors, board setup from --fen/--moves, JSON output,
+progress on stderr."""
+
+import argparse
+import json
+import sys
+import time
+
+from engine.board import Board
+from engine.defs import START_FEN
+from engine.fen import FenError
+
+
+class CliError(Exception):
+    """A problem with the user's input or environment: printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise CliError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def add_position_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--fen", default=START_FEN, metavar="FEN",
+                   help="the position (6-field FEN or 4-field EPD; default: the initial position)")
+    p.add_argument("--moves", nargs="+", default=[], metavar="UCI",
+                   help="moves to play from FEN first, in UCI notation (e2e4 e7e5 ...)")
+
+
+def add_json_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def load_board(args) -> Board:
+    try:
+        board = Board(args.fen)
+    except FenError as e:
+        raise CliError(str(e)) from None
+    for text in args.moves:
+        try:
+            board.push_uci(text)
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    return board
+
+
+def int_in_range(lo: int, hi: int, name: str):
+    """An argparse type: an integer in [lo, hi], with an error that names the option."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, not {value}")
+        return value
+    return parse
+
+
+def print_json(obj) -> None:
+    json.dump(obj, sys.stdout, indent=None, separators=(", ", ": "))
+    sys.stdout.write("\n")
+
+
+class Progress:
+    """A single self-rewriting status line on stderr, only when stderr is a terminal, only once
+    a run has taken longer than ``after`` seconds, and never with --quiet."""
+
+    def __init__(self, quiet: bool = False, after: float = 2.0):
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.after = after
+        self.shown = False
+
+    def update(self, text: str) -> None:
+        if self.enabled and time.monotonic() - self.start >= self.after:
+            sys.stderr.write(f"\r\x1b[K{text}")
+            sys.stderr.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
