@@ -10,9 +10,27 @@ the move leaves the mover's king attacked, including castling out of or through 
 contract). ``takeback()`` undoes the last successful makemove.
 """
 
-from .defs import (BISHOP, BLACK, CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, KING, KNIGHT,
-                   NO_PIECE, NO_SQUARE, PAWN, PROMOTION, QUEEN, ROOK, START_FEN, WHITE, BPAWN,
-                   move_uci)
+from .defs import (
+    BISHOP,
+    BLACK,
+    BPAWN,
+    CASTLE,
+    CASTLES,
+    DOUBLE,
+    EMPTY,
+    EP,
+    KING,
+    KNIGHT,
+    NO_PIECE,
+    NO_SQUARE,
+    PAWN,
+    PROMOTION,
+    QUEEN,
+    ROOK,
+    START_FEN,
+    WHITE,
+    move_uci,
+)
 from .fen import FenError, format_fen, parse_fen
 from .lines import PIN_LINES
 from .posdata import NEXTDIR_ROWS, NEXTPOS_ROWS

@@ -8,13 +8,26 @@ and promotions): exactly the subsequence of ``gen`` that carries CAPTURE or PROM
 This is the model the gateware is held to, move for move and in order.
 """
 
-from .defs import (BLACK, CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, PAWN, PAWN_MOVE,
-                   PROMOTION, PROMOTION_ORDER, BPAWN, PROMO_SHIFT)
+from .defs import (
+    BLACK,
+    BPAWN,
+    CAPTURE,
+    CASTLE,
+    CASTLES,
+    DOUBLE,
+    EMPTY,
+    EP,
+    PAWN,
+    PAWN_MOVE,
+    PROMO_SHIFT,
+    PROMOTION,
+    PROMOTION_ORDER,
+)
 from .posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
 
 # The four promotion flag+piece words, in PROMOTION_ORDER.
 _PROMOTIONS = tuple(PAWN_MOVE | PROMOTION | p << PROMO_SHIFT for p in PROMOTION_ORDER)
-_PROMOTION_RANKS = (range(56, 64), range(0, 8))  # per side, the to-squares that promote
+_PROMOTION_RANKS = (range(56, 64), range(8))  # per side, the to-squares that promote
 
 
 def gen(board) -> None:

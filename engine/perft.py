@@ -2,44 +2,123 @@
 count the makemoves that succeed).
 
 ``gen`` is the move generator (default: the reference posdata walk); the gateware's driver
-plugs in here with the same signature. ``bulk=True`` counts the legal moves at depth 1 instead
-of recursing into them (the same count, fewer make/takebacks is *not* what it saves: it still
-tests each move with makemove, but skips the recursion overhead).
+plugs in here with the same signature.
+
+``bulk=False`` (plain) plays every move down to the leaves with makemove/takeback.
+``bulk=True`` stops one ply early and *counts* the legal moves of each depth-1 node without
+playing them where a cheap test is exact (``count_legal``); the node counts are the same.
 """
 
+from .defs import BISHOP, CASTLE, EMPTY, EP, QUEEN, ROOK
+from .lines import PIN_LINES
 from .movegen import gen as reference_gen
 
 
-def perft(board, depth: int, gen=reference_gen) -> int:
+def perft(board, depth: int, gen=reference_gen, bulk: bool = False) -> int:
     if depth <= 0:
         return 1
     gen(board)
     moves = board.gen_dat
     first = board.first_move
     ply = board.ply
-    makemove, takeback = board.makemove, board.takeback
-    nodes = 0
     if depth == 1:
+        if bulk:
+            return count_legal(board, moves, first[ply], first[ply + 1])
+        makemove, takeback = board.makemove, board.takeback
+        nodes = 0
         for i in range(first[ply], first[ply + 1]):
             if makemove(moves[i]):
                 takeback()
                 nodes += 1
         return nodes
+    makemove, takeback = board.makemove, board.takeback
+    nodes = 0
     for i in range(first[ply], first[ply + 1]):
         if makemove(moves[i]):
-            nodes += perft(board, depth - 1, gen)
+            nodes += perft(board, depth - 1, gen, bulk)
             takeback()
     return nodes
 
 
-def divide(board, depth: int, gen=reference_gen) -> dict[int, int]:
+def count_legal(board, moves, start: int, end: int) -> int:
+    """How many of the pseudo-legal ``moves[start:end]`` of the side to move are legal.
+
+    Not in check, a move other than a king move, castling or en passant is illegal only if it
+    takes a pinned piece off the line through its king; the pins are found once per node by
+    looking along the lines from the king (``PIN_LINES``). A king move is legal if its target
+    square is not attacked once the king has left its square. Castling, en passant and every
+    move when in check go through makemove.
+    """
+    color, piece = board.color, board.piece
+    side = board.side
+    xside = side ^ 1
+    king = board.king[side]
+    if board.in_check():
+        return _count_by_makemove(board, moves, start, end)
+
+    # pinned own piece -> the squares it may move to (the line from the king through it)
+    pinned = {}
+    row = king * 64
+    for frm in range(64):
+        if color[frm] != side or frm == king:
+            continue
+        line = PIN_LINES[row + frm]
+        if line is None:
+            continue
+        squares, diagonal = line
+        slider = BISHOP if diagonal else ROOK
+        blocker = None
+        for s in squares:
+            if color[s] != EMPTY:
+                if blocker is None:
+                    if s != frm:
+                        break  # another piece stands between king and frm
+                    blocker = s
+                else:
+                    if color[s] == xside and (piece[s] == slider or piece[s] == QUEEN):
+                        pinned[frm] = squares
+                    break
+
+    nodes = 0
+    attacked = board.attacked
+    for i in range(start, end):
+        m = moves[i]
+        frm = m & 63
+        if m & (CASTLE | EP):
+            if board.makemove(m):
+                board.takeback()
+                nodes += 1
+        elif frm == king:
+            color[king] = EMPTY
+            if not attacked((m >> 6) & 63, xside):
+                nodes += 1
+            color[king] = side
+        elif frm in pinned:
+            if (m >> 6) & 63 in pinned[frm]:
+                nodes += 1
+        else:
+            nodes += 1
+    return nodes
+
+
+def _count_by_makemove(board, moves, start, end) -> int:
+    makemove, takeback = board.makemove, board.takeback
+    nodes = 0
+    for i in range(start, end):
+        if makemove(moves[i]):
+            takeback()
+            nodes += 1
+    return nodes
+
+
+def divide(board, depth: int, gen=reference_gen, bulk: bool = False) -> dict[int, int]:
     """Per legal root move (in generation order), the perft count below it."""
-    from .defs import move_uci  # noqa: F401  (callers format the keys)
     counts = {}
     gen(board)
     ply = board.ply
     for m in board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]]:
         if board.makemove(m):
-            counts[m] = perft(board, depth - 1, gen)
+            counts[m] = perft(board, depth - 1, gen, bulk)
             board.takeback()
     return counts
+
