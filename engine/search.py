@@ -257,12 +257,14 @@ class Searcher:
     # --- the tree --------------------------------------------------------------------------
 
     def search(self, alpha: int, beta: int, depth: int) -> int:
-        if depth <= 0:
+        board = self.board
+        # A side in check does not stand pat: it gets a full-width ply (the check extension
+        # below), so a mate on the last ply is seen as one.
+        if depth <= 0 and not board.in_check():
             return self.quiesce(alpha, beta)
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._checkup()
-        board = self.board
         ply = board.ply
         sply = ply - self.root_ply
         self.pv_length[sply] = sply
@@ -275,7 +277,7 @@ class Searcher:
 
         check = board.in_check()
         if check:
-            depth += 1
+            depth += 1  # the check extension: forcing lines are searched a ply deeper
         self.movegen.gen(board)
         first, last = board.first_move[ply], board.first_move[ply + 1]
         self._score_moves(first, last)
