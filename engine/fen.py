@@ -109,7 +109,7 @@ def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
     if ep >> 3 != want_rank:
         raise FenError(f"bad FEN: en passant square {text} must be on rank {want_rank + 1} "
                        f"with {'white' if side == WHITE else 'black'} to move")
-    # the pawn that just made the double step stands in front of it, the squares it crossed are empty
+    # the pawn that just made the double step stands before it; the squares it crossed are empty
     mover = side ^ 1
     pawn_sq = ep - 8 if side == WHITE else ep + 8
     origin = ep + 8 if side == WHITE else ep - 8

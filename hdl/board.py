@@ -1,0 +1,63 @@
+"""The board as the gateware holds it.
+
+Colours are kept as two 64-bit planes of registers, ``empty`` and ``black`` (a square's colour
+is ``Cat(black, empty)``: WHITE 0b00, BLACK 0b01, EMPTY 0b10, engine.defs.Color), because the
+walker looks up one square every clock and the piece scanner needs the whole side at once:
+``own = ~empty & (black if side else ~black)``. Pieces live in a small memory, read once per
+piece. Neither is reset: a reset in the middle of a generation keeps the board.
+"""
+
+from amaranth import Cat, Module, Signal, Value
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from engine.defs import Color
+
+from .layouts import PIECE, SQUARE
+
+assert (Color.WHITE, Color.BLACK, Color.EMPTY) == (0b00, 0b01, 0b10)
+
+
+def color_of(planes_empty, planes_black, sq):
+    """The Color of square ``sq`` (a Value) from the two planes."""
+    return Cat(planes_black.bit_select(sq, 1), planes_empty.bit_select(sq, 1))
+
+
+class BoardMemory(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece : In
+        Write one square per cycle.
+    empty, black : Out(64)
+        The colour planes (every square EMPTY after power-up).
+    rd_sq : In, rd_piece : Out
+        Combinational read of one square's piece.
+    """
+
+    wr_en: In(1)
+    wr_sq: In(SQUARE)
+    wr_color: In(Color)
+    wr_piece: In(PIECE)
+    empty: Out(64)
+    black: Out(64)
+    rd_sq: In(SQUARE)
+    rd_piece: Out(PIECE)
+
+    def elaborate(self, platform):
+        m = Module()
+        empty = Signal(64, reset_less=True, init=(1 << 64) - 1)
+        black = Signal(64, reset_less=True)
+        with m.If(self.wr_en):
+            m.d.sync += [empty.bit_select(self.wr_sq, 1).eq(Value.cast(self.wr_color)[1]),
+                         black.bit_select(self.wr_sq, 1).eq(Value.cast(self.wr_color)[0])]
+        m.d.comb += [self.empty.eq(empty), self.black.eq(black)]
+
+        m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
+        wr = pieces.write_port()
+        rd = pieces.read_port(domain="comb")
+        m.d.comb += [
+            wr.addr.eq(self.wr_sq), wr.data.eq(self.wr_piece), wr.en.eq(self.wr_en),
+            rd.addr.eq(self.rd_sq), self.rd_piece.eq(rd.data),
+        ]
+        return m

@@ -1,0 +1,28 @@
+"""Gateware views of engine's encodings: the move word as a ``data.StructLayout`` whose bits are
+exactly engine's packed move (checked by a test), and the shapes of board squares."""
+
+from amaranth import unsigned
+from amaranth.lib import data
+
+from engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Color, Flag, PType
+
+SQUARE = unsigned(6)
+COLOR = Color  # a stdlib IntEnum is a valid Amaranth shape (2 bits)
+PIECE = unsigned(3)
+PTYPE = PType
+
+#: one bit per Flag member, bit 0 = CAPTURE (engine's bit 12)
+FlagsLayout = data.StructLayout({f.name.lower(): 1 for f in sorted(Flag, key=int)})
+
+MoveLayout = data.StructLayout({
+    "frm": SQUARE,
+    "to": SQUARE,
+    "flags": FlagsLayout,
+    "promo": PIECE,
+})
+
+assert MoveLayout.size == MOVE_BITS
+assert MoveLayout._fields["to"].offset == TO_SHIFT
+assert MoveLayout._fields["flags"].offset == FLAGS_SHIFT
+assert MoveLayout._fields["promo"].offset == PROMO_SHIFT
+assert all(FlagsLayout._fields[f.name.lower()].offset == int(f).bit_length() - 1 for f in Flag)

@@ -1,0 +1,157 @@
+"""The hardware move generator: Sandström's posdata walk as a state machine.
+
+A ROM holds posdata (``hdl.rom``); colours live in 64 registers so that the square under the
+walk can be looked up combinationally and the side's pieces form an occupancy mask; piece types
+live in a small memory. On ``start`` the generator emits every pseudo-legal move of the side to
+move on the ``moves`` stream, in exactly the order of ``engine.movegen.gen``.
+
+Two ROM ports share the work:
+
+* port B, the piece prefetcher (``hdl.prefetch``), takes the side's pieces in ascending square
+  order and reads each one's start entry ``posdata[ptype][from][from]`` into a small queue;
+* port A, the walker (``hdl.walker``), reads one table entry per clock and, when a chain returns
+  to its from-square, continues at the next piece's first square from the queue, so walks
+  follow each other without idle clocks.
+
+Moves leave through an output register; when it is full and not taken, everything stalls.
+
+Timing of one generation with ``moves.ready`` held high: ``cycles = walk steps + 3 * promoting
+pawn moves + castling moves + 4``; ``sim.model`` predicts it and the tests hold the gateware to it.
+
+Protocol
+--------
+* Write squares while idle (``wr_en``; writes while ``busy`` are ignored). Colour registers and
+  the piece memory are not reset, so a reset in the middle of a generation keeps the board.
+* Pulse ``start`` with ``side``, ``castle``, ``ep_valid``/``ep_sq`` valid in that cycle (they are
+  latched). ``start`` while ``busy`` is ignored.
+* Moves stream out (``moves.valid``/``ready``/``payload``); ready low stalls the whole generator
+  and nothing is lost or repeated.
+* ``done`` pulses for one cycle when the last move has been taken; ``busy`` falls with it.
+  ``cycles`` then holds the number of clock cycles the generation was busy.
+"""
+
+from amaranth import Module, Mux, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from engine.defs import Color
+
+from .board import BoardMemory
+from .layouts import PIECE, SQUARE, MoveLayout
+from .prefetch import PiecePrefetcher
+from .rom import ROM_DEPTH, WORD_BITS, rom_image
+from .walker import Walker
+
+
+class MoveGenerator(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece : In
+        Host write port of the board (one square per cycle, ignored while busy).
+    side, castle, ep_valid, ep_sq : In
+        Side to move, castling rights (engine.defs bits), en passant square; sampled at start.
+    start : In
+        Begin a generation (ignored while busy).
+    busy, done : Out
+        ``busy`` is high from the cycle after ``start`` until the last move has been taken;
+        ``done`` pulses in the cycle ``busy`` falls.
+    cycles : Out(32)
+        Clock cycles the last (or current) generation has been busy.
+    moves : Out(stream.Signature(MoveLayout))
+        The moves, in engine.movegen.gen order, packed as engine's move word.
+    """
+
+    wr_en: In(1)
+    wr_sq: In(SQUARE)
+    wr_color: In(Color)
+    wr_piece: In(PIECE)
+    side: In(1)
+    castle: In(4)
+    ep_valid: In(1)
+    ep_sq: In(SQUARE)
+    start: In(1)
+    busy: Out(1)
+    done: Out(1)
+    cycles: Out(32)
+    moves: Out(stream.Signature(MoveLayout))
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.board = board = BoardMemory()
+        m.submodules.prefetch = prefetch = PiecePrefetcher()
+        m.submodules.walker = walker = Walker()
+        m.submodules.rom = rom = Memory(shape=WORD_BITS, depth=ROM_DEPTH, init=rom_image())
+        rom_a = rom.read_port()
+        rom_b = rom.read_port()
+
+        busy = Signal()
+        begin = self.start & ~busy
+        side = Signal()
+        castle = Signal(4)
+        ep_valid = Signal()
+        ep_sq = Signal(SQUARE)
+        with m.If(begin):
+            m.d.sync += [side.eq(self.side), castle.eq(self.castle),
+                         ep_valid.eq(self.ep_valid), ep_sq.eq(self.ep_sq)]
+
+        # Output register; a full register that is not taken freezes the generator.
+        out_valid = Signal()
+        out_word = Signal(MoveLayout)
+        stall = Signal()
+        m.d.comb += [
+            stall.eq(out_valid & ~self.moves.ready),
+            self.moves.valid.eq(out_valid),
+            self.moves.payload.eq(out_word),
+        ]
+        with m.If(~stall):
+            m.d.sync += [out_valid.eq(walker.emit), out_word.eq(walker.word)]
+
+        m.d.comb += [
+            board.wr_en.eq(self.wr_en & ~busy),
+            board.wr_sq.eq(self.wr_sq),
+            board.wr_color.eq(self.wr_color),
+            board.wr_piece.eq(self.wr_piece),
+            board.rd_sq.eq(prefetch.piece_sq),
+
+            prefetch.load.eq(begin),
+            prefetch.side.eq(Mux(busy, side, self.side)),
+            prefetch.empty.eq(board.empty),
+            prefetch.black.eq(board.black),
+            prefetch.run.eq(busy),
+            prefetch.stall.eq(stall),
+            prefetch.piece.eq(board.rd_piece),
+            prefetch.pop.eq(walker.pop),
+            rom_b.addr.eq(prefetch.rom_addr),
+            rom_b.en.eq(prefetch.rom_en),
+            prefetch.rom_data.eq(rom_b.data),
+
+            walker.go.eq(begin),
+            walker.side.eq(side),
+            walker.castle.eq(castle),
+            walker.ep_valid.eq(ep_valid),
+            walker.ep_sq.eq(ep_sq),
+            walker.empty.eq(board.empty),
+            walker.black.eq(board.black),
+            walker.stall.eq(stall),
+            walker.head.eq(prefetch.head),
+            walker.head_ready.eq(prefetch.ready),
+            walker.pieces_left.eq(prefetch.left),
+            rom_a.addr.eq(walker.rom_addr),
+            rom_a.en.eq(walker.rom_en),
+            walker.rom_data.eq(rom_a.data),
+        ]
+
+        # busy from start until the walker has finished and the last move has been taken.
+        draining = Signal()
+        m.d.sync += self.done.eq(0)
+        with m.If(begin):
+            m.d.sync += [busy.eq(1), draining.eq(0), out_valid.eq(0), self.cycles.eq(0)]
+        with m.If(busy):
+            m.d.sync += self.cycles.eq(self.cycles + 1)
+            with m.If(walker.finished):
+                m.d.sync += draining.eq(1)
+            with m.If(draining & (~out_valid | self.moves.ready)):
+                m.d.sync += [busy.eq(0), draining.eq(0), self.done.eq(1)]
+        m.d.comb += self.busy.eq(busy)
+        return m

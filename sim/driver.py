@@ -1,0 +1,76 @@
+"""What every gateware driver shares: incremental board loading, the result of one generation,
+and the adapter that lets a driver stand in for engine.movegen (gen/gen_caps on the move stack).
+
+A driver keeps a shadow of the board it last loaded into the gateware and writes only the
+squares that differ (after the first full load, that is the few squares a make/takeback moved).
+"""
+
+from dataclasses import dataclass, field
+
+from engine.defs import CAPTURE, EMPTY, NO_PIECE, NO_SQUARE, PROMOTION
+
+
+@dataclass
+class Generation:
+    moves: list[int]  #: engine move words, in the order the gateware emitted them
+    cycles: int       #: clock cycles the generator was busy
+    writes: int = 0   #: squares written before the generation
+
+
+class ShadowBoard:
+    """The board as the gateware holds it; ``diff`` lists the writes that bring it up to date."""
+
+    def __init__(self):
+        # After reset the gateware's colours are all EMPTY; piece memory is undefined (0).
+        self.color = [EMPTY] * 64
+        self.piece = [NO_PIECE] * 64
+
+    def diff(self, board) -> list[tuple[int, int, int]]:
+        color, piece = board.color, board.piece
+        old_c, old_p = self.color, self.piece
+        writes = [(sq, color[sq], piece[sq]) for sq in range(64)
+                  if color[sq] != old_c[sq] or piece[sq] != old_p[sq]]
+        for sq, c, p in writes:
+            old_c[sq], old_p[sq] = c, p
+        return writes
+
+    def forget(self) -> None:
+        """After a reset of unknown effect: force a full load next time."""
+        self.color = [-1] * 64
+        self.piece = [-1] * 64
+
+
+def position_inputs(board) -> dict[str, int]:
+    return {"side": board.side, "castle": board.castle,
+            "ep_valid": int(board.ep != NO_SQUARE), "ep_sq": max(board.ep, 0)}
+
+
+@dataclass
+class HardwareMoveGen:
+    """engine.movegen's interface (gen/gen_caps) over a gateware driver, with running totals."""
+
+    driver: object
+    calls: int = 0
+    cycles: int = 0
+    moves: int = 0
+    history: list = field(default_factory=list)  #: (fen-less) per-call cycles, when recording
+    record: bool = False
+
+    def gen(self, board) -> None:
+        result = self.driver.generate(board)
+        self.calls += 1
+        self.cycles += result.cycles
+        self.moves += len(result.moves)
+        if self.record:
+            self.history.append(result)
+        start = board.first_move[board.ply]
+        del board.gen_dat[start:]
+        board.gen_dat.extend(result.moves)
+        board.first_move[board.ply + 1] = len(board.gen_dat)
+
+    def gen_caps(self, board) -> None:
+        self.gen(board)
+        start = board.first_move[board.ply]
+        moves = board.gen_dat
+        moves[start:] = [m for m in moves[start:] if m & (CAPTURE | PROMOTION)]
+        board.first_move[board.ply + 1] = len(moves)
