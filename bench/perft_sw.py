@@ -1,0 +1,130 @@
+"""Software perft speed: our engine against python-chess, in one run, on the same positions.
+
+Two kinds of perft, each for both peers:
+
+* plain: every move down to the leaves is played and taken back (ours: makemove/takeback,
+  python-chess: push/pop);
+* bulk:  the last ply only counts the legal moves (ours: ``perft(..., bulk=True)``,
+  python-chess: ``board.legal_moves.count()``).
+
+The runs of the two peers alternate (ours, theirs, ours, theirs, ...) so that drift of the
+machine hits both alike; each figure is the median of ``--repeat`` runs. Node counts are checked
+against the published ones. Usage::
+
+    .venv/bin/python bench/perft_sw.py [--repeat 5] [--quick] [--mode plain|bulk|both]
+"""
+
+import argparse
+import platform
+import statistics
+import sys
+import time
+
+import chess
+
+from engine.board import Board
+from engine.perft import perft
+from engine.positions import STANDARD_POSITIONS
+
+#: per position, the depth of each mode: roughly 0.1-0.5 M nodes, a second or so per run
+DEPTHS = {"plain": {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 4,
+                    "position5": 3, "position6": 3},
+          "bulk": {"initial": 4, "kiwipete": 3, "position3": 5, "position4": 4,
+                   "position5": 3, "position6": 3}}
+QUICK_DEPTHS = {"plain": {"initial": 3, "kiwipete": 2, "position3": 3, "position4": 3,
+                          "position5": 2, "position6": 2},
+                "bulk": {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 3,
+                         "position5": 3, "position6": 3}}
+
+
+def chess_perft(board: chess.Board, depth: int) -> int:
+    """python-chess, plain: push/pop to the leaves."""
+    if depth == 0:
+        return 1
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += chess_perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def chess_perft_bulk(board: chess.Board, depth: int) -> int:
+    """python-chess, bulk: count the legal moves at depth 1 (as its own perft test does)."""
+    if depth <= 1:
+        return board.legal_moves.count() if depth == 1 else 1
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += chess_perft_bulk(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def time_ours(fen: str, depth: int, bulk: bool) -> tuple[int, float]:
+    board = Board(fen)
+    start = time.perf_counter()
+    nodes = perft(board, depth, bulk=bulk)
+    return nodes, time.perf_counter() - start
+
+
+def time_theirs(fen: str, depth: int, bulk: bool) -> tuple[int, float]:
+    board = chess.Board(fen)
+    start = time.perf_counter()
+    nodes = (chess_perft_bulk if bulk else chess_perft)(board, depth)
+    return nodes, time.perf_counter() - start
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per peer (median; default 3)")
+    parser.add_argument("--quick", action="store_true", help="shallower depths (a smoke run)")
+    parser.add_argument("--mode", choices=("plain", "bulk", "both"), default="both")
+    parser.add_argument("--positions", nargs="+", metavar="NAME",
+                        choices=[p.name for p in STANDARD_POSITIONS],
+                        help="a subset of the standard positions")
+    args = parser.parse_args(argv)
+    depths = QUICK_DEPTHS if args.quick else DEPTHS
+    modes = ("plain", "bulk") if args.mode == "both" else (args.mode,)
+    positions = [p for p in STANDARD_POSITIONS if not args.positions or p.name in args.positions]
+
+    print(f"command  {sys.executable} {' '.join(sys.argv)}")
+    print(f"python   {platform.python_implementation()} {platform.python_version()} "
+          f"({platform.machine()}, {platform.system()})")
+    print(f"peer     python-chess {chess.__version__}")
+    print(f"method   medians of {args.repeat} runs per peer, runs alternate ours/theirs")
+    print()
+    ok = True
+    for mode in modes:
+        bulk = mode == "bulk"
+        print(f"{mode:<5} {'position':<10} {'depth':>5} {'nodes':>9} "
+              f"{'ours n/s':>10} {'chess n/s':>10} {'ratio':>6}")
+        total_nodes, total_ours, total_theirs = 0, 0.0, 0.0
+        for pos in positions:
+            depth = depths[mode][pos.name]
+            ours, theirs = [], []
+            for _ in range(args.repeat):
+                n_ours, t = time_ours(pos.fen, depth, bulk)
+                ours.append(t)
+                n_theirs, t = time_theirs(pos.fen, depth, bulk)
+                theirs.append(t)
+            want = pos.counts[depth - 1]
+            if not n_ours == n_theirs == want:
+                print(f"  COUNT MISMATCH {pos.name} depth {depth}: ours {n_ours}, "
+                      f"python-chess {n_theirs}, published {want}")
+                ok = False
+            t_ours, t_theirs = statistics.median(ours), statistics.median(theirs)
+            total_nodes += want
+            total_ours += t_ours
+            total_theirs += t_theirs
+            print(f"{'':<5} {pos.name:<10} {depth:>5} {want:>9} {want / t_ours:>10,.0f} "
+                  f"{want / t_theirs:>10,.0f} {t_theirs / t_ours:>6.2f}")
+        print(f"{'':<5} {'all':<10} {'':>5} {total_nodes:>9} {total_nodes / total_ours:>10,.0f} "
+              f"{total_nodes / total_theirs:>10,.0f} {total_theirs / total_ours:>6.2f}")
+        print()
+    print("ratio = python-chess time / our time on the same tree (> 1: we are faster)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
