@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep bench clean
+.PHONY: help demo test test-slow lint perft-deep bench bench-hw clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -14,6 +14,7 @@ help:
 	@echo "make lint        ruff"
 	@echo "make perft-deep  software perft of the standard positions, deeper"
 	@echo "make bench       software perft speed against python-chess"
+	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +39,9 @@ perft-deep: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/perft_sw.py
+
+bench-hw: $(STAMP)
+	$(PY) bench/hw_cycles.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -60,6 +60,9 @@ class MoveGenerator(wiring.Component):
         Clock cycles the last (or current) generation has been busy.
     moves : Out(stream.Signature(MoveLayout))
         The moves, in engine.movegen.gen order, packed as engine's move word.
+    walking, walk_from : Out
+        Observation only (simulation traces, cycle accounts): the walker is on the piece
+        standing on ``walk_from``.
     """
 
     wr_en: In(1)
@@ -75,6 +78,8 @@ class MoveGenerator(wiring.Component):
     done: Out(1)
     cycles: Out(32)
     moves: Out(stream.Signature(MoveLayout))
+    walking: Out(1)
+    walk_from: Out(SQUARE)
 
     def elaborate(self, platform):
         m = Module()
@@ -140,6 +145,8 @@ class MoveGenerator(wiring.Component):
             rom_a.addr.eq(walker.rom_addr),
             rom_a.en.eq(walker.rom_en),
             walker.rom_data.eq(rom_a.data),
+            self.walking.eq(walker.walking),
+            self.walk_from.eq(walker.walk_from),
         ]
 
         # busy from start until the walker has finished and the last move has been taken.

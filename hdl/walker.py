@@ -48,6 +48,8 @@ class Walker(wiring.Component):
         A move this cycle.
     finished : Out
         All moves have been emitted (one cycle, then idle).
+    walking, walk_from : Out
+        Observation only: the walker is on a piece, and that piece's square.
     """
 
     go: In(1)
@@ -68,6 +70,8 @@ class Walker(wiring.Component):
     emit: Out(1)
     word: Out(MoveLayout)
     finished: Out(1)
+    walking: Out(1)
+    walk_from: Out(SQUARE)
 
     def elaborate(self, platform):
         m = Module()
@@ -173,7 +177,8 @@ class Walker(wiring.Component):
                 m.next = "Idle"
 
         # --- the state machine -----------------------------------------------------------
-        with m.FSM(name="walker"):
+        m.d.comb += self.walk_from.eq(cur_from)
+        with m.FSM(name="walker") as fsm:
             with m.State("Idle"):
                 with m.If(self.go):
                     m.next = "Wait-Piece"
@@ -220,4 +225,5 @@ class Walker(wiring.Component):
                 with m.If(~self.stall):
                     m.d.comb += self.finished.eq(1)
                     m.next = "Idle"
+        m.d.comb += self.walking.eq(fsm.ongoing("Walk"))
         return m

@@ -15,6 +15,8 @@ class Generation:
     moves: list[int]  #: engine move words, in the order the gateware emitted them
     cycles: int       #: clock cycles the generator was busy
     writes: int = 0   #: squares written before the generation
+    #: when traced: per busy cycle, (square of the piece being walked or None, move taken or None)
+    trace: list | None = None
 
 
 class ShadowBoard:

@@ -21,9 +21,11 @@ class PysimGenerator:
     """``ready`` is an optional callable ``ready(cycle) -> bool`` for backpressure tests;
     ``watchdog`` bounds the cycles of one generation (a stuck FSM fails instead of hanging)."""
 
-    def __init__(self, vcd=None, gtkw=None, ready=None, watchdog: int = 20_000, dut=None):
+    def __init__(self, vcd=None, gtkw=None, ready=None, watchdog: int = 20_000, dut=None,
+                 trace: bool = False):
         self.dut = dut if dut is not None else MoveGenerator()
         self.ready = ready
+        self.trace = trace
         self.watchdog = watchdog
         self.shadow = ShadowBoard()
         self._requests: deque = deque()
@@ -34,8 +36,9 @@ class PysimGenerator:
         self._vcd = None
         if vcd is not None:
             d = self.dut
-            traces = [d.start, d.busy, d.done, d.cycles, d.moves.valid, d.moves.ready,
-                      d.moves.payload, d.wr_en, d.wr_sq]
+            traces = [d.wr_en, d.wr_sq, d.wr_color, d.wr_piece, d.side, d.castle, d.ep_valid,
+                      d.ep_sq, d.start, d.busy, d.walking, d.walk_from, d.moves.valid,
+                      d.moves.ready, d.moves.payload, d.done, d.cycles]
             self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
             self._vcd.__enter__()
 
@@ -74,28 +77,50 @@ class PysimGenerator:
                 self._result = e
 
     async def _one_generation(self, ctx, dut, writes, inputs) -> Generation:
-        for sq, color, piece in writes:
-            ctx.set(dut.wr_en, 1)
-            ctx.set(dut.wr_sq, sq)
-            ctx.set(dut.wr_color, color)
-            ctx.set(dut.wr_piece, piece)
-            await ctx.tick()
-        ctx.set(dut.wr_en, 0)
-        for name, value in inputs.items():
-            ctx.set(getattr(dut, name), value)
-        ctx.set(dut.start, 1)
-        ctx.set(dut.moves.ready, 1 if self.ready is None else int(self.ready(0)))
+        await write_squares(ctx, dut, writes)
+        await start(ctx, dut, inputs, ready=1 if self.ready is None else int(self.ready(0)))
+        trace = [] if self.trace else None
+        moves = await collect_moves(ctx, dut, self.watchdog, self.ready, trace)
+        return Generation(moves, ctx.get(dut.cycles), len(writes), trace)
+
+
+# Testbench steps, shared with the protocol tests.
+
+async def write_squares(ctx, dut, writes) -> None:
+    for sq, color, piece in writes:
+        ctx.set(dut.wr_en, 1)
+        ctx.set(dut.wr_sq, sq)
+        ctx.set(dut.wr_color, color)
+        ctx.set(dut.wr_piece, piece)
         await ctx.tick()
-        ctx.set(dut.start, 0)
-        moves = []
-        payload = dut.moves.payload.as_value()
-        for cycle in range(1, self.watchdog):
-            _, _, valid, ready, word, done = await ctx.tick().sample(
-                dut.moves.valid, dut.moves.ready, payload, dut.done)
-            if valid and ready:
-                moves.append(word)
-            if done:
-                return Generation(moves, ctx.get(dut.cycles), len(writes))
-            if self.ready is not None:
-                ctx.set(dut.moves.ready, int(self.ready(cycle)))
-        raise WatchdogError(f"generation did not finish within {self.watchdog} cycles")
+    ctx.set(dut.wr_en, 0)
+
+
+async def start(ctx, dut, inputs, ready=1) -> None:
+    for name, value in inputs.items():
+        ctx.set(getattr(dut, name), value)
+    ctx.set(dut.start, 1)
+    ctx.set(dut.moves.ready, ready)
+    await ctx.tick()
+    ctx.set(dut.start, 0)
+
+
+async def collect_moves(ctx, dut, watchdog, ready=None, trace=None) -> list[int]:
+    """Take moves until ``done``; ``ready(cycle)`` drives backpressure when given. With a
+    ``trace`` list, append per busy cycle ``(walk_from or None, move taken or None)``."""
+    moves = []
+    payload = dut.moves.payload.as_value()
+    for cycle in range(1, watchdog):
+        _, _, valid, rdy, word, done, busy, walking, walk_from = await ctx.tick().sample(
+            dut.moves.valid, dut.moves.ready, payload, dut.done, dut.busy, dut.walking,
+            dut.walk_from)
+        taken = valid and rdy
+        if taken:
+            moves.append(word)
+        if trace is not None and busy:
+            trace.append((walk_from if walking else None, word if taken else None))
+        if done:
+            return moves
+        if ready is not None:
+            ctx.set(dut.moves.ready, int(ready(cycle)))
+    raise WatchdogError(f"generation did not finish within {watchdog} cycles")

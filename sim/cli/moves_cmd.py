@@ -1,4 +1,5 @@
-"""posdata moves: the pseudo-legal moves of a position, in generation order."""
+"""posdata moves: the pseudo-legal moves of a position, in generation order, from the reference
+generator or from the simulated gateware."""
 
 from engine.defs import describe_move, move_uci
 from engine.movegen import gen
@@ -13,18 +14,32 @@ def register(sub) -> None:
                     "generator emits them (the order the hardware must reproduce). Moves that "
                     "leave the king in check are included: legality is makemove's business.")
     add_position_args(p)
+    p.add_argument("--backend", choices=("sw", "hw"), default="sw",
+                   help="sw: the reference generator (default); hw: the gateware in "
+                        "Amaranth's cycle-accurate simulator (adds the cycle count)")
     add_json_arg(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     board = load_board(args)
-    moves = board.moves(gen)
+    cycles = None
+    if args.backend == "hw":
+        from sim.backends import make_driver
+        result = make_driver("pysim").generate(board)
+        moves, cycles = result.moves, result.cycles
+    else:
+        moves = board.moves(gen)
     if args.json:
-        print_json({"fen": board.fen(), "moves": [move_uci(m) for m in moves]})
+        out = {"fen": board.fen(), "moves": [move_uci(m) for m in moves]}
+        if cycles is not None:
+            out["cycles"] = cycles
+        print_json(out)
         return 0
     print(f"fen    {board.fen()}")
     print(f"moves  {len(moves)} pseudo-legal, in generation order")
+    if cycles is not None:
+        print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move)")
     for i, m in enumerate(moves):
         print(f"{i + 1:4d}  {describe_move(m)}")
     return 0

@@ -1,0 +1,91 @@
+"""posdata sim: one generation in Amaranth's cycle-accurate simulator, with the cycle at which
+each move appeared and an account, per piece, of where the clocks went."""
+
+import os
+
+from engine.defs import describe_move, move_uci
+
+from .common import CliError, add_json_arg, add_position_args, load_board, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "sim", help="run the gateware in the cycle-accurate simulator on one position",
+        description="Load a position into the simulated gateware, generate its moves and show "
+                    "when each one left the generator, the total cycles, cycles per move, and "
+                    "per piece the table entries visited and clocks spent. --vcd writes a "
+                    "waveform (and a GTKWave save file next to it).")
+    add_position_args(p)
+    p.add_argument("--vcd", metavar="FILE", help="write a VCD waveform of the run to FILE "
+                   "(and FILE with .gtkw to open it in GTKWave with useful traces)")
+    add_json_arg(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from sim.model import predict
+    from sim.pysim_driver import PysimGenerator
+
+    board = load_board(args)
+    vcd = gtkw = None
+    if args.vcd:
+        directory = os.path.dirname(os.path.abspath(args.vcd))
+        if not os.path.isdir(directory):
+            raise CliError(f"cannot write {args.vcd}: directory {directory} does not exist")
+        vcd = args.vcd
+        gtkw = os.path.splitext(args.vcd)[0] + ".gtkw"
+    with PysimGenerator(vcd=vcd, gtkw=gtkw, trace=True) as hw:
+        result = hw.generate(board)
+    model = predict(board)
+    account = cycle_account(result.trace, model)
+    n = len(result.moves)
+    summary = {
+        "fen": board.fen(), "cycles": result.cycles, "moves": n,
+        "cycles_per_move": round(result.cycles / n, 3) if n else None,
+        "table_steps": model.table_steps, "walk_entries": model.walk_entries,
+        "pieces": len(model.pieces), "model_cycles": model.cycles,
+    }
+    if args.json:
+        out = dict(summary)
+        out["moves"] = [{"uci": move_uci(m), "cycle": c} for m, c in move_cycles(result.trace)]
+        out["account"] = account
+        if vcd:
+            out["vcd"], out["gtkw"] = vcd, gtkw
+        print_json(out)
+        return 0
+
+    print(f"fen     {summary['fen']}")
+    for i, (m, cycle) in enumerate(move_cycles(result.trace)):
+        print(f"{i + 1:4d}  cycle {cycle:4d}  {describe_move(m)}")
+    print(f"moves   {n}")
+    per_move = f" ({result.cycles / n:.2f} per move)" if n else ""
+    print(f"cycles  {result.cycles}{per_move}; timing model: {model.cycles}")
+    print(f"table   {model.walk_entries} walk entries (ROM A) + {len(model.pieces)} piece starts "
+          f"(ROM B, prefetched) = {model.table_steps} steps")
+    print()
+    print(f"{'piece':<6} {'entries':>7} {'moves':>5} {'cycles':>6}")
+    for row in account["pieces"]:
+        print(f"{row['piece']:<6} {row['entries']:>7} {row['moves']:>5} {row['cycles']:>6}")
+    print(f"{'other':<6} {'':>7} {account['castles']:>5} {account['other_cycles']:>6}"
+          "   (start, castling, handing over the last move)")
+    if vcd:
+        print(f"\nwaveform: {vcd} (open with: gtkwave {gtkw})")
+    return 0
+
+
+def move_cycles(trace):
+    """(move, busy cycle at which it left the generator) in order."""
+    return [(m, i + 1) for i, (_, m) in enumerate(trace) if m is not None]
+
+
+def cycle_account(trace, model) -> dict:
+    """Clocks per piece as measured in the simulation (cycles the walker spent on it), next to
+    the table entries and moves the timing model attributes to it."""
+    measured: dict[int, int] = {}
+    for square, _ in trace:
+        if square is not None:
+            measured[square] = measured.get(square, 0) + 1
+    rows = [{"piece": p.name, "square": p.square, "entries": p.entries, "moves": p.moves,
+             "cycles": measured.get(p.square, 0)} for p in model.pieces]
+    walked = sum(measured.values())
+    return {"pieces": rows, "castles": model.castles, "other_cycles": len(trace) - walked}
