@@ -151,10 +151,12 @@ class Searcher:
         self.nodes = 0
         self.seldepth = 0
         self.stop_requested = False
+        self.next_check = 0
         self.board = None
 
     def stop(self) -> None:
         self.stop_requested = True
+        self.next_check = 0  # look at once, not CHECK_INTERVAL nodes from now
 
     # --- the driver ------------------------------------------------------------------------
 
@@ -176,6 +178,8 @@ class Searcher:
         self.deadline = start + limits.time_ms / 1000 if limits.time_ms is not None else None
         self.node_limit = limits.nodes
         self._schedule_check()
+        if self.stop_requested:
+            self.next_check = 0
         root_history = len(board.hist)
         # gen_score is ours: make it line up with gen_dat below the root's moves.
         first = board.first_move[board.ply]
