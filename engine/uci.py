@@ -71,7 +71,9 @@ class UciEngine:
             self.out.flush()
 
     def info_string(self, text: str) -> None:
-        self.send("info string " + " ".join(text.split()))  # one line, whatever the text
+        # One printable line, whatever the text: it may echo bytes the GUI sent us.
+        text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(text.split()))
+        self.send("info string " + text)
 
     def run(self, stream) -> None:
         """Read commands until ``quit`` or the end of input. ``stream`` yields bytes (stdin's
@@ -225,7 +227,8 @@ class UciEngine:
                     params[token] = int(value)
                     i += 2
                 except (TypeError, ValueError):
-                    self.info_string(f"go: {token} needs an integer, not {value!r}; ignored")
+                    got = "nothing" if value is None else repr(value)
+                    self.info_string(f"go: {token} needs an integer, not {got}; ignored")
                     malformed = True
                     i += 1 if value is None or value in _GO_INT_PARAMS + _GO_FLAGS else 2
             elif token in _GO_FLAGS:
