@@ -45,6 +45,8 @@ for _side in (WHITE, BLACK):
         CASTLE_MASK[_c.rook_from] &= ~_c.right
         CASTLE_MASK[_c.king_from] &= ~_c.right
 CASTLE_BY_KING_TO = {c.king_to: c for side in CASTLES for c in side}
+#: the Zobrist keys of one (colour, piece) as a row per square: KEY_ROWS[color * 7 + piece][sq]
+KEY_ROWS = [PIECE_KEYS[i * 64:(i + 1) * 64] for i in range(2 * 7)]
 
 # posdata rows used by attacked(): per square, the "super-piece" walks outward from it
 _ROW = 64
@@ -156,40 +158,57 @@ class Board:
         xside = side ^ 1
         frm = m & 63
         to = (m >> 6) & 63
-        checked = self.check_cache[self.ply]
+        ply = self.ply
+        check_cache = self.check_cache
+        checked = check_cache[ply]
         if checked is None:
-            checked = self.check_cache[self.ply] = self.attacked(self.king[side], xside)
-        h = self.hash ^ SIDE_KEY
+            checked = check_cache[ply] = self.attacked(self.king[side], xside)
+        old_hash = self.hash
+        h = old_hash ^ SIDE_KEY
         if m & CASTLE:
             c = CASTLE_BY_KING_TO[to]
             if checked or self.attacked(c.passes, xside):
                 return False
             color[c.rook_from], piece[c.rook_from] = EMPTY, NO_PIECE
             color[c.rook_to], piece[c.rook_to] = side, ROOK
-            h ^= PIECE_KEYS[(side * 7 + ROOK) * 64 + c.rook_from] ^ \
-                PIECE_KEYS[(side * 7 + ROOK) * 64 + c.rook_to]
+            rook_keys = KEY_ROWS[side * 7 + ROOK]
+            h ^= rook_keys[c.rook_from] ^ rook_keys[c.rook_to]
         p = piece[frm]
         captured = piece[to]
-        castle, ep = self.castle, self.ep
-        self.hist.append((m, captured, castle, ep, self.fifty, self.hash))
-        zside = side * 448
-        if captured:
-            h ^= PIECE_KEYS[xside * 448 + captured * 64 + to]
-        new_piece = m >> 18 if m & PROMOTION else p
-        h ^= PIECE_KEYS[zside + p * 64 + frm] ^ PIECE_KEYS[zside + new_piece * 64 + to]
+        castle, ep, fifty = self.castle, self.ep, self.fifty
+        self.hist.append((m, captured, castle, ep, fifty, old_hash))
+
+        # the board and the hash
+        keys = KEY_ROWS[side * 7 + p]
+        if m & PROMOTION:
+            promoted = m >> 18
+            h ^= keys[frm] ^ KEY_ROWS[side * 7 + promoted][to]
+            piece[to] = promoted
+        else:
+            h ^= keys[frm] ^ keys[to]
+            piece[to] = p
         color[to] = side
-        piece[to] = new_piece
         color[frm] = EMPTY
         piece[frm] = NO_PIECE
+        if captured:
+            h ^= KEY_ROWS[xside * 7 + captured][to]
+            fifty = 0
+        elif p == PAWN:
+            fifty = 0
+        else:
+            fifty += 1
         if m & EP:
             cap_sq = to - 8 if side == WHITE else to + 8
             color[cap_sq] = EMPTY
             piece[cap_sq] = NO_PIECE
-            h ^= PIECE_KEYS[xside * 448 + PAWN * 64 + cap_sq]
-        new_castle = castle & CASTLE_MASK[frm] & CASTLE_MASK[to]
-        if new_castle != castle:
-            h ^= CASTLE_KEYS[castle] ^ CASTLE_KEYS[new_castle]
-            self.castle = new_castle
+            h ^= KEY_ROWS[xside * 7 + PAWN][cap_sq]
+
+        # the rest of the state
+        if castle:
+            new_castle = castle & CASTLE_MASK[frm] & CASTLE_MASK[to]
+            if new_castle != castle:
+                h ^= CASTLE_KEYS[castle] ^ CASTLE_KEYS[new_castle]
+                self.castle = new_castle
         if ep != NO_SQUARE:
             h ^= EP_KEYS[ep]
         if m & DOUBLE:
@@ -198,11 +217,11 @@ class Board:
             self.ep = ep
         else:
             self.ep = NO_SQUARE
-        self.fifty = 0 if (captured or p == PAWN) else self.fifty + 1
+        self.fifty = fifty
         self.hash = h
         self.side = xside
-        self.ply += 1
-        self.check_cache[self.ply] = None
+        self.ply = ply + 1
+        check_cache[ply + 1] = None
 
         # Legality: a full attack test only when the cheap one cannot decide.
         if p == KING:
@@ -212,15 +231,16 @@ class Board:
             illegal = self.attacked(self.king[side], xside)
         else:
             line = PIN_LINES[self.king[side] * 64 + frm]
+            if line is None:
+                return True
+            squares, diagonal = line
+            slider = BISHOP if diagonal else ROOK
             illegal = False
-            if line is not None:
-                squares, diagonal = line
-                slider = BISHOP if diagonal else ROOK
-                for s in squares:
-                    c = color[s]
-                    if c != EMPTY:
-                        illegal = c == xside and (piece[s] == slider or piece[s] == QUEEN)
-                        break
+            for s in squares:
+                c = color[s]
+                if c != EMPTY:
+                    illegal = c == xside and (piece[s] == slider or piece[s] == QUEEN)
+                    break
         if illegal:
             self.takeback()
             return False
@@ -229,10 +249,14 @@ class Board:
     def takeback(self) -> None:
         m, captured, castle, ep, fifty, h = self.hist.pop()
         color, piece = self.color, self.piece
-        self.side = side = self.side ^ 1
-        xside = side ^ 1
+        xside = self.side
+        side = xside ^ 1
+        self.side = side
         self.ply -= 1
-        self.castle, self.ep, self.fifty, self.hash = castle, ep, fifty, h
+        self.castle = castle
+        self.ep = ep
+        self.fifty = fifty
+        self.hash = h
         frm = m & 63
         to = (m >> 6) & 63
         p = PAWN if m & PROMOTION else piece[to]

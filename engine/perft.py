@@ -10,7 +10,7 @@ playing them where a cheap test is exact (``count_legal``); the node counts are 
 """
 
 from .defs import BISHOP, CASTLE, EMPTY, EP, QUEEN, ROOK
-from .lines import PIN_LINES
+from .lines import RAYS
 from .movegen import gen as reference_gen
 
 
@@ -45,44 +45,38 @@ def count_legal(board, moves, start: int, end: int) -> int:
 
     Not in check, a move other than a king move, castling or en passant is illegal only if it
     takes a pinned piece off the line through its king; the pins are found once per node by
-    looking along the lines from the king (``PIN_LINES``). A king move is legal if its target
+    walking the eight lines out from the king (``RAYS``). A king move is legal if its target
     square is not attacked once the king has left its square. Castling, en passant and every
     move when in check go through makemove.
     """
+    if board.in_check():
+        return _count_by_makemove(board, moves, start, end)
     color, piece = board.color, board.piece
     side = board.side
     xside = side ^ 1
     king = board.king[side]
-    if board.in_check():
-        return _count_by_makemove(board, moves, start, end)
 
-    # pinned own piece -> the squares it may move to (the line from the king through it)
-    pinned = {}
-    row = king * 64
-    for frm in range(64):
-        if color[frm] != side or frm == king:
-            continue
-        line = PIN_LINES[row + frm]
-        if line is None:
-            continue
-        squares, diagonal = line
-        slider = BISHOP if diagonal else ROOK
-        blocker = None
+    pinned = {}  # own pinned piece -> the squares it may move to (its line through the king)
+    for squares, diagonal in RAYS[king]:
+        own = -1
         for s in squares:
-            if color[s] != EMPTY:
-                if blocker is None:
-                    if s != frm:
-                        break  # another piece stands between king and frm
-                    blocker = s
-                else:
-                    if color[s] == xside and (piece[s] == slider or piece[s] == QUEEN):
-                        pinned[frm] = squares
-                    break
+            c = color[s]
+            if c == EMPTY:
+                continue
+            if c == side:
+                if own >= 0:
+                    break  # two own pieces: no pin on this line
+                own = s
+                continue
+            if own >= 0:
+                p = piece[s]
+                if p == QUEEN or p == (BISHOP if diagonal else ROOK):
+                    pinned[own] = squares
+            break
 
     nodes = 0
     attacked = board.attacked
-    for i in range(start, end):
-        m = moves[i]
+    for m in moves[start:end]:
         frm = m & 63
         if m & (CASTLE | EP):
             if board.makemove(m):
@@ -93,7 +87,7 @@ def count_legal(board, moves, start: int, end: int) -> int:
             if not attacked((m >> 6) & 63, xside):
                 nodes += 1
             color[king] = side
-        elif frm in pinned:
+        elif pinned and frm in pinned:
             if (m >> 6) & 63 in pinned[frm]:
                 nodes += 1
         else:
