@@ -224,6 +224,12 @@ def test_go_mate(uci):
     assert last[1:3] == ["depth", "3"] and "mate 2" in " ".join(last)
 
 
+def test_searchmoves(uci):
+    uci.send("position startpos")
+    uci.send("go depth 2 searchmoves a2a3 h2h3")
+    assert bestmove(uci.expect("bestmove")) in ("a2a3", "h2h3")
+
+
 def fen_of(uci) -> str:
     uci.send("d")
     return uci.expect("info string fen ").removeprefix("info string fen ")
@@ -438,6 +444,15 @@ def test_python_chess_full_games(popen_engine):
             board.push(rng.choice(list(board.legal_moves)))
         play(popen_engine, board, chess.engine.Limit(time=0.1), 300)
         assert board.is_game_over(claim_draw=True) or len(board.move_stack) >= 300
+
+
+def test_posdata_uci_command():
+    proc = subprocess.run([sys.executable, "-m", "sim", "uci"], cwd=REPO, timeout=60,
+                          input=b"uci\nposition startpos moves e2e4\ngo depth 1\nquit\n",
+                          capture_output=True)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "uciok" in out and "bestmove " in out, out
 
 
 def test_engine_command_runs_from_elsewhere():
