@@ -16,6 +16,7 @@ import pytest
 from engine.board import Board
 from engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PAWN_MOVE, PROMOTION, move_uci
 from engine.movegen import gen_caps
+from engine.perft import perft
 from engine.positions import STANDARD_POSITIONS
 from engine.zobrist import full_hash
 
@@ -209,6 +210,8 @@ def check_position(fen: str) -> None:
         assert state(board) == before, f"takeback of {move_uci(m)} in {fen}"
     report = move_set_diff(fen, legal, oracle.legal_moves, "gen+makemove", "python-chess")
     assert not report, report
+    assert perft(board, 1, bulk=True) == len(legal), f"bulk count (count_legal) in {fen}"
+    assert state(board) == before
 
     caps = board.moves(gen_caps)
     want_caps = [m for m in oracle.legal_moves if oracle.is_capture(m) or m.promotion]
