@@ -32,7 +32,6 @@ Protocol
 
 from amaranth import Module, Mux, Signal
 from amaranth.lib import stream, wiring
-from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from engine.defs import Color
@@ -40,7 +39,7 @@ from engine.defs import Color
 from .board import BoardMemory
 from .layouts import PIECE, SQUARE, MoveLayout
 from .prefetch import PiecePrefetcher
-from .rom import ROM_DEPTH, WORD_BITS, rom_image
+from .rom import PosdataRom
 from .walker import Walker
 
 
@@ -86,9 +85,8 @@ class MoveGenerator(wiring.Component):
         m.submodules.board = board = BoardMemory()
         m.submodules.prefetch = prefetch = PiecePrefetcher()
         m.submodules.walker = walker = Walker()
-        m.submodules.rom = rom = Memory(shape=WORD_BITS, depth=ROM_DEPTH, init=rom_image())
-        rom_a = rom.read_port()
-        rom_b = rom.read_port()
+        m.submodules.rom = rom = PosdataRom()
+        rom_a, rom_b = rom.a, rom.b
 
         busy = Signal()
         begin = self.start & ~busy

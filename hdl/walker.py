@@ -124,32 +124,40 @@ class Walker(wiring.Component):
         hold = promoting & (promo_i != 3)  # stay on this square for the next promotion word
 
         # --- where the walk goes next, from this cycle's ROM data ----------------------------
+        # The ROM word is late in the cycle; everything it meets on its way to the next
+        # address is kept to: two compares with the from-square, then muxes whose selects
+        # come from registers (empty: colour of the registered u).
+        np_end = nextpos == cur_from
+        nd_end = nextdir == cur_from
+        d1_end = Signal()  # the pawn's capture thread is empty (registered at piece start)
         piece_end = Signal()
         to_capture = Signal()  # a pawn's push thread is over: continue at its capture thread
         next_u = Signal(SQUARE)
         with m.If(marker):
-            m.d.comb += [to_capture.eq(pawn & ~capt), piece_end.eq(~pawn | capt)]
+            m.d.comb += [to_capture.eq(pawn & ~capt), next_u.eq(cur_d1),
+                         piece_end.eq(~pawn | capt | d1_end)]
         with m.Elif(~pawn):
-            m.d.comb += next_u.eq(Mux(empty, nextpos, nextdir))
-            m.d.comb += piece_end.eq(next_u == cur_from)
+            m.d.comb += [next_u.eq(Mux(empty, nextpos, nextdir)),
+                         piece_end.eq(Mux(empty, np_end, nd_end))]
         with m.Elif(~capt):
-            with m.If(empty & (nextpos != cur_from)):
+            with m.If(empty & ~np_end):
                 m.d.comb += next_u.eq(nextpos)
             with m.Else():
-                m.d.comb += to_capture.eq(1)
+                m.d.comb += [to_capture.eq(1), next_u.eq(cur_d1), piece_end.eq(d1_end)]
         with m.Else():
-            m.d.comb += [next_u.eq(nextdir), piece_end.eq(nextdir == cur_from)]
-        with m.If(to_capture):
-            m.d.comb += [next_u.eq(cur_d1), piece_end.eq(cur_d1 == cur_from)]
+            m.d.comb += [next_u.eq(nextdir), piece_end.eq(nd_end)]
 
         head = self.head
+        take_head = Signal()  # present the next piece's first square instead of the walk's
+        m.d.comb += self.rom_addr.eq(Mux(take_head, Cat(head.first, head.frm, head.table),
+                                         Cat(next_u, cur_from, cur_table)))
 
         def start_piece():
-            """Load the queue's head and present its first square to ROM A."""
-            m.d.comb += [self.pop.eq(1), self.rom_en.eq(1),
-                         self.rom_addr.eq(Cat(head.first, head.frm, head.table))]
+            """Load the queue's head into the walker (its first square goes to ROM A)."""
+            m.d.comb += [self.pop.eq(1), self.rom_en.eq(1)]
             m.d.sync += [cur_table.eq(head.table), cur_from.eq(head.frm), cur_d1.eq(head.d1),
-                         pawn.eq(head.pawn), capt.eq(0), push2.eq(0), u.eq(head.first)]
+                         d1_end.eq(head.d1 == head.frm), pawn.eq(head.pawn), capt.eq(0),
+                         push2.eq(0), u.eq(head.first)]
 
         # --- castling --------------------------------------------------------------------
         castle_ok = []
@@ -184,6 +192,7 @@ class Walker(wiring.Component):
                     m.next = "Wait-Piece"
 
             with m.State("Wait-Piece"):  # only at the start of a generation
+                m.d.comb += take_head.eq(1)
                 with m.If(~self.stall):
                     with m.If(self.head_ready):
                         start_piece()
@@ -192,7 +201,8 @@ class Walker(wiring.Component):
                         after_pieces()
 
             with m.State("Walk"):
-                m.d.comb += [self.emit.eq(walk_emit), self.word.eq(walk_word)]
+                m.d.comb += [self.emit.eq(walk_emit), self.word.eq(walk_word),
+                             take_head.eq(piece_end)]
                 with m.If(~self.stall):
                     with m.If(promoting):
                         m.d.sync += promo_i.eq(promo_i + 1)
@@ -205,8 +215,7 @@ class Walker(wiring.Component):
                             with m.Else():
                                 m.next = "Wait-Piece"
                         with m.Else():
-                            m.d.comb += [self.rom_en.eq(1),
-                                         self.rom_addr.eq(Cat(next_u, cur_from, cur_table))]
+                            m.d.comb += self.rom_en.eq(1)
                             m.d.sync += [u.eq(next_u),
                                          push2.eq(pawn & ~capt & ~to_capture),
                                          capt.eq(capt | to_capture)]
