@@ -203,6 +203,7 @@ class Searcher:
         for depth in range(1, max_depth + 1):
             self.follow_pv = True
             self.pv_length[0] = 0
+            self.seldepth = 0
             try:
                 score = self.search(-INFINITY, INFINITY, depth)
             except SearchStopped:
