@@ -90,3 +90,4 @@ def test_mailbox_perft_matches_published(pos):
     """The mailbox generator is itself right: with makemove it reproduces the published counts."""
     depth = 3 if pos.counts[2] < 100_000 else 2
     assert perft(Board(pos.fen), depth, gen=mailbox_gen) == pos.counts[depth - 1]
+    assert perft(Board(pos.fen), depth, gen=mailbox_gen, bulk=True) == pos.counts[depth - 1]
