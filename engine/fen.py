@@ -10,6 +10,9 @@ from .defs import (BLACK, CASTLES, CASTLING_LETTERS, EMPTY, KING, NO_PIECE, NO_S
                    PIECE_LETTERS, ROOK, SQUARE_NAMES, WHITE)
 
 
+_FEN_PIECES = PIECE_LETTERS[1:] + PIECE_LETTERS[1:].upper()
+
+
 class FenError(ValueError):
     pass
 
@@ -57,7 +60,7 @@ def _parse_placement(placement: str) -> tuple[list[int], list[int]]:
         for ch in row:
             if ch in "12345678":
                 file += int(ch)
-            elif ch.lower() in PIECE_LETTERS[1:]:
+            elif ch in _FEN_PIECES:  # ASCII only: str.lower() also maps e.g. the Kelvin sign
                 if file < 8:
                     sq = rank * 8 + file
                     color[sq] = WHITE if ch.isupper() else BLACK
@@ -123,7 +126,8 @@ def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
 
 
 def _parse_count(text: str, name: str, minimum: int) -> int:
-    if not text.isdigit() or int(text) < minimum:
+    # isascii: str.isdigit() is also true for '²' or '٣', which int() rejects or reads
+    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
         raise FenError(f"bad FEN: {name} must be an integer >= {minimum}, not {text!r}")
     return int(text)
 

@@ -1,6 +1,8 @@
 """FEN in and out: round trips, EPD, and one test per kind of bad input (engine level; the CLI's
 handling of the same inputs is in test_cli.py)."""
 
+import random
+
 import chess
 import pytest
 
@@ -41,6 +43,9 @@ BAD_FENS = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp b KQkq - 0 1", "pawn on h1"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 \u00b2", "fullmove"),  # '²'
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - \u0663 1", "halfmove"),  # Arabic 3
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ\u212aBNR w kq - 0 1", "piece letter"),  # Kelvin
     ("R3k3/8/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
 ]
 
@@ -102,3 +107,36 @@ def test_unknown_move_is_a_value_error():
     for text in ("e2e5", "e7e5", "zz", "e1g1", ""):
         with pytest.raises(ValueError):
             board.parse_uci(text)
+
+
+def test_mutated_fens_parse_or_raise_fen_error():
+    """Random edits of good FENs (including non-ASCII digits and letters): each either gives a
+    board whose FEN reads back the same, or a one-line FenError; never another exception."""
+    rng = random.Random(4)
+    alphabet = "pnbrqkPNBRQK12345678/ -wbKQkqabcdefgh0369\u00b2\u0663\u212a\u00e9"
+    sources = [p.fen for p in STANDARD_POSITIONS] + [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"]
+    accepted = rejected = 0
+    for _ in range(3000):
+        chars = list(rng.choice(sources))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(chars) + 1)
+            r = rng.random()
+            if r < 0.4 and i < len(chars):
+                chars[i] = rng.choice(alphabet)
+            elif r < 0.7:
+                chars.insert(i, rng.choice(alphabet))
+            elif i < len(chars):
+                del chars[i]
+        fen = "".join(chars)
+        try:
+            board = Board(fen)
+        except FenError as e:
+            assert "\n" not in str(e)
+            rejected += 1
+            continue
+        accepted += 1
+        assert Board(board.fen()).fen() == board.fen(), fen
+        assert fen.isascii()
+        board.legal_moves()
+    assert accepted > 50 and rejected > 1000  # both paths exercised
