@@ -244,3 +244,35 @@ def test_game_playout_fen_and_hash():
         assert board.fen() == oracle.fen(en_passant="fen")
         assert board.hash == full_hash(board.color, board.piece, board.side, board.castle,
                                        board.ep)
+
+
+def chess_perft(b: chess.Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    nodes = 0
+    for m in b.legal_moves:
+        b.push(m)
+        nodes += chess_perft(b, depth - 1)
+        b.pop()
+    return nodes
+
+
+def check_perft(fen: str, depth: int) -> None:
+    """Several plies of makemove/takeback (castling rights, en passant squares, promotions
+    coming and going), plain and bulk, against python-chess."""
+    want = chess_perft(chess.Board(fen), depth)
+    board = Board(fen)
+    assert perft(board, depth) == want, f"perft({depth}) of {fen}"
+    assert perft(board, depth, bulk=True) == want, f"bulk perft({depth}) of {fen}"
+    assert board.fen() == fen
+
+
+def test_perft2_agrees_with_python_chess():
+    for fen in sample()[0][::20]:
+        check_perft(fen, 2)
+
+
+@pytest.mark.slow
+def test_perft3_agrees_with_python_chess():
+    for fen in sample()[0][::20]:
+        check_perft(fen, 3)
