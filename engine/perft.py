@@ -13,6 +13,9 @@ from .defs import BISHOP, CASTLE, EMPTY, EP, QUEEN, ROOK
 from .lines import RAYS
 from .movegen import gen as reference_gen
 
+#: moves that count_legal always tests with makemove
+_PLAY_TO_TEST = CASTLE | EP
+
 
 def perft(board, depth: int, gen=reference_gen, bulk: bool = False) -> int:
     if depth <= 0:
@@ -78,7 +81,7 @@ def count_legal(board, moves, start: int, end: int) -> int:
     attacked = board.attacked
     for m in moves[start:end]:
         frm = m & 63
-        if m & (CASTLE | EP):
+        if m & _PLAY_TO_TEST:
             if board.makemove(m):
                 board.takeback()
                 nodes += 1
