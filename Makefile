@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep bench bench-hw clean
+.PHONY: help demo test test-slow lint perft-deep perft-hw bench bench-hw bench-search clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -13,8 +13,10 @@ help:
 	@echo "make test-slow   the deeper sweeps marked slow"
 	@echo "make lint        ruff"
 	@echo "make perft-deep  software perft of the standard positions, deeper"
+	@echo "make perft-hw    hardware vs software perft: six positions to depth 4, initial to 5"
 	@echo "make bench       software perft speed against python-chess"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
+	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,11 +39,18 @@ lint: $(STAMP)
 perft-deep: $(STAMP)
 	$(PY) -m pytest -m slow tests/test_perft.py
 
+perft-hw: $(STAMP)
+	$(POSDATA) compare --depth 4
+	$(POSDATA) perft --backend both --depth 5
+
 bench: $(STAMP)
 	$(PY) bench/perft_sw.py
 
 bench-hw: $(STAMP)
 	$(PY) bench/hw_cycles.py
+
+bench-search: $(STAMP)
+	$(PY) bench/search.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -67,7 +67,10 @@ def make_movegen(name: str):
             if e.name in ("sim", "sim.hwgen"):
                 raise MoveGenUnavailable("hardware move generator not available yet") from None
             raise MoveGenUnavailable(f"hardware move generator unavailable: {e}") from None
-        return HardwareMoveGen()
+        try:
+            return HardwareMoveGen()
+        except RuntimeError as e:  # e.g. no C++ compiler for the compiled simulation
+            raise MoveGenUnavailable(f"hardware move generator unavailable: {e}") from None
     raise MoveGenUnavailable(f"unknown move generator {name!r} (choose one of: "
                              f"{', '.join(MOVEGEN_NAMES)})")
 

@@ -7,7 +7,7 @@ walker looks up one square every clock and the piece scanner needs the whole sid
 piece. Neither is reset: a reset in the middle of a generation keeps the board.
 """
 
-from amaranth import Cat, Module, Signal, Value
+from amaranth import Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -48,9 +48,13 @@ class BoardMemory(wiring.Component):
         m = Module()
         empty = Signal(64, reset_less=True, init=(1 << 64) - 1)
         black = Signal(64, reset_less=True)
+        # Whole-plane updates through a one-hot mask (cheaper to simulate than a bit select).
+        mask = Signal(64)
+        color = Value.cast(self.wr_color)
+        m.d.comb += mask.eq(Const(1, 64) << self.wr_sq)
         with m.If(self.wr_en):
-            m.d.sync += [empty.bit_select(self.wr_sq, 1).eq(Value.cast(self.wr_color)[1]),
-                         black.bit_select(self.wr_sq, 1).eq(Value.cast(self.wr_color)[0])]
+            m.d.sync += [empty.eq(Mux(color[1], empty | mask, empty & ~mask)),
+                         black.eq(Mux(color[0], black | mask, black & ~mask))]
         m.d.comb += [self.empty.eq(empty), self.black.eq(black)]
 
         m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])

@@ -145,5 +145,5 @@ class PieceScanner(wiring.Component):
         with m.If(self.load):
             m.d.sync += pending.eq(self.own)
         with m.Elif(self.take):
-            m.d.sync += pending.bit_select(lowest, 1).eq(0)
+            m.d.sync += pending.eq(pending & (pending - 1))  # clear the lowest set bit
         return m

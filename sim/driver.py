@@ -48,7 +48,7 @@ def position_inputs(board) -> dict[str, int]:
 
 
 @dataclass
-class HardwareMoveGen:
+class GatewareMoveGen:
     """engine.movegen's interface (gen/gen_caps) over a gateware driver, with running totals."""
 
     driver: object

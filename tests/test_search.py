@@ -1,7 +1,6 @@
 """The search: mates found with the right mate score, legal best moves everywhere, draws, limits,
 and the promise the hardware relies on: the tree depends only on what the generator emits."""
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -290,13 +289,6 @@ def test_make_movegen():
         make_movegen("gpu")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("sim.hwgen") is not None,
-                    reason="the hardware generator exists now")
-def test_hw_movegen_not_available_yet():
-    with pytest.raises(MoveGenUnavailable, match="^hardware move generator not available yet$"):
-        make_movegen("hw")
-
-
 def test_engine_does_not_import_amaranth():
     code = ("import sys, engine.search, engine.uci, engine.eval; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('amaranth', 'hdl', 'sim')]; "
@@ -359,11 +351,3 @@ def test_cli_search_bad_input(capsys, argv, message):
     assert cli_main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
-
-
-@pytest.mark.skipif(importlib.util.find_spec("sim.hwgen") is not None,
-                    reason="the hardware generator exists now")
-def test_cli_search_hw_not_available(capsys):
-    assert cli_main(["search", "--depth", "2", "--movegen", "hw"]) == 2
-    assert capsys.readouterr().err == \
-        "posdata: error: hardware move generator not available yet\n"

@@ -5,11 +5,11 @@ import sys
 
 from engine.fen import FenError
 
-from . import demo_cmd, moves_cmd, perft_cmd, sim_cmd
+from . import compare_cmd, demo_cmd, moves_cmd, perft_cmd, sim_cmd
 from . import search_cmd, uci_cmd
 from .common import CliError, Parser
 
-COMMANDS = (perft_cmd, moves_cmd, sim_cmd, demo_cmd)
+COMMANDS = (perft_cmd, moves_cmd, sim_cmd, compare_cmd, demo_cmd)
 COMMANDS += (search_cmd, uci_cmd)
 
 

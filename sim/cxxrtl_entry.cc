@@ -1,0 +1,104 @@
+// C entry points around the CXXRTL model of hdl.movegen.MoveGenerator, so that Python pays one
+// ctypes call per generation instead of one per clock. The generated model is included by
+// the build (see sim/cxxrtl_driver.py) just before this file.
+//
+// Clocking follows the Amaranth-simulator testbench (sim/pysim_driver.py) exactly: inputs are
+// set, then one rising edge; outputs are sampled as they are just before an edge. Only the
+// outputs read here (moves valid/payload, done, cycles) are sampled, and all are registers.
+//
+// The falling edge is a commit without an evaluation: nothing happens on it, and the rising
+// edge's evaluation computes all combinational logic from the new inputs before the flip-flops
+// take their values, so skipping it changes no result and saves a third of the work.
+
+#include <cstdint>
+
+namespace {
+
+// Ports are `value`s or `wire`s depending on how the design drives them; read either.
+template <size_t N> uint32_t rd(const cxxrtl::value<N> &v) { return v.template get<uint32_t>(); }
+template <size_t N> uint32_t rd(const cxxrtl::wire<N> &w) { return w.curr.template get<uint32_t>(); }
+
+struct Sim {
+  cxxrtl_design::p_top top;
+  uint64_t clocks = 0;
+
+  void tick() {
+    top.p_clk.set<bool>(false);
+    top.commit();
+    top.p_clk.set<bool>(true);
+    top.step();
+    clocks++;
+  }
+};
+
+}  // namespace
+
+extern "C" {
+
+void *posdata_create() {
+  Sim *sim = new Sim();
+  sim->top.step();
+  return sim;
+}
+
+void posdata_destroy(void *handle) { delete static_cast<Sim *>(handle); }
+
+uint64_t posdata_clocks(void *handle) { return static_cast<Sim *>(handle)->clocks; }
+
+// Hold the synchronous reset for one clock (the board registers and memories keep their data).
+void posdata_reset(void *handle) {
+  Sim *sim = static_cast<Sim *>(handle);
+  sim->top.p_rst.set<bool>(true);
+  sim->tick();
+  sim->top.p_rst.set<bool>(false);
+}
+
+// Write `n` squares (`writes` holds n triples: square, colour, piece), start a generation and
+// collect its moves. Returns the number of moves (at most `capacity` are stored), or -1 when the
+// generation did not finish within `watchdog` clocks. `*cycles` receives the generator's count.
+int32_t posdata_generate(void *handle, const uint8_t *writes, int32_t n, uint32_t side,
+                         uint32_t castle, uint32_t ep_valid, uint32_t ep_sq, uint32_t *moves,
+                         int32_t capacity, int32_t watchdog, uint32_t *cycles) {
+  Sim *sim = static_cast<Sim *>(handle);
+  auto &top = sim->top;
+  for (int32_t i = 0; i < n; i++) {
+    top.p_wr__en.set<bool>(true);
+    top.p_wr__sq.set<uint32_t>(writes[3 * i]);
+    top.p_wr__color.set<uint32_t>(writes[3 * i + 1]);
+    top.p_wr__piece.set<uint32_t>(writes[3 * i + 2]);
+    sim->tick();
+  }
+  top.p_wr__en.set<bool>(false);
+  top.p_side.set<uint32_t>(side);
+  top.p_castle.set<uint32_t>(castle);
+  top.p_ep__valid.set<uint32_t>(ep_valid);
+  top.p_ep__sq.set<uint32_t>(ep_sq);
+  top.p_start.set<bool>(true);
+  top.p_moves____ready.set<bool>(true);
+  sim->tick();
+  top.p_start.set<bool>(false);
+  int32_t count = 0;
+  for (int32_t cycle = 1; cycle < watchdog; cycle++) {
+    bool valid = rd(top.p_moves____valid);
+    uint32_t word = rd(top.p_moves____payload);
+    bool done = rd(top.p_done);
+    sim->tick();
+    if (valid) {
+      if (count < capacity) moves[count] = word;
+      count++;
+    }
+    if (done) {
+      *cycles = rd(top.p_cycles);
+      return count;
+    }
+  }
+  return -1;
+}
+
+// Free-running clocks with the current inputs (for measuring raw simulation speed).
+void posdata_run(void *handle, uint64_t clocks) {
+  Sim *sim = static_cast<Sim *>(handle);
+  for (uint64_t i = 0; i < clocks; i++) sim->tick();
+}
+
+}  // extern "C"
