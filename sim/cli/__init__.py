@@ -7,10 +7,12 @@ from engine.fen import FenError
 
 from . import compare_cmd, demo_cmd, moves_cmd, perft_cmd, sim_cmd
 from . import search_cmd, uci_cmd
+from . import board_cmd
 from .common import CliError, Parser
 
 COMMANDS = (perft_cmd, moves_cmd, sim_cmd, compare_cmd, demo_cmd)
 COMMANDS += (search_cmd, uci_cmd)
+COMMANDS += (board_cmd,)
 
 
 def build_parser() -> Parser:
