@@ -28,6 +28,9 @@ BLACK_QUEENSIDE 8; a move record's bit 23 is always 0.
 
 Rules
 -----
+* Command bytes have bit 6 set, argument bytes never do (squares and the packed fields are
+  below 64, the ep byte below 0xC0 with bit 6 clear): a board that missed a command byte ignores
+  the stray arguments instead of running them as commands.
 * Any other byte where a command is expected is ignored (no reply). ``0x00`` is never a command,
   so ``RESYNC`` (two zero bytes) brings the board back to waiting for a command from any state:
   the zeros complete a half-received command, or are ignored. (A half-received WRITE_SQUARE
@@ -73,7 +76,8 @@ class Cmd(IntEnum):
     READ_CYCLES = ord("C")
 
 
-assert all(0 < c < 256 for c in Cmd) and 0 not in set(Cmd)
+ARGUMENT_FREE_BIT = 0x40  #: set in every command byte, clear in every argument byte
+assert all(0 < c < 256 and c & ARGUMENT_FREE_BIT for c in Cmd)
 
 
 # --- Argument bytes (host side packs, the gateware unpacks the same fields) --------------------

@@ -228,6 +228,11 @@ class SimulatedTransport:
             self._advance()
         self._from_board.clear()
 
+    @property
+    def in_waiting(self) -> int:
+        """Bytes received and not yet read (tests)."""
+        return len(self._from_board)
+
     def run_cycles(self, cycles: int) -> None:
         """Let the simulation run (tests)."""
         end = self.cycle + cycles
