@@ -94,12 +94,20 @@ class UartFrontEnd(wiring.Component):
         src_take = Signal()
         moves_pending = Signal()  # a move is between the generator and the reply shifter
         if self._fifo_depth:
-            m.submodules.fifo = fifo = SyncFIFOBuffered(width=MoveLayout.size,
-                                                        depth=self._fifo_depth)
+            depth = self._fifo_depth
+            m.submodules.fifo = fifo = SyncFIFOBuffered(width=MoveLayout.size, depth=depth)
+            # The generator's ready stalls all of it: give it a register, not the FIFO's
+            # level compare. `room` lags the level by a cycle, so it promises one entry less:
+            # level <= depth - 3 last cycle, at most one write since, so a write now fits.
+            room = Signal()
+            if depth >= 4:
+                m.d.sync += room.eq(fifo.level <= depth - 3)
+            else:
+                m.d.comb += room.eq(fifo.w_rdy)
             m.d.comb += [
                 fifo.w_data.eq(gen.moves.payload),
-                fifo.w_en.eq(gen.moves.valid),
-                gen.moves.ready.eq(fifo.w_rdy),
+                fifo.w_en.eq(gen.moves.valid & room),
+                gen.moves.ready.eq(room),
                 src_valid.eq(fifo.r_rdy),
                 src_word.eq(fifo.r_data),
                 fifo.r_en.eq(src_take),

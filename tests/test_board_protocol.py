@@ -114,14 +114,16 @@ def test_single_move_stream_is_not_cut_short():
     assert result.cycles == predict(board).cycles
 
 
-def test_backpressure_without_fifo():
-    """No FIFO: the generator stalls on every move while the UART sends it. Nothing is lost,
-    the order holds, and the stalled clocks count."""
-    with BoardClient(SimulatedTransport(DIVISOR, fifo_depth=0)) as c:
+@pytest.mark.parametrize("fifo_depth", [0, 4])
+def test_backpressure(fifo_depth):
+    """No FIFO, or one that fills up: the generator stalls while the UART sends. Nothing is
+    lost, the order holds, and the stalled clocks count."""
+    with BoardClient(SimulatedTransport(DIVISOR, fifo_depth=fifo_depth)) as c:
         board = Board(STANDARD_POSITIONS[5].fen)
         result = c.generate(board)
         assert result.moves == board.moves()
-        assert result.cycles > predict(board).cycles + 20 * DIVISOR * len(result.moves)
+        unsent = len(result.moves) - fifo_depth
+        assert result.cycles > predict(board).cycles + 25 * DIVISOR * unsent
 
 
 @pytest.mark.slow
