@@ -47,12 +47,15 @@ class ProtocolError(BoardError):
 class BoardClient:
     """Drives one board over ``transport`` (``write(bytes)``, ``read(n) -> bytes`` returning
     fewer than ``n`` bytes when its time limit expires, ``discard_input()``, ``name``,
-    ``limit`` (the time limit, for messages), ``close()``)."""
+    ``limit`` (the time limit, for messages), ``close()``; optionally ``just_reset``: the board
+    is known to hold its power-up state, so the first load writes only the occupied squares)."""
 
     def __init__(self, transport):
         self.transport = transport
         self.shadow = ShadowBoard()
-        self.shadow.forget()  # a board may hold anything from an earlier session: load it all
+        if not getattr(transport, "just_reset", False):
+            # a board may hold anything from an earlier session: load it all
+            self.shadow.forget()
         self.version = None
 
     def close(self) -> None:
@@ -184,6 +187,7 @@ class SimulatedTransport:
     """
 
     name = "the simulated board"
+    just_reset = True  #: a new simulation starts from the gateware's power-up state
 
     def __init__(self, divisor: int = 4, *, fifo_depth: int = 256, watchdog: int = 20_000):
         from amaranth.sim import Simulator
