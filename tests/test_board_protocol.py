@@ -7,8 +7,12 @@ The simulated transport's watchdog ends a read once nothing has arrived for a bo
 clock cycles, so a stuck design fails instead of hanging."""
 
 import json
+import os
+import select
 import subprocess
 import sys
+import threading
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
@@ -247,6 +251,61 @@ def test_host_side_imports_no_amaranth():
 
 
 # --- posdata board ------------------------------------------------------------------------------
+
+@contextmanager
+def pty_board(simulated: bool = True):
+    """A pseudo-terminal whose far end is the simulated board (or nobody): pyserial opens it
+    like a USB serial port, a thread carries the bytes to and from the simulation."""
+    master, slave = os.openpty()
+    stop = threading.Event()
+    errors = []
+
+    def bridge():
+        try:
+            t = SimulatedTransport(DIVISOR)
+            while not stop.is_set():
+                if select.select([master], [], [], 0)[0]:
+                    t.write(os.read(master, 4096))
+                t.run_cycles(40 * DIVISOR)
+                if t.in_waiting:
+                    os.write(master, t.read(t.in_waiting))
+        except BaseException as e:  # reported by the test, not lost in the thread
+            errors.append(e)
+
+    thread = threading.Thread(target=bridge, daemon=True)
+    if simulated:
+        thread.start()
+    try:
+        yield os.ttyname(slave)
+    finally:
+        stop.set()
+        if simulated:
+            thread.join(timeout=10)
+        os.close(master)
+        os.close(slave)
+    assert not errors, errors
+
+
+def test_cli_over_a_serial_port(capsys):
+    """The whole host path, pyserial included, against the simulated board behind a pty."""
+    with pty_board() as port:
+        status = main(["board", "--port", port, "--timeout", "20", "--json",
+                       "--fen", STANDARD_POSITIONS[2].fen])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == "", err
+    data = json.loads(out)
+    board = Board(STANDARD_POSITIONS[2].fen)
+    assert data["match"] is True and data["port"] == port
+    assert data["cycles"] == predict(board).cycles
+
+
+def test_cli_silent_serial_port_is_a_one_line_error(capsys):
+    with pty_board(simulated=False) as port:
+        status = main(["board", "--port", port, "--timeout", "0.2"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert f"the PING reply did not arrive from {port} within 0.2 s" in err
+
 
 def test_cli_missing_port_is_a_one_line_error(capsys):
     status = main(["board", "--port", "/dev/posdata-no-such-port", "--timeout", "0.1"])
