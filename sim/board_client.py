@@ -48,15 +48,19 @@ class BoardClient:
     """Drives one board over ``transport`` (``write(bytes)``, ``read(n) -> bytes`` returning
     fewer than ``n`` bytes when its time limit expires, ``discard_input()``, ``name``,
     ``limit`` (the time limit, for messages), ``close()``; optionally ``just_reset``: the board
-    is known to hold its power-up state, so the first load writes only the occupied squares)."""
+    is known to hold its power-up state, so the first load writes only the occupied squares).
+
+    The first ``generate`` of a session, and the first after an error, pings first: the board
+    may be in the middle of an earlier exchange."""
 
     def __init__(self, transport):
         self.transport = transport
         self.shadow = ShadowBoard()
-        if not getattr(transport, "just_reset", False):
+        self.version = None
+        self._synced = bool(getattr(transport, "just_reset", False))
+        if not self._synced:
             # a board may hold anything from an earlier session: load it all
             self.shadow.forget()
-        self.version = None
 
     def close(self) -> None:
         self.transport.close()
@@ -84,9 +88,12 @@ class BoardClient:
             raise ProtocolError(f"the board on {t.name} speaks protocol version {version}, this "
                                 f"host version {PROTOCOL_VERSION}: rebuild the bitstream")
         self.version = version
+        self._synced = True
         return version
 
     def generate(self, board) -> Generation:
+        if not self._synced:
+            self.ping()
         writes = self.shadow.diff(board)
         request = bytearray()
         for sq, color, piece in writes:
@@ -99,7 +106,9 @@ class BoardClient:
             moves = self._read_moves()
             cycles = int.from_bytes(self._read(CYCLES_BYTES, "the READ_CYCLES reply"), "little")
         except BaseException:
-            self.shadow.forget()  # the board's squares are uncertain now
+            # The board's squares are uncertain now, and it may still be sending.
+            self.shadow.forget()
+            self._synced = False
             raise
         return Generation(moves, cycles, len(writes))
 

@@ -158,10 +158,12 @@ def test_other_divisors_and_fifo_depths(divisor, fifo_depth):
 
 class FakeBoard:
     """A transport whose board answers from a script: ``replies`` maps a command byte to the
-    bytes sent back; unscripted commands get nothing (a dead or stuck board)."""
+    bytes sent back; unscripted commands get nothing (a dead or stuck board). Like the
+    simulated board it starts from the power-up state (``just_reset``)."""
 
     name = "the fake board"
     limit = "no time"
+    just_reset = True
 
     def __init__(self, replies):
         self.replies = replies
@@ -205,6 +207,17 @@ def test_fake_short_move_stream():
     assert client.shadow.color[A1] == -1  # after a failure the next load is a full one
 
 
+def test_after_an_error_the_client_resyncs():
+    fake = FakeBoard({Cmd.PING: PING_REPLY, Cmd.GENERATE: end_record(0)})
+    client = BoardClient(fake)
+    with pytest.raises(BoardTimeout, match="the READ_CYCLES reply did not arrive"):
+        client.generate(Board())
+    fake.replies[Cmd.READ_CYCLES] = bytes(4)
+    fake.sent.clear()
+    assert client.generate(Board()).writes == 64  # after the resync: a full load
+    assert fake.sent.startswith(RESYNC + bytes([Cmd.PING.value, Cmd.WRITE_SQUARE.value]))
+
+
 def test_fake_end_record_count_mismatch():
     move = (E1 | E4 << 6).to_bytes(3, "little")
     client = BoardClient(FakeBoard({Cmd.GENERATE: move + end_record(2)}))
@@ -218,8 +231,6 @@ def test_fake_request_bytes():
     board = Board("7k/8/8/8/8/8/8/K7 w - - 0 1")
     fake = FakeBoard({Cmd.GENERATE: end_record(0), Cmd.READ_CYCLES: (1234).to_bytes(4, "little")})
     client = BoardClient(fake)
-    client.shadow.color = [EMPTY] * 64  # pretend the board is empty
-    client.shadow.piece = [NO_PIECE] * 64
     result = client.generate(board)
     assert (result.moves, result.cycles, result.writes) == ([], 1234, 2)
     w = Cmd.WRITE_SQUARE.value
