@@ -40,6 +40,7 @@ from .board import BoardMemory
 from .layouts import PIECE, SQUARE, MoveLayout
 from .prefetch import PiecePrefetcher
 from .rom import PosdataRom
+from .merger import OutputMerger
 from .walker import Walker
 
 
@@ -85,6 +86,7 @@ class MoveGenerator(wiring.Component):
         m.submodules.board = board = BoardMemory()
         m.submodules.prefetch = prefetch = PiecePrefetcher()
         m.submodules.walker = walker = Walker()
+        m.submodules.merger = merger = OutputMerger()
         m.submodules.rom = rom = PosdataRom()
         rom_a, rom_b = rom.a, rom.b
 
@@ -98,18 +100,6 @@ class MoveGenerator(wiring.Component):
             m.d.sync += [side.eq(self.side), castle.eq(self.castle),
                          ep_valid.eq(self.ep_valid), ep_sq.eq(self.ep_sq)]
 
-        # Output register; a full register that is not taken freezes the generator.
-        out_valid = Signal()
-        out_word = Signal(MoveLayout)
-        stall = Signal()
-        m.d.comb += [
-            stall.eq(out_valid & ~self.moves.ready),
-            self.moves.valid.eq(out_valid),
-            self.moves.payload.eq(out_word),
-        ]
-        with m.If(~stall):
-            m.d.sync += [out_valid.eq(walker.emit), out_word.eq(walker.word)]
-
         m.d.comb += [
             board.wr_en.eq(self.wr_en & ~busy),
             board.wr_sq.eq(self.wr_sq),
@@ -122,41 +112,48 @@ class MoveGenerator(wiring.Component):
             prefetch.empty.eq(board.empty),
             prefetch.black.eq(board.black),
             prefetch.run.eq(busy),
-            prefetch.stall.eq(stall),
             prefetch.piece.eq(board.rd_piece),
             prefetch.pop.eq(walker.pop),
             rom_b.addr.eq(prefetch.rom_addr),
             rom_b.en.eq(prefetch.rom_en),
             prefetch.rom_data.eq(rom_b.data),
 
-            walker.go.eq(begin),
+            walker.start.eq(begin),
             walker.side.eq(side),
-            walker.castle.eq(castle),
             walker.ep_valid.eq(ep_valid),
             walker.ep_sq.eq(ep_sq),
             walker.empty.eq(board.empty),
             walker.black.eq(board.black),
-            walker.stall.eq(stall),
             walker.head.eq(prefetch.head),
             walker.head_ready.eq(prefetch.ready),
-            walker.pieces_left.eq(prefetch.left),
             rom_a.addr.eq(walker.rom_addr),
-            rom_a.en.eq(walker.rom_en),
+            rom_a.en.eq(1),
             walker.rom_data.eq(rom_a.data),
+            walker.rom_ends.eq(rom_a.ends),
+            walker.fifo_ready.eq(merger.room),
+
+            merger.start.eq(begin),
+            merger.side.eq(side),
+            merger.castle.eq(castle),
+            merger.empty.eq(board.empty),
+            merger.write.eq(walker.fifo_write),
+            merger.entry.eq(walker.entry),
+            merger.order_write.eq(walker.pop),
+            merger.order_id.eq(walker.popped_by),
+            merger.walk_done.eq(~prefetch.left & walker.idle),
+
             self.walking.eq(walker.walking),
             self.walk_from.eq(walker.walk_from),
         ]
+        wiring.connect(m, wiring.flipped(self.moves), merger.moves)
 
-        # busy from start until the walker has finished and the last move has been taken.
-        draining = Signal()
+        # busy from start until the merger has handed over the last move.
         m.d.sync += self.done.eq(0)
         with m.If(begin):
-            m.d.sync += [busy.eq(1), draining.eq(0), out_valid.eq(0), self.cycles.eq(0)]
+            m.d.sync += [busy.eq(1), self.cycles.eq(0)]
         with m.If(busy):
             m.d.sync += self.cycles.eq(self.cycles + 1)
-            with m.If(walker.finished):
-                m.d.sync += draining.eq(1)
-            with m.If(draining & (~out_valid | self.moves.ready)):
-                m.d.sync += [busy.eq(0), draining.eq(0), self.done.eq(1)]
+            with m.If(merger.finished):
+                m.d.sync += [busy.eq(0), self.done.eq(1)]
         m.d.comb += self.busy.eq(busy)
         return m

@@ -1,28 +1,29 @@
-"""Lowest set bit of a vector, by binary search: the low half is empty, so the answer's top
-bit is 1 and the search continues in the high half, and so on down to one bit. Six levels of
-2:1 muxes for 64 bits, built from contiguous slices only, which both simulators (Amaranth's and
-CXXRTL) evaluate in a handful of word operations."""
+"""Lowest set bit of a 64-bit vector: in parallel, the lowest set bit within each of the eight
+bytes and the first byte with a bit set; then that byte's answer. About six LUT levels on an
+FPGA (against some sixteen for a bit-by-bit binary search), built from contiguous slices that
+both simulators evaluate cheaply."""
 
-from amaranth import Cat, Mux, Signal
+from amaranth import Array, Cat, Signal
+
+
+def _lowest_of_8(m, bits, name):
+    """Index (3 bits) of the lowest set bit of an 8-bit value (0 when none is set)."""
+    index = Signal(3, name=name)
+    m.d.comb += index.eq(7)
+    for i in reversed(range(7)):  # the lowest set bit wins: later assignments take priority
+        with m.If(bits[i]):
+            m.d.comb += index.eq(i)
+    return index
 
 
 def lowest_set_bit(m, vector, name="lowest"):
-    """Return ``(any, index)``: whether any bit of ``vector`` is set, and the lowest one's index.
-    ``len(vector)`` must be a power of two. Adds its logic to module ``m``'s comb domain."""
-    width = len(vector)
-    assert width > 1 and width & (width - 1) == 0, "width must be a power of two"
-    bits = []
-    window = vector
-    level = 0
-    while len(window) > 1:
-        half = len(window) // 2
-        high = Signal(name=f"{name}_bit{level}")
-        m.d.comb += high.eq(~window[:half].any())
-        narrower = Signal(half, name=f"{name}_window{level}")
-        m.d.comb += narrower.eq(Mux(high, window[half:], window[:half]))
-        bits.append(high)
-        window = narrower
-        level += 1
-    index = Signal(len(bits), name=f"{name}_index")
-    m.d.comb += index.eq(Cat(*reversed(bits)))
-    return vector.any(), index
+    """Return ``(any, index)``: whether any bit of the 64-bit ``vector`` is set, and the lowest
+    one's index. Adds its logic to module ``m``'s comb domain."""
+    assert len(vector) == 64
+    groups = Signal(8, name=f"{name}_groups")
+    m.d.comb += groups.eq(Cat(*(vector[8 * g:8 * g + 8].any() for g in range(8))))
+    group = _lowest_of_8(m, groups, f"{name}_group")
+    bits = [_lowest_of_8(m, vector[8 * g:8 * g + 8], f"{name}_bit{g}") for g in range(8)]
+    bit = Signal(3, name=f"{name}_bit")
+    m.d.comb += bit.eq(Array(bits)[group])
+    return groups.any(), Cat(bit, group)

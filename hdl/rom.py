@@ -4,13 +4,20 @@ Word: ``nextpos | nextdir << 6`` (12 bits). Address: ``table << 12 | from << 6 |
 ``table`` is the ptype with BPAWN (7) folded onto the unused slot 0, so 7 tables fill
 7 * 4096 = 28672 words.
 
-In gateware the ROM is two banks of 16384 words (tables 0-3 and 4-6), selected by address bit
-14. A 16384-deep bank maps onto ECP5 block RAMs in their 16K x 1 shape, twelve side by side,
-so a read needs no output multiplexer but the one 2:1 bank select: the walker's next address
-depends on the word it just read, and every level of logic on that path costs clock speed.
+Beside each word the gateware keeps two bits derived from the same tables at elaboration:
+whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a pawn's
+thread, ends there). The walker needs that answer in the cycle the word arrives from the block
+RAM; reading it from the ROM instead of comparing six bits keeps a comparator off the path that
+limits the clock.
+
+In gateware the ROM is fourteen memories of one bit each (bit-sliced). A one-bit memory of
+28672 words can only map onto ECP5 block RAMs in their 16K x 1 shape, two per bit, so a read
+passes one 2:1 multiplexer (address bit 14) between the block RAM and its register; a
+twelve-bit-wide memory is mapped as 2K x 9 blocks behind an 8:1 multiplexer tree, which costs
+several nanoseconds on the path that limits the clock.
 """
 
-from amaranth import Module, Mux, Signal
+from amaranth import Cat, Module
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -21,7 +28,6 @@ from engine.posdata import NEXTDIR, NEXTPOS
 WORD_BITS = 12
 ADDR_BITS = 15
 ROM_DEPTH = 7 * 4096
-BANK_DEPTH = 1 << 14
 
 
 def table_index(ptype: int) -> int:
@@ -30,6 +36,15 @@ def table_index(ptype: int) -> int:
 
 def rom_address(ptype: int, frm: int, to: int) -> int:
     return table_index(ptype) << 12 | frm << 6 | to
+
+
+def end_image() -> list[int]:
+    """Per ROM address: bit 0 = (nextpos == from), bit 1 = (nextdir == from)."""
+    image = [0] * ROM_DEPTH
+    for address, word in enumerate(rom_image()):
+        frm = address >> 6 & 63
+        image[address] = int(word & 63 == frm) | int(word >> 6 == frm) << 1
+    return image
 
 
 def rom_image() -> list[int]:
@@ -41,11 +56,13 @@ def rom_image() -> list[int]:
     return image
 
 
-ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1), "data": In(WORD_BITS)})
+ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1), "data": In(WORD_BITS),
+                             "ends": In(2)})
 
 
 class PosdataRom(wiring.Component):
-    """Two synchronous read ports (one cycle latency; ``data`` holds while ``en`` is low).
+    """Two synchronous read ports (one cycle latency; outputs hold while ``en`` is low):
+    ``data`` is the posdata word, ``ends`` its two derived end bits.
 
     Ports
     -----
@@ -57,16 +74,16 @@ class PosdataRom(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        image = rom_image()
-        banks = [Memory(shape=WORD_BITS, depth=BANK_DEPTH, init=image[i:i + BANK_DEPTH])
-                 for i in (0, BANK_DEPTH)]
-        m.submodules.bank_lo, m.submodules.bank_hi = banks
-        for port in (self.a, self.b):
-            reads = [bank.read_port() for bank in banks]
-            high = Signal()  # the bank of the word on the output
-            for r in reads:
-                m.d.comb += [r.addr.eq(port.addr[:14]), r.en.eq(port.en)]
-            with m.If(port.en):
-                m.d.sync += high.eq(port.addr[14])
-            m.d.comb += port.data.eq(Mux(high, reads[1].data, reads[0].data))
+        image = [w | e << WORD_BITS for w, e in zip(rom_image(), end_image())]
+        ports = {"a": [], "b": []}
+        for bit in range(WORD_BITS + 2):
+            mem = Memory(shape=1, depth=ROM_DEPTH, init=[w >> bit & 1 for w in image])
+            m.submodules[f"bit{bit}"] = mem
+            for name, port in (("a", self.a), ("b", self.b)):
+                r = mem.read_port()
+                m.d.comb += [r.addr.eq(port.addr), r.en.eq(port.en)]
+                ports[name].append(r.data)
+        for name, port in (("a", self.a), ("b", self.b)):
+            m.d.comb += [port.data.eq(Cat(*ports[name][:WORD_BITS])),
+                         port.ends.eq(Cat(*ports[name][WORD_BITS:]))]
         return m

@@ -1,75 +1,128 @@
-"""The walker: Sandström's walk, one posdata entry per clock, then castling.
+"""The walker: Sandström's walk as a two-context barrel pipeline.
 
-In the cycle ROM port A delivers the entry of square ``u``, ``colour[u]`` (``u`` is a register,
-so this lookup is off the critical path) decides the move to emit and which of nextpos/nextdir
-to follow. The ROM data goes through little logic before it is the next address:
-(next == from?) and a mux between it and the next piece's first square.
+A block RAM answers one cycle after it is given an address, and on an ECP5 its output arrives
+late in that cycle (about 5.8 ns after the clock). Following the table needs the word just read
+to form the next address, so a walker that did it in one cycle could not clock much faster
+than 60 MHz. Here the ROM word is registered first, and the loop "address -> ROM -> register ->
+logic -> address" takes two clocks. Two walk contexts take turns in it, so the ROM still
+serves one table entry every clock while each path has a whole clock to itself:
 
-Per piece:
+    cycle t:   context A: entry in ``data_q`` -> emit, next address   context B: in the ROM
+    cycle t+1: context B: entry in ``data_q`` -> emit, next address   context A: in the ROM
+
+A context carries everything about its walk (piece, square, pawn thread), so the two simply
+circulate through the registers ``ring_l`` (logic stage) and ``ring_r`` (in the ROM). Pieces
+go to whichever context is free, in generation order, and the merger is told which context
+took each piece, so it can put the moves back into generation order by reading the contexts'
+FIFOs piece by piece.
+
+Per entry of the walk (as in engine.movegen and GNU Chess):
 
 * knight .. king: empty -> quiet move, follow nextpos; enemy -> capture, follow nextdir;
-  own -> follow nextdir; back at the from-square -> next piece.
+  own -> follow nextdir; back at the from-square -> the piece is done.
 * pawn, push thread (nextpos): empty -> push (at the second square: double step), follow
   nextpos unless it returns to the from-square; occupied or done -> the capture thread.
-* pawn, capture thread (nextdir, starting at ``d1`` from the prefetched start entry): enemy ->
-  capture, empty en passant square -> en passant capture; always follow nextdir.
-* A pawn move onto the last rank is four moves (``PROMOTION_ORDER``): the walker holds the
-  square for three more clocks.
+* pawn, capture thread (nextdir, from ``d1`` of the prefetched start entry): enemy -> capture,
+  empty en passant square -> en passant capture; always follow nextdir.
 
-After the last piece, castling: king side, then queen side, when the right is held and the
-squares between king and rook are empty (one clock per castling move).
+Each step writes at most one FIFO entry: a move (flagged when it promotes: the merger expands
+it into four), the end of the piece, or both. A context whose FIFO is full replays its entry
+(same address again), so the ROM never needs a clock enable and nothing else ever waits.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import CASTLES, PROMOTION_ORDER, Color
+from engine.defs import Color
 
 from .board import color_of
 from .layouts import SQUARE, MoveLayout
 from .prefetch import PieceRecord
 
+CONTEXTS = 2
+
+#: one walk in progress
+Context = data.StructLayout({
+    "active": 1,
+    "id": 1,          # which FIFO its moves go to (fixed: contexts circulate, ids stay put)
+    "table": 3,
+    "frm": SQUARE,
+    "d1": SQUARE,     # a pawn's first capture square
+    "d1_end": 1,      # ... which is the from-square (an empty capture thread)
+    "pawn": 1,
+    "capt": 1,        # a pawn in its capture thread
+    "push2": 1,       # a pawn at its double-step square
+    "u": SQUARE,      # the square whose entry this context reads
+})
+
+#: what the logic stage needs about a context's square besides the ROM word: the move made
+#: there, and how the ROM word's end bits and pointers decide the next step:
+#:   piece_end = always_end | (end_if_np & np_end) | (end_if_nd & nd_end)
+#:   next square = nextpos if use_np (and not np_to_d1 with np_end), else nextdir if use_nd,
+#:                 else the pawn's first capture square d1
+Precomputed = data.StructLayout({
+    "emit": 1,
+    "promote": 1,
+    "word": MoveLayout,
+    "always_end": 1,
+    "end_if_np": 1,
+    "end_if_nd": 1,
+    "use_np": 1,
+    "use_nd": 1,
+    "np_to_d1": 1,    # a pawn push: when nextpos returns home, continue at d1 instead
+    "to_capture": 1,  # the pawn moves to its capture thread whatever the ROM says
+    "step": 1,        # active, and its FIFO has room for what this step may write
+})
+
+#: what a walk step hands to the output merger
+Entry = data.StructLayout({
+    "word": MoveLayout,
+    "move": 1,        # ``word`` is a move
+    "promote": 1,     # ... onto the last rank: four moves, one per promotion piece
+    "end": 1,         # the piece is done after this entry
+})
+
 
 class Walker(wiring.Component):
     """Ports
     -----
-    go : In
-        Begin (one cycle); the position inputs below are stable for the whole generation.
-    side, castle, ep_valid, ep_sq, empty, black : In
+    start : In
+        Begin a generation (resets the contexts; position inputs stable from then on).
+    side, ep_valid, ep_sq, empty, black : In
         The position.
-    stall : In
-        Freeze (the output register is full).
-    head, head_ready, pieces_left : In; pop : Out
-        The prefetcher's queue.
-    rom_addr, rom_en : Out; rom_data : In
-        ROM port A.
-    emit : Out, word : Out(MoveLayout)
-        A move this cycle.
-    finished : Out
-        All moves have been emitted (one cycle, then idle).
+    head, head_ready : In; pop : Out; popped_by : Out
+        The prefetcher's queue of pieces in generation order. Whichever context is free when
+        it reaches the logic stage takes the head; ``popped_by`` names it, so the merger can
+        read the contexts' FIFOs in piece order.
+    rom_addr : Out; rom_data, rom_ends : In
+        ROM port A (one cycle latency, always enabled): the word and its end bits.
+    fifo_ready : In(CONTEXTS); fifo_write : Out(CONTEXTS); entry : Out(Entry)
+        The per-context move FIFOs. ``fifo_ready`` is sampled while a context waits for the
+        ROM, a cycle before it may write, so it must mean "room for two more".
+    idle : Out
+        Neither context is walking a piece.
     walking, walk_from : Out
-        Observation only: the walker is on a piece, and that piece's square.
+        Observation only: the context in the logic stage walks the piece on ``walk_from``.
     """
 
-    go: In(1)
+    start: In(1)
     side: In(1)
-    castle: In(4)
     ep_valid: In(1)
     ep_sq: In(SQUARE)
     empty: In(64)
     black: In(64)
-    stall: In(1)
     head: In(PieceRecord)
     head_ready: In(1)
-    pieces_left: In(1)
     pop: Out(1)
+    popped_by: Out(range(CONTEXTS))
     rom_addr: Out(15)
-    rom_en: Out(1)
     rom_data: In(12)
-    emit: Out(1)
-    word: Out(MoveLayout)
-    finished: Out(1)
+    rom_ends: In(2)
+    fifo_ready: In(CONTEXTS)
+    fifo_write: Out(CONTEXTS)
+    entry: Out(Entry)
+    idle: Out(1)
     walking: Out(1)
     walk_from: Out(SQUARE)
 
@@ -77,162 +130,115 @@ class Walker(wiring.Component):
         m = Module()
         side = self.side
 
-        # --- the piece being walked ---------------------------------------------------------
-        cur_table = Signal(3)
-        cur_from = Signal(SQUARE)
-        cur_d1 = Signal(SQUARE)
-        pawn = Signal()     # walking a pawn
-        capt = Signal()     # a pawn in its capture thread
-        push2 = Signal()    # a pawn at its double-step square
-        u = Signal(SQUARE)  # the square whose entry ROM A delivers this cycle
-        promo_i = Signal(2)
+        # --- the ring: the context in the logic stage and the one waiting for the ROM ------
+        ring_l = Signal(Context, init={"id": 0})
+        ring_r = Signal(Context, init={"id": 1})
+        data_q = Signal(12)  # the ROM word of ring_l's square, registered
+        # ... and whether each of its pointers leads back to the from-square (the walk or a
+        # pawn's thread ends there), read from the ROM beside the word (see hdl.rom).
+        np_end = Signal()
+        nd_end = Signal()
+        nxt = Signal(Context)
+        m.d.sync += [ring_l.eq(ring_r), ring_r.eq(nxt), data_q.eq(self.rom_data),
+                     np_end.eq(self.rom_ends[0]), nd_end.eq(self.rom_ends[1])]
+        with m.If(self.start):  # the same ring phase every time: timing never depends on history
+            m.d.sync += [ring_l.active.eq(0), ring_r.active.eq(0), ring_l.id.eq(0),
+                         ring_r.id.eq(1)]
+        m.d.comb += self.rom_addr.eq(Cat(nxt.u, nxt.frm, nxt.table))
 
-        nextpos = self.rom_data[:6]
-        nextdir = self.rom_data[6:]
+        # --- while a context waits for the ROM: everything that needs no ROM data ----------
+        # (the colour of its square, the move it makes there), registered beside it.
+        r = ring_r
         here = Signal(Color)
-        m.d.comb += here.eq(color_of(self.empty, self.black, u))
-        empty = here == Color.EMPTY
-        enemy = here == Mux(side, Color.WHITE, Color.BLACK)
-        own = here == Mux(side, Color.BLACK, Color.WHITE)
-        marker = u == cur_from  # a thread that is empty from the start (no legal position)
-        on_last_rank = u[3:] == Mux(side, Const(0, 3), Const(7, 3))
-        on_ep = self.ep_valid & (u == self.ep_sq)
-
-        # --- the move of this square ---------------------------------------------------------
-        walk_emit = Signal()
-        walk_word = Signal(MoveLayout)
-        m.d.comb += [walk_word.frm.eq(cur_from), walk_word.to.eq(u)]
-        with m.If(~pawn):
-            m.d.comb += [walk_emit.eq(~marker & ~own), walk_word.flags.capture.eq(enemy)]
-        with m.Elif(~capt):
-            m.d.comb += [walk_emit.eq(~marker & empty),
-                         walk_word.flags.pawn_move.eq(1),
-                         walk_word.flags.double.eq(push2),
-                         walk_word.flags.promotion.eq(on_last_rank)]
+        m.d.comb += here.eq(color_of(self.empty, self.black, r.u))
+        r_empty = here == Color.EMPTY
+        r_enemy = here == Mux(side, Color.WHITE, Color.BLACK)
+        r_own = here == Mux(side, Color.BLACK, Color.WHITE)
+        r_marker = r.u == r.frm  # a thread that is empty from the start (no legal position)
+        r_last_rank = r.u[3:] == Mux(side, Const(0, 3), Const(7, 3))
+        r_ep = self.ep_valid & (r.u == self.ep_sq)
+        pre_next = Signal(Precomputed)
+        m.d.comb += [pre_next.word.frm.eq(r.frm), pre_next.word.to.eq(r.u)]
+        with m.If(~r.pawn):
+            m.d.comb += [pre_next.emit.eq(~r_marker & ~r_own),
+                         pre_next.word.flags.capture.eq(r_enemy)]
+        with m.Elif(~r.capt):
+            m.d.comb += [pre_next.emit.eq(~r_marker & r_empty), pre_next.promote.eq(r_last_rank),
+                         pre_next.word.flags.pawn_move.eq(1),
+                         pre_next.word.flags.double.eq(r.push2)]
         with m.Else():
-            m.d.comb += [walk_emit.eq(~marker & (enemy | (empty & on_ep))),
-                         walk_word.flags.pawn_move.eq(1),
-                         walk_word.flags.capture.eq(1),
-                         walk_word.flags.ep.eq(~enemy),
-                         walk_word.flags.promotion.eq(on_last_rank)]
-        with m.If(walk_word.flags.promotion):
-            with m.Switch(promo_i):
-                for i, p in enumerate(PROMOTION_ORDER):
-                    with m.Case(i):
-                        m.d.comb += walk_word.promo.eq(p)
-        promoting = walk_emit & walk_word.flags.promotion
-        hold = promoting & (promo_i != 3)  # stay on this square for the next promotion word
+            m.d.comb += [pre_next.emit.eq(~r_marker & (r_enemy | (r_empty & r_ep))),
+                         pre_next.promote.eq(r_last_rank), pre_next.word.flags.pawn_move.eq(1),
+                         pre_next.word.flags.capture.eq(1), pre_next.word.flags.ep.eq(~r_enemy)]
+        nonpawn = ~r.pawn & ~r_marker
+        push = r.pawn & ~r.capt & ~r_marker
+        capt = r.pawn & r.capt & ~r_marker
+        m.d.comb += [
+            # a knight .. king: empty -> nextpos, else nextdir; the piece ends where it points home
+            # a pawn's push: empty -> nextpos, unless home: then (and when blocked) -> d1
+            # a pawn's capture thread: nextdir; a marker (empty thread): d1 or the end
+            pre_next.always_end.eq((push & ~r_empty & r.d1_end)
+                                   | (r_marker & (~r.pawn | r.capt | r.d1_end))),
+            pre_next.end_if_np.eq((nonpawn & r_empty) | (push & r_empty & r.d1_end)),
+            pre_next.end_if_nd.eq((nonpawn & ~r_empty) | capt),
+            pre_next.use_np.eq((nonpawn | push) & r_empty),
+            pre_next.use_nd.eq((nonpawn & ~r_empty) | capt),
+            pre_next.np_to_d1.eq(push & r_empty),
+            pre_next.to_capture.eq((push & ~r_empty) | (r_marker & r.pawn & ~r.capt)),
+            # FIFO room is judged a cycle early: fifo_ready leaves a margin for that
+            pre_next.step.eq(r.active & (self.fifo_ready >> r.id)[0]),
+        ]
+        pre = Signal(Precomputed)  # ... for ring_l
+        m.d.sync += pre.eq(pre_next)
 
-        # --- where the walk goes next, from this cycle's ROM data ----------------------------
-        # The ROM word is late in the cycle; everything it meets on its way to the next
-        # address is kept to: two compares with the from-square, then muxes whose selects
-        # come from registers (empty: colour of the registered u).
-        np_end = nextpos == cur_from
-        nd_end = nextdir == cur_from
-        d1_end = Signal()  # the pawn's capture thread is empty (registered at piece start)
+        # --- the logic stage: where the walk goes next, from the registered ROM word --------
+        # Only the ROM's pointers and end bits arrive here unprocessed; each decision about
+        # them is a small function of registered selects.
+        c = ring_l
+        nextpos = data_q[:6]
+        nextdir = data_q[6:]
         piece_end = Signal()
-        to_capture = Signal()  # a pawn's push thread is over: continue at its capture thread
+        to_capture = Signal()
         next_u = Signal(SQUARE)
-        with m.If(marker):
-            m.d.comb += [to_capture.eq(pawn & ~capt), next_u.eq(cur_d1),
-                         piece_end.eq(~pawn | capt | d1_end)]
-        with m.Elif(~pawn):
-            m.d.comb += [next_u.eq(Mux(empty, nextpos, nextdir)),
-                         piece_end.eq(Mux(empty, np_end, nd_end))]
-        with m.Elif(~capt):
-            with m.If(empty & ~np_end):
-                m.d.comb += next_u.eq(nextpos)
-            with m.Else():
-                m.d.comb += [to_capture.eq(1), next_u.eq(cur_d1), piece_end.eq(d1_end)]
-        with m.Else():
-            m.d.comb += [next_u.eq(nextdir), piece_end.eq(nd_end)]
+        take_np = pre.use_np & ~(pre.np_to_d1 & np_end)
+        m.d.comb += [
+            piece_end.eq(pre.always_end | (pre.end_if_np & np_end) | (pre.end_if_nd & nd_end)),
+            next_u.eq(Mux(take_np, nextpos, Mux(pre.use_nd, nextdir, c.d1))),
+            to_capture.eq(pre.to_capture | (pre.np_to_d1 & np_end)),
+        ]
 
+        # --- the step ----------------------------------------------------------------------
+        # Only piece_end and next_u depend on the ROM word; every other choice is made from
+        # registers, so the next address is one mux away from them.
+        step = pre.step
+        may_take = self.head_ready
         head = self.head
-        take_head = Signal()  # present the next piece's first square instead of the walk's
-        m.d.comb += self.rom_addr.eq(Mux(take_head, Cat(head.first, head.frm, head.table),
-                                         Cat(next_u, cur_from, cur_table)))
+        fresh = Signal(Context)  # the context taking the queue's head
+        m.d.comb += [fresh.active.eq(1), fresh.id.eq(c.id), fresh.table.eq(head.table),
+                     fresh.frm.eq(head.frm), fresh.d1.eq(head.d1),
+                     fresh.d1_end.eq(head.d1 == head.frm), fresh.pawn.eq(head.pawn),
+                     fresh.u.eq(head.first)]
+        advanced = Signal(Context)
+        m.d.comb += [advanced.eq(c), advanced.u.eq(next_u),
+                     advanced.capt.eq(c.capt | to_capture),
+                     advanced.push2.eq(c.pawn & ~c.capt & ~to_capture)]
+        other = Signal(Context)  # the next context when this one does not advance
+        finishing = step | ~c.active  # done with a piece (or had none): may take the next
+        m.d.comb += other.eq(c)
+        with m.If(finishing & may_take):
+            m.d.comb += other.eq(fresh)
+        with m.Elif(step):
+            m.d.comb += other.active.eq(0)
+        m.d.comb += nxt.eq(Mux(step & ~piece_end, advanced, other))
+        m.d.comb += [self.pop.eq(finishing & may_take & ~(step & ~piece_end)),
+                     self.popped_by.eq(c.id)]
 
-        def start_piece():
-            """Load the queue's head into the walker (its first square goes to ROM A)."""
-            m.d.comb += [self.pop.eq(1), self.rom_en.eq(1)]
-            m.d.sync += [cur_table.eq(head.table), cur_from.eq(head.frm), cur_d1.eq(head.d1),
-                         d1_end.eq(head.d1 == head.frm), pawn.eq(head.pawn), capt.eq(0),
-                         push2.eq(0), u.eq(head.first)]
-
-        # --- castling --------------------------------------------------------------------
-        castle_ok = []
-        castle_word = []
-        for i in range(2):  # king side, queen side
-            ok = []
-            w = Signal(MoveLayout, name=f"castle_word{i}")
-            for s in (0, 1):
-                c = CASTLES[s][i]
-                clear = Cat(*(self.empty[sq] for sq in c.empty)).all()
-                ok.append((self.castle & c.right).any() & clear)
-                with m.If(side == s):
-                    m.d.comb += [w.frm.eq(c.king_from), w.to.eq(c.king_to)]
-            m.d.comb += w.flags.castle.eq(1)
-            castle_ok.append(Mux(side, ok[1], ok[0]))
-            castle_word.append(w)
-
-        def after_pieces():
-            with m.If(castle_ok[0]):
-                m.next = "Castle-Kingside"
-            with m.Elif(castle_ok[1]):
-                m.next = "Castle-Queenside"
-            with m.Else():
-                m.d.comb += self.finished.eq(1)
-                m.next = "Idle"
-
-        # --- the state machine -----------------------------------------------------------
-        m.d.comb += self.walk_from.eq(cur_from)
-        with m.FSM(name="walker") as fsm:
-            with m.State("Idle"):
-                with m.If(self.go):
-                    m.next = "Wait-Piece"
-
-            with m.State("Wait-Piece"):  # only at the start of a generation
-                m.d.comb += take_head.eq(1)
-                with m.If(~self.stall):
-                    with m.If(self.head_ready):
-                        start_piece()
-                        m.next = "Walk"
-                    with m.Elif(~self.pieces_left):
-                        after_pieces()
-
-            with m.State("Walk"):
-                m.d.comb += [self.emit.eq(walk_emit), self.word.eq(walk_word),
-                             take_head.eq(piece_end)]
-                with m.If(~self.stall):
-                    with m.If(promoting):
-                        m.d.sync += promo_i.eq(promo_i + 1)
-                    with m.If(~hold):
-                        with m.If(piece_end):
-                            with m.If(self.head_ready):
-                                start_piece()
-                            with m.Elif(~self.pieces_left):
-                                after_pieces()
-                            with m.Else():
-                                m.next = "Wait-Piece"
-                        with m.Else():
-                            m.d.comb += self.rom_en.eq(1)
-                            m.d.sync += [u.eq(next_u),
-                                         push2.eq(pawn & ~capt & ~to_capture),
-                                         capt.eq(capt | to_capture)]
-
-            with m.State("Castle-Kingside"):
-                m.d.comb += [self.emit.eq(1), self.word.eq(castle_word[0])]
-                with m.If(~self.stall):
-                    with m.If(castle_ok[1]):
-                        m.next = "Castle-Queenside"
-                    with m.Else():
-                        m.d.comb += self.finished.eq(1)
-                        m.next = "Idle"
-
-            with m.State("Castle-Queenside"):
-                m.d.comb += [self.emit.eq(1), self.word.eq(castle_word[1])]
-                with m.If(~self.stall):
-                    m.d.comb += self.finished.eq(1)
-                    m.next = "Idle"
-        m.d.comb += self.walking.eq(fsm.ongoing("Walk"))
+        m.d.comb += [self.entry.word.eq(pre.word), self.entry.move.eq(pre.emit),
+                     self.entry.promote.eq(pre.promote), self.entry.end.eq(piece_end),
+                     self.fifo_write.eq((step & (pre.emit | piece_end)) << c.id)]
+        m.d.comb += [
+            self.idle.eq(~ring_l.active & ~ring_r.active),
+            self.walking.eq(c.active),
+            self.walk_from.eq(c.frm),
+        ]
         return m
