@@ -1,33 +1,126 @@
-"""A plain-Python model of the gateware's timing: which ROM entries the walker visits, what it
-emits, and how many clock cycles a generation takes with ``moves.ready`` held high.
+"""A plain-Python, cycle-level model of the move generator (hdl.movegen and the modules it is
+built from): every register is a Python variable updated once per clock, every piece of
+combinational logic a few lines of straight code in the same order as the gateware computes it.
+``predict(board)`` runs one generation with ``moves.ready`` held high and returns the moves in
+emission order, the clock count the gateware reports in ``cycles``, and an account per piece.
 
-It reads the ROM image the gateware is built from (``hdl.rom``), not engine's generator, so it
-is a second description of the hardware algorithm; the tests hold the simulated gateware to
-its cycle count and engine.movegen to its moves.
+It reads the same ROM image as the gateware (built here from engine.posdata with hdl.rom's
+addressing, without importing Amaranth; a test holds the two images equal) and uses nothing of
+engine's generator, so it is a second description of the hardware; the tests hold the gateware
+to its cycle count and engine.movegen to its moves.
 
-Timing (hdl.movegen): 3 cycles until the first piece's first entry is presented (latch, piece
-lookup + ROM B, queue), one cycle per entry the walker visits, three more per promoting pawn
-move (four words from one square), one per castling move, and one to hand over the last word.
+TIMING_DOC_PLACEHOLDER
 """
 
+from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from engine.defs import (CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, LAST_RANK, NO_SQUARE,
+from engine.defs import (BPAWN, CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, N_PTYPES, NO_SQUARE,
                          PAWN, PAWN_MOVE, PIECE_LETTERS, PROMO_SHIFT, PROMOTION, PROMOTION_ORDER,
                          SQUARE_NAMES, ptype)
 
-START_CYCLES = 3   #: start -> first piece's first entry presented to ROM A
-DRAIN_CYCLES = 1   #: the last word leaves the output register
+# Sizes of the gateware's buffers (hdl.prefetch.QUEUE_DEPTH, hdl.merger.FIFO_DEPTH, the order
+# FIFO in hdl.merger). Repeated here so that the model needs no Amaranth; a test compares them.
+QUEUE_DEPTH = 2     #: prefetched start entries waiting for a walk context
+FIFO_DEPTH = 16     #: entries per walk context's FIFO in the merger
+ROOM_MARGIN = 2     #: a FIFO has "room" while level < FIFO_DEPTH - ROOM_MARGIN
+ORDER_DEPTH = 16    #: the merger's order FIFO (one entry per piece)
+CONTEXTS = 2
 
+
+# --- the ROM (hdl.rom) ---------------------------------------------------------------------------
+
+def table_index(pt: int) -> int:
+    """The ROM table of a ptype: BPAWN (7) is folded onto the unused slot 0."""
+    return 0 if pt == BPAWN else pt
+
+
+def rom_address(pt: int, frm: int, to: int) -> int:
+    return table_index(pt) << 12 | frm << 6 | to
+
+
+ROM_DEPTH = 7 * 4096
+_ROM: tuple[list[int], list[int]] | None = None
+
+
+def rom_images() -> tuple[list[int], list[int]]:
+    """``(words, ends)`` per ROM address, as hdl.rom's ``rom_image()`` and ``end_image()``:
+    word = nextpos | nextdir << 6; ends bit 0 = (nextpos == from), bit 1 = (nextdir == from)."""
+    global _ROM
+    if _ROM is None:
+        from engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
+        words, ends = [0] * ROM_DEPTH, [0] * ROM_DEPTH
+        for pt in range(1, N_PTYPES):
+            for frm in range(64):
+                npos, ndir = NEXTPOS_ROWS[pt * 64 + frm], NEXTDIR_ROWS[pt * 64 + frm]
+                for to in range(64):
+                    a = rom_address(pt, frm, to)
+                    words[a] = npos[to] | ndir[to] << 6
+                    ends[a] = int(npos[to] == frm) | int(ndir[to] == frm) << 1
+        _ROM = words, ends
+    return _ROM
+
+
+# --- what the registers hold -------------------------------------------------------------------
+
+class PieceRecord(NamedTuple):
+    """A piece waiting in the prefetch queue (hdl.prefetch.PieceRecord)."""
+    table: int    #: ROM table (table_index of the ptype)
+    pawn: bool
+    frm: int
+    first: int    #: nextpos[from][from]: the first square
+    d1: int       #: nextdir[from][from]: a pawn's first capture square
+
+
+class Context(NamedTuple):
+    """One walk in progress (hdl.walker.Context)."""
+    active: bool
+    id: int       #: which merger FIFO its entries go to
+    table: int = 0
+    frm: int = 0
+    d1: int = 0
+    d1_end: bool = False
+    pawn: bool = False
+    capt: bool = False     #: a pawn in its capture thread
+    push2: bool = False    #: a pawn at its double-step square
+    u: int = 0             #: the square whose entry this context reads
+
+
+class Pre(NamedTuple):
+    """What the walker works out for a context while it waits for the ROM
+    (hdl.walker.Precomputed), used in its logic stage the next clock."""
+    emit: bool = False
+    promote: bool = False
+    word: int = 0
+    always_end: bool = False
+    end_if_np: bool = False
+    end_if_nd: bool = False
+    use_np: bool = False
+    use_nd: bool = False
+    np_to_d1: bool = False
+    to_capture: bool = False
+    step: bool = False
+
+
+class Entry(NamedTuple):
+    """A walk step's FIFO entry (hdl.walker.Entry)."""
+    word: int
+    move: bool
+    promote: bool
+    end: bool
+
+
+# --- results -------------------------------------------------------------------------------------
 
 @dataclass
 class PieceAccount:
     square: int
     piece: int
     color: int
-    entries: int = 0     #: ROM A entries the walker visited for this piece
-    moves: int = 0       #: words emitted
-    cycles: int = 0      #: clocks the walker spent on it
+    entries: int = 0     #: walk steps: logic-stage clocks that advanced or ended this piece
+    moves: int = 0       #: words emitted (four per promoting entry)
+    cycles: int = 0      #: clocks a context spent in the logic stage on it (stalls included)
 
     @property
     def name(self) -> str:
@@ -37,12 +130,13 @@ class PieceAccount:
 
 @dataclass
 class Prediction:
-    moves: list[int]
-    cycles: int
-    walk_entries: int          #: ROM A reads (one per clock of walking)
-    start_entries: int         #: ROM B reads (one per piece)
+    moves: list[int]           #: engine move words in emission order
+    cycles: int                #: what the gateware reports in ``cycles`` (ready held high)
+    walk_entries: int          #: ROM A entries consumed: walk steps of all pieces
+    start_entries: int         #: ROM B reads: one start entry per piece
     castles: int
     pieces: list[PieceAccount] = field(default_factory=list)
+    stalls: int = 0            #: logic-stage clocks of an active context that could not step
 
     @property
     def table_steps(self) -> int:
@@ -50,87 +144,198 @@ class Prediction:
         return self.walk_entries + self.start_entries
 
 
-def _rom():
-    from hdl.rom import rom_address, rom_image  # the ROM image needs numpy only, not amaranth
-    image = rom_image()
+# --- the generation, clock by clock --------------------------------------------------------------
 
-    def entry(pt, frm, u):
-        w = image[rom_address(pt, frm, u)]
-        return w & 63, w >> 6
-    return entry
+PIECES, CASTLE_KINGSIDE, CASTLE_QUEENSIDE, DRAIN = "Pieces", "Castle-Kingside", \
+    "Castle-Queenside", "Drain"
 
 
-_entry = None
-
-
-def predict(board) -> Prediction:
-    global _entry
-    if _entry is None:
-        _entry = _rom()
-    entry = _entry
-    color, piece, side = board.color, board.piece, board.side
+def predict(board, trace: list | None = None, max_cycles: int = 20_000) -> Prediction:
+    """One generation of ``board``'s moves with ``moves.ready`` held high. With a ``trace``
+    list, append per busy clock ``(square of the piece in the walker's logic stage or None,
+    move word taken from the stream or None)``, as ``PysimGenerator(trace=True)`` records it."""
+    words, ends = rom_images()
+    color, piece = board.color, board.piece
+    side, castle = board.side, board.castle
     xside = side ^ 1
-    last_rank = LAST_RANK[side]
+    ep_valid, ep_sq = board.ep != NO_SQUARE, max(board.ep, 0)
+    last_rank = 0 if side else 7
+    accounts = {sq: PieceAccount(sq, piece[sq], side) for sq in range(64) if color[sq] == side}
+    castle_ok = [bool(castle & c.right) and all(color[s] == EMPTY for s in c.empty)
+                 for c in CASTLES[side]]
     moves: list[int] = []
-    accounts: list[PieceAccount] = []
-    promo_words = tuple(PAWN_MOVE | PROMOTION | p << PROMO_SHIFT for p in PROMOTION_ORDER)
+    stalls = 0
 
-    def emit_pawn(acct, frm, u, flags):
-        if u >> 3 == last_rank:
-            for w in promo_words:
-                moves.append(frm | u << 6 | flags | w)
-            acct.moves += 4
-            acct.cycles += 3
+    # Cycle 0 is the clock in which ``start`` is taken: it loads the piece mask, empties the
+    # prefetch queue, parks both walk contexts and sends the merger to "Pieces". These are the
+    # registers as they stand in cycle 1.
+    pending = sum(1 << sq for sq in accounts)            # scanner: pieces not yet taken
+    cand_valid, cand_sq = False, 0                         # scanner: the registered candidate
+    queue: deque[PieceRecord] = deque()                    # prefetch ring (count = len)
+    inflight, inflight_rec, rom_b = False, None, 0         # a start entry in ROM port B
+    ring_l, ring_r = Context(False, 0), Context(False, 1)  # logic stage, in the ROM
+    rom_a = rom_a_ends = 0                                 # ROM A output: ring_r's entry
+    data_q = ends_q = 0                                    # ... registered: ring_l's entry
+    pre = Pre()                                            # ring_l's precomputed step
+    fifos = [deque(), deque()]                             # merger: per-context FIFOs
+    room = [True, True]                                    # registered level < 14
+    order: deque[int] = deque()                            # merger: context of each piece
+    state, promo_i = PIECES, 0
+    out_valid, out_word = False, 0
+
+    for cycle in range(1, max_cycles):
+        # --- prefetcher (hdl.prefetch): one piece per two clocks into a 2-deep queue ----------
+        issue = cand_valid and len(queue) + inflight < QUEUE_DEPTH
+        head_ready = bool(queue)
+        left = head_ready or inflight or cand_valid or pending != 0
+
+        # --- walker logic stage (hdl.walker): ring_l with its ROM word and ``pre`` -----------
+        c, p = ring_l, pre
+        nextpos, nextdir = data_q & 63, data_q >> 6
+        np_end, nd_end = bool(ends_q & 1), bool(ends_q & 2)
+        piece_end = p.always_end or (p.end_if_np and np_end) or (p.end_if_nd and nd_end)
+        take_np = p.use_np and not (p.np_to_d1 and np_end)
+        next_u = nextpos if take_np else nextdir if p.use_nd else c.d1
+        to_capture = p.to_capture or (p.np_to_d1 and np_end)
+        step = p.step
+        finishing = step or not c.active
+        pop = False
+        if step and not piece_end:
+            nxt = c._replace(u=next_u, capt=c.capt or to_capture,
+                             push2=c.pawn and not c.capt and not to_capture)
+        elif finishing and head_ready:
+            h = queue[0]
+            nxt = Context(True, c.id, h.table, h.frm, h.d1, h.d1 == h.frm, h.pawn, False, False,
+                          h.first)
+            pop = True
+        elif step:
+            nxt = c._replace(active=False)
         else:
-            moves.append(frm | u << 6 | flags | PAWN_MOVE)
-            acct.moves += 1
-
-    for frm in range(64):
-        if color[frm] != side:
-            continue
-        pt = ptype(side, piece[frm])
-        acct = PieceAccount(frm, piece[frm], side)
-        accounts.append(acct)
-        first, d1 = entry(pt, frm, frm)
-        if piece[frm] != PAWN:
-            u = first
-            while True:
+            nxt = c
+        write = step and (p.emit or piece_end)
+        entry = Entry(p.word, p.emit, p.promote, piece_end)
+        if c.active:
+            acct = accounts[c.frm]
+            acct.cycles += 1
+            if step:
                 acct.entries += 1
-                np_, nd = entry(pt, frm, u)
-                c = color[u]
-                if c != side:
-                    moves.append(frm | u << 6 | (CAPTURE if c == xside else 0))
-                    acct.moves += 1
-                u = np_ if c == EMPTY else nd
-                if u == frm:
-                    break
+                if p.emit:
+                    acct.moves += 4 if p.promote else 1
+            else:
+                stalls += 1
+
+        # --- walker, context in the ROM: everything that needs no ROM data --------------------
+        r = ring_r
+        here = color[r.u]
+        r_empty, r_enemy, r_own = here == EMPTY, here == xside, here == side
+        marker = r.u == r.frm
+        r_last_rank = r.u >> 3 == last_rank
+        r_ep = ep_valid and r.u == ep_sq
+        base = r.frm | r.u << 6
+        if not r.pawn:
+            emit, promote = not marker and not r_own, False
+            word = base | (CAPTURE if r_enemy else 0)
+        elif not r.capt:
+            emit, promote = not marker and r_empty, r_last_rank
+            word = base | PAWN_MOVE | (DOUBLE if r.push2 else 0)
         else:
-            u, second = first, False
-            while u != frm:  # push thread
-                acct.entries += 1
-                np_, _ = entry(pt, frm, u)
-                if color[u] != EMPTY:
-                    break
-                emit_pawn(acct, frm, u, DOUBLE if second else 0)
-                u, second = np_, True
-            u = d1
-            while u != frm:  # capture thread
-                acct.entries += 1
-                _, nd = entry(pt, frm, u)
-                if color[u] == xside:
-                    emit_pawn(acct, frm, u, CAPTURE)
-                elif color[u] == EMPTY and u == board.ep and board.ep != NO_SQUARE:
-                    moves.append(frm | u << 6 | CAPTURE | EP | PAWN_MOVE)
-                    acct.moves += 1
-                u = nd
-        acct.cycles += acct.entries
+            emit, promote = not marker and (r_enemy or (r_empty and r_ep)), r_last_rank
+            word = base | PAWN_MOVE | CAPTURE | (0 if r_enemy else EP)
+        nonpawn = not r.pawn and not marker
+        push = r.pawn and not r.capt and not marker
+        capt = r.pawn and r.capt and not marker
+        pre_next = Pre(
+            emit=emit, promote=promote, word=word,
+            always_end=(push and not r_empty and r.d1_end)
+            or (marker and (not r.pawn or r.capt or r.d1_end)),
+            end_if_np=(nonpawn and r_empty) or (push and r_empty and r.d1_end),
+            end_if_nd=(nonpawn and not r_empty) or capt,
+            use_np=(nonpawn or push) and r_empty,
+            use_nd=(nonpawn and not r_empty) or capt,
+            np_to_d1=push and r_empty,
+            to_capture=(push and not r_empty) or (marker and r.pawn and not r.capt),
+            step=r.active and room[r.id])
 
-    castles = 0
-    for c in CASTLES[side]:
-        if board.castle & c.right and all(color[s] == EMPTY for s in c.empty):
-            moves.append(c.king_from | c.king_to << 6 | CASTLE)
-            castles += 1
-    walk = sum(a.entries for a in accounts)
-    cycles = START_CYCLES + sum(a.cycles for a in accounts) + castles + DRAIN_CYCLES
-    return Prediction(moves, cycles, walk, len(accounts), castles, accounts)
+        # --- merger (hdl.merger) ----------------------------------------------------------------
+        walk_done = not left and not ring_l.active and not ring_r.active
+        emit_out, word_out, finished = False, 0, False
+        read_fifo = read_order = False
+        next_state, next_promo_i = state, promo_i
+        if state == PIECES:
+            cur = order[0] if order else 0
+            if order and fifos[cur]:
+                e = fifos[cur][0]
+                emit_out = e.move
+                word_out = e.word
+                if e.promote:
+                    word_out |= PROMOTION | PROMOTION_ORDER[promo_i] << PROMO_SHIFT
+                if e.move and e.promote:
+                    next_promo_i = (promo_i + 1) & 3
+                if not e.move or not e.promote or promo_i == 3:
+                    read_fifo = True
+                    read_order = e.end
+            elif walk_done and not order and not fifos[0] and not fifos[1]:
+                next_state = (CASTLE_KINGSIDE if castle_ok[0] else
+                              CASTLE_QUEENSIDE if castle_ok[1] else DRAIN)
+        elif state == CASTLE_KINGSIDE:
+            emit_out, word_out = True, _castle_word(side, 0)
+            next_state = CASTLE_QUEENSIDE if castle_ok[1] else DRAIN
+        elif state == CASTLE_QUEENSIDE:
+            emit_out, word_out = True, _castle_word(side, 1)
+            next_state = DRAIN
+        else:  # DRAIN: the last word leaves the output register in this clock
+            finished = True
 
+        # The stream: ready is high, so the output register's word is taken in every clock.
+        if out_valid:
+            moves.append(out_word)
+        if trace is not None:
+            trace.append((c.frm if c.active else None, out_word if out_valid else None))
+        if finished:  # hdl.movegen: busy falls, ``cycles`` has counted this clock
+            return Prediction(moves, cycle, sum(a.entries for a in accounts.values()),
+                              len(accounts), sum(castle_ok), list(accounts.values()), stalls)
+
+        # --- the clock edge ----------------------------------------------------------------------
+        # merger
+        room_next = [len(f) < FIFO_DEPTH - ROOM_MARGIN for f in fifos]
+        if read_fifo:
+            fifos[cur].popleft()
+        if write:
+            assert len(fifos[c.id]) < FIFO_DEPTH, "a context wrote into its full FIFO"
+            fifos[c.id].append(entry)
+        if read_order:
+            order.popleft()
+        if pop:
+            assert len(order) < ORDER_DEPTH, "more pieces than the order FIFO holds"
+            order.append(c.id)
+        room = room_next
+        out_valid, out_word = emit_out, word_out
+        state, promo_i = next_state, next_promo_i
+        # walker: the ring turns, ROM A answers for the context that just went in
+        ring_l, ring_r = ring_r, nxt
+        data_q, ends_q = rom_a, rom_a_ends
+        address = nxt.table << 12 | nxt.frm << 6 | nxt.u
+        rom_a, rom_a_ends = words[address], ends[address]
+        pre = pre_next
+        # prefetcher
+        if pop:
+            queue.popleft()
+        if inflight:
+            first, d1 = rom_b & 63, rom_b >> 6
+            queue.append(inflight_rec._replace(first=first, d1=d1))
+        inflight = issue
+        if issue:
+            table = table_index(ptype(side, piece[cand_sq]))
+            inflight_rec = PieceRecord(table, piece[cand_sq] == PAWN, cand_sq, 0, 0)
+            rom_b = words[table << 12 | cand_sq << 6 | cand_sq]
+            pending &= ~(1 << cand_sq)
+            cand_valid = False
+        elif not cand_valid:
+            cand_valid = pending != 0
+            cand_sq = (pending & -pending).bit_length() - 1
+    raise RuntimeError(f"the model did not finish within {max_cycles} cycles")
+
+
+def _castle_word(side: int, i: int) -> int:
+    c = CASTLES[side][i]
+    return c.king_from | c.king_to << 6 | CASTLE
