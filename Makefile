@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep perft-hw bench bench-hw bench-search clean
+.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-search clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -14,6 +14,7 @@ help:
 	@echo "make lint        ruff"
 	@echo "make perft-deep  software perft of the standard positions, deeper"
 	@echo "make perft-hw    hardware vs software perft: six positions to depth 4, initial to 5"
+	@echo "make synth       bitstream and report for the ULX3S-25F (BOARD=... for another)"
 	@echo "make bench       software perft speed against python-chess"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
@@ -24,8 +25,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# SYNTH=0 skips the bitstream build at the end of the demo.
+SYNTH ?= 1
+BOARD ?= ulx3s-25f
+
 demo: $(STAMP)
-	$(POSDATA) demo
+	SYNTH=$(SYNTH) $(POSDATA) demo
 
 test: $(STAMP)
 	$(PY) -m pytest
@@ -42,6 +47,9 @@ perft-deep: $(STAMP)
 perft-hw: $(STAMP)
 	$(POSDATA) compare --depth 4
 	$(POSDATA) perft --backend both --depth 5
+
+synth: $(STAMP)
+	$(POSDATA) synth --board $(BOARD)
 
 bench: $(STAMP)
 	$(PY) bench/perft_sw.py

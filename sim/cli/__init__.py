@@ -5,14 +5,13 @@ import sys
 
 from engine.fen import FenError
 
-from . import compare_cmd, demo_cmd, moves_cmd, perft_cmd, sim_cmd
-from . import search_cmd, uci_cmd
-from . import board_cmd
+from . import (board_cmd, compare_cmd, demo_cmd, moves_cmd, perft_cmd, search_cmd, sim_cmd,
+               synth_cmd, uci_cmd)
 from .common import CliError, Parser
 
-COMMANDS = (perft_cmd, moves_cmd, sim_cmd, compare_cmd, demo_cmd)
-COMMANDS += (search_cmd, uci_cmd)
-COMMANDS += (board_cmd,)
+#: in the order `posdata --help` lists them
+COMMANDS = (perft_cmd, moves_cmd, sim_cmd, compare_cmd, search_cmd, uci_cmd, synth_cmd,
+            board_cmd, demo_cmd)
 
 
 def build_parser() -> Parser:

