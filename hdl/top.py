@@ -50,7 +50,9 @@ class BoardTop(Elaboratable):
         m.submodules.reset_sync = ResetSynchronizer(~pll.locked, domain="sync")
         platform.add_clock_constraint(pll.clk_out, settings.output_mhz * 1e6)
 
-        uart = platform.request("uart", 0, dir={"rx": "-", "tx": "-"})
+        # every subsignal raw (rts/dtr included, left unused): buffers are instantiated here
+        uart_pins = platform.lookup("uart", 0).ios
+        uart = platform.request("uart", 0, dir={sub.name: "-" for sub in uart_pins})
         m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
         m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
         m.submodules.frontend = frontend = UartFrontEnd(self.divisor)
