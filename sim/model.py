@@ -9,7 +9,61 @@ addressing, without importing Amaranth; a test holds the two images equal) and u
 engine's generator, so it is a second description of the hardware; the tests hold the gateware
 to its cycle count and engine.movegen to its moves.
 
-TIMING_DOC_PLACEHOLDER
+Clocks are numbered from the one in which ``start`` is taken (clock 0); ``cycles`` counts the
+busy clocks 1 .. N, N being the clock in which the merger is in "Drain".
+
+Start-up. The piece scanner's candidate is a register: clock 0 loads the mask of the side's
+pieces, clock 1 finds the lowest, clock 2 sends it to ROM port B, and its start entry lands in
+the prefetch queue at the end of clock 3. The two walk contexts take turns in the logic stage,
+context 0 in odd clocks, context 1 in even ones, so context 1 takes the first piece in clock 4,
+presents its first square to ROM port A in the same clock and makes its first step in clock 6.
+The second piece (scanned in clock 3, read in 4, queued in 5) goes to context 0 in clock 7,
+whose first step is in clock 9, or back to context 1 if its first piece ended in one step. The
+walk always begins in clock 6, and clock 7 is always idle.
+
+Steady state. A context steps every other clock (address, ROM, registered word, logic), so with
+both contexts walking the ROM delivers one table entry per clock. Changing pieces costs nothing:
+the step that ends a piece takes the head of the queue and sends that piece's first square to
+the ROM at once, so a context walks its pieces back to back at two clocks per entry, and pieces
+go to whichever context comes free first. The scanner delivers a piece every two clocks and the
+queue holds two, which keeps up with everything but runs of one- and two-entry pieces.
+
+The tail. Once the queue and the scanner are empty, a context that finishes stays idle, and
+the other walks what it still has at half speed: its logic stage comes every second clock and
+the clocks between are empty. A side whose last piece is a long slider pays for it in full:
+``7k/8/8/8/8/8/8/KQ6 w`` takes 52 clocks for 24 entries, the queen's 21 at two clocks each.
+
+Merger and Drain. A step that emits a move or ends its piece writes one entry into its
+context's FIFO (a step that does neither writes nothing); the merger sees it the next clock. It
+reads one entry per clock from the FIFO of the context that walks the oldest unfinished piece
+(the order FIFO says which), and the word leaves through the output register a clock later:
+with nothing queued, a move found in clock t is taken from the stream in clock t + 2. A
+promoting entry holds the merger for four clocks (one word per promotion piece), an end-only
+entry for one clock without a word. The merger falls behind when the two contexts walk pieces
+side by side (the later piece's entries wait until the earlier piece's end has been read) or
+behind promotions, and catches up on steps that write nothing. When no piece is left, both
+contexts are idle and all FIFOs are empty, it adds the castling moves, one clock each (king
+side first), and then spends one clock in Drain while the last word leaves. Without a backlog
+that is three clocks after the last step plus the castling moves: a lone king on e1 steps in
+clocks 6, 8, 10, 12 and 14, its moves leave in 8 .. 16, and ``cycles`` is 17.
+
+Full FIFOs. A context can run up to fourteen entries ahead of the merger on later pieces while
+the other walks a long piece that comes first (or while the merger expands promotions). The
+``room`` flags are registered (level < 14) and sampled while a context waits for the ROM, so
+they may be a clock stale; the margin of two covers the one write the context can make in
+between, and no entry is ever dropped. A step without room does not happen: the context
+presents the same entry again and loses two clocks (``Prediction.stalls`` counts them; they are
+part of the piece's ``cycles``). This does happen with ``ready`` held high, in about one random
+playout position in a hundred, e.g. ``4r1R1/5k1r/3P4/8/r7/2p5/5Kp1/3Q4 w``: context 1 walks the
+queen on d1 (19 entries) while context 0 walks the king, the pawn and the rook, whose FIFO
+fills before the queen is done (4 stalls, 64 clocks).
+
+Accounts. ``walk_entries`` counts the logic-stage clocks in which an active context stepped,
+i.e. ROM port A entries consumed: every square a walk visits after its start entry (pushes and
+capture squares for a pawn), replays not counted. ``start_entries`` is one ROM port B read per
+piece. ``PieceAccount.cycles`` counts the clocks a context spent in the logic stage on the piece
+(``entries`` plus its stalls), what ``posdata sim`` measures from the gateware's ``walking`` and
+``walk_from`` outputs.
 """
 
 from collections import deque
@@ -146,8 +200,11 @@ class Prediction:
 
 # --- the generation, clock by clock --------------------------------------------------------------
 
-PIECES, CASTLE_KINGSIDE, CASTLE_QUEENSIDE, DRAIN = "Pieces", "Castle-Kingside", \
-    "Castle-Queenside", "Drain"
+# the merger's states (hdl.merger; "Idle" is left in clock 0)
+PIECES = "Pieces"
+CASTLE_KINGSIDE = "Castle-Kingside"
+CASTLE_QUEENSIDE = "Castle-Queenside"
+DRAIN = "Drain"
 
 
 def predict(board, trace: list | None = None, max_cycles: int = 20_000) -> Prediction:
@@ -177,8 +234,8 @@ def predict(board, trace: list | None = None, max_cycles: int = 20_000) -> Predi
     rom_a = rom_a_ends = 0                                 # ROM A output: ring_r's entry
     data_q = ends_q = 0                                    # ... registered: ring_l's entry
     pre = Pre()                                            # ring_l's precomputed step
-    fifos = [deque(), deque()]                             # merger: per-context FIFOs
-    room = [True, True]                                    # registered level < 14
+    fifos = [deque() for _ in range(CONTEXTS)]             # merger: per-context FIFOs
+    room = [True] * CONTEXTS                               # registered level < 14
     order: deque[int] = deque()                            # merger: context of each piece
     state, promo_i = PIECES, 0
     out_valid, out_word = False, 0
@@ -297,16 +354,19 @@ def predict(board, trace: list | None = None, max_cycles: int = 20_000) -> Predi
 
         # --- the clock edge ----------------------------------------------------------------------
         # merger
+        # (a SyncFIFO ignores a write while it is full, even with a read in the same clock:
+        # the room margin keeps that from happening to the context FIFOs, and a side has at
+        # most 16 pieces for the order FIFO; see the docstring)
         room_next = [len(f) < FIFO_DEPTH - ROOM_MARGIN for f in fifos]
+        write_ok = write and len(fifos[c.id]) < FIFO_DEPTH
+        order_ok = pop and len(order) < ORDER_DEPTH
         if read_fifo:
             fifos[cur].popleft()
-        if write:
-            assert len(fifos[c.id]) < FIFO_DEPTH, "a context wrote into its full FIFO"
+        if write_ok:
             fifos[c.id].append(entry)
         if read_order:
             order.popleft()
-        if pop:
-            assert len(order) < ORDER_DEPTH, "more pieces than the order FIFO holds"
+        if order_ok:
             order.append(c.id)
         room = room_next
         out_valid, out_word = emit_out, word_out
