@@ -1,22 +1,22 @@
 """The hardware move generator: Sandström's posdata walk as a state machine.
 
-A ROM holds posdata (``hdl.rom``); colours live in 64 registers so that the square under the
-walk can be looked up combinationally and the side's pieces form an occupancy mask; piece types
-live in a small memory. On ``start`` the generator emits every pseudo-legal move of the side to
+A ROM holds posdata (``hdl.rom``); colours live in two 64-bit register planes (``hdl.board``) so
+that a square's colour can be looked up combinationally and the side's pieces form a mask;
+piece types live in a small memory. On ``start`` the generator emits every pseudo-legal move of the side to
 move on the ``moves`` stream, in exactly the order of ``engine.movegen.gen``.
 
 Two ROM ports share the work:
 
 * port B, the piece prefetcher (``hdl.prefetch``), takes the side's pieces in ascending square
   order and reads each one's start entry ``posdata[ptype][from][from]`` into a small queue;
-* port A, the walker (``hdl.walker``), reads one table entry per clock and, when a chain returns
-  to its from-square, continues at the next piece's first square from the queue, so walks
-  follow each other without idle clocks.
+* port A serves the walker (``hdl.walker``): two walk contexts take turns in a two-clock loop
+  (address, ROM, registered word, logic), so the ROM delivers one table entry per clock while
+  both contexts are busy, and the clock is not limited by a block RAM's late output;
+* the output merger (``hdl.merger``) puts the contexts' moves back into generation order,
+  expands promotions, adds castling and drives the ``moves`` stream.
 
-Moves leave through an output register; when it is full and not taken, everything stalls.
-
-Timing of one generation with ``moves.ready`` held high: ``cycles = walk steps + 3 * promoting
-pawn moves + castling moves + 4``; ``sim.model`` predicts it and the tests hold the gateware to it.
+Timing: ``sim.model`` is a clock-by-clock model of this design and predicts ``cycles`` exactly
+(with ``moves.ready`` held high); the tests hold the gateware to it.
 
 Protocol
 --------
@@ -24,8 +24,9 @@ Protocol
   the piece memory are not reset, so a reset in the middle of a generation keeps the board.
 * Pulse ``start`` with ``side``, ``castle``, ``ep_valid``/``ep_sq`` valid in that cycle (they are
   latched). ``start`` while ``busy`` is ignored.
-* Moves stream out (``moves.valid``/``ready``/``payload``); ready low stalls the whole generator
-  and nothing is lost or repeated.
+* Moves stream out (``moves.valid``/``ready``/``payload``); with ready low the output holds, the
+  walk contexts fill their FIFOs and then repeat their steps until there is room: nothing is
+  lost or repeated, and the stalled clocks count in ``cycles``.
 * ``done`` pulses for one cycle when the last move has been taken; ``busy`` falls with it.
   ``cycles`` then holds the number of clock cycles the generation was busy.
 """

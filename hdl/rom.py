@@ -10,7 +10,10 @@ thread, ends there). The walker needs that answer in the cycle the word arrives 
 RAM; reading it from the ROM instead of comparing six bits keeps a comparator off the path that
 limits the clock.
 
-In gateware the ROM is fourteen memories of one bit each (bit-sliced). A one-bit memory of
+For an FPGA (elaborated with a platform) the ROM is fourteen memories of one bit each
+(bit-sliced); in simulation (no platform) it is one memory of 14-bit words, which the
+simulators read in one step instead of fourteen. Both are the same synchronous ROM: same
+contents, same one-cycle latency. A one-bit memory of
 28672 words can only map onto ECP5 block RAMs in their 16K x 1 shape, two per bit, so a read
 passes one 2:1 multiplexer (address bit 14) between the block RAM and its register; a
 twelve-bit-wide memory is mapped as 2K x 9 blocks behind an 8:1 multiplexer tree, which costs
@@ -75,15 +78,18 @@ class PosdataRom(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         image = [w | e << WORD_BITS for w, e in zip(rom_image(), end_image())]
-        ports = {"a": [], "b": []}
-        for bit in range(WORD_BITS + 2):
-            mem = Memory(shape=1, depth=ROM_DEPTH, init=[w >> bit & 1 for w in image])
-            m.submodules[f"bit{bit}"] = mem
+        width = WORD_BITS + 2
+        slices = [(bit, 1) for bit in range(width)] if platform is not None else [(0, width)]
+        words = {"a": [], "b": []}
+        for low, bits in slices:
+            mem = Memory(shape=bits, depth=ROM_DEPTH,
+                         init=[w >> low & ((1 << bits) - 1) for w in image])
+            m.submodules[f"bits{low}"] = mem
             for name, port in (("a", self.a), ("b", self.b)):
                 r = mem.read_port()
                 m.d.comb += [r.addr.eq(port.addr), r.en.eq(port.en)]
-                ports[name].append(r.data)
+                words[name].append(r.data)
         for name, port in (("a", self.a), ("b", self.b)):
-            m.d.comb += [port.data.eq(Cat(*ports[name][:WORD_BITS])),
-                         port.ends.eq(Cat(*ports[name][WORD_BITS:]))]
+            word = Cat(*words[name])
+            m.d.comb += [port.data.eq(word[:WORD_BITS]), port.ends.eq(word[WORD_BITS:])]
         return m

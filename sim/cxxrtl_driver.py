@@ -153,6 +153,8 @@ class CxxrtlGenerator:
         lib.posdata_clocks.restype = ctypes.c_uint64
         lib.posdata_reset.argtypes = [ctypes.c_void_p]
         lib.posdata_run.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+        lib.posdata_spin.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+        lib.posdata_spin.restype = ctypes.c_uint64
         u32 = ctypes.c_uint32
         lib.posdata_generate.argtypes = [
             ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int32, u32, u32, u32, u32,
@@ -181,6 +183,12 @@ class CxxrtlGenerator:
     def clocks(self) -> int:
         """Clock cycles simulated so far (board writes and idle cycles included)."""
         return self.lib.posdata_clocks(self.handle)
+
+    def spin(self, board, clocks: int) -> int:
+        """Load ``board`` and run back-to-back generations of it for ``clocks`` clocks in the
+        native loop (a speed measurement); returns the generations completed."""
+        self.generate(board)
+        return self.lib.posdata_spin(self.handle, clocks)
 
     def reset(self) -> None:
         self.lib.posdata_reset(self.handle)

@@ -6,9 +6,11 @@
 // set, then one rising edge; outputs are sampled as they are just before an edge. Only the
 // outputs read here (moves valid/payload, done, cycles) are sampled, and all are registers.
 //
-// The falling edge is a commit without an evaluation: nothing happens on it, and the rising
-// edge's evaluation computes all combinational logic from the new inputs before the flip-flops
-// take their values, so skipping it changes no result and saves a third of the work.
+// There is no falling-edge step: nothing happens on it, and the rising edge's evaluation
+// computes all combinational logic from the new inputs before the flip-flops take their values.
+// CXXRTL sees a rising edge when `prev_p_clk` (the clock as of the last commit) is low and
+// `p_clk` high, so a tick clears `prev_p_clk` and steps once: the same result as two steps,
+// for less than half the work.
 
 #include <cstdint>
 
@@ -23,8 +25,7 @@ struct Sim {
   uint64_t clocks = 0;
 
   void tick() {
-    top.p_clk.set<bool>(false);
-    top.commit();
+    top.prev_p_clk = cxxrtl::value<1>{0u};
     top.p_clk.set<bool>(true);
     top.step();
     clocks++;
@@ -99,6 +100,22 @@ int32_t posdata_generate(void *handle, const uint8_t *writes, int32_t n, uint32_
 void posdata_run(void *handle, uint64_t clocks) {
   Sim *sim = static_cast<Sim *>(handle);
   for (uint64_t i = 0; i < clocks; i++) sim->tick();
+}
+
+// Back-to-back generations of the loaded position (start and ready held high) for `clocks`
+// clocks: the simulation speed of a busy generator. Returns the generations completed.
+uint64_t posdata_spin(void *handle, uint64_t clocks) {
+  Sim *sim = static_cast<Sim *>(handle);
+  auto &top = sim->top;
+  top.p_start.set<bool>(true);
+  top.p_moves____ready.set<bool>(true);
+  uint64_t done = 0;
+  for (uint64_t i = 0; i < clocks; i++) {
+    sim->tick();
+    done += rd(top.p_done);
+  }
+  top.p_start.set<bool>(false);
+  return done;
 }
 
 }  // extern "C"

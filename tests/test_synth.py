@@ -12,7 +12,7 @@ from amaranth.back import rtlil
 
 from hdl.movegen import MoveGenerator
 from hdl.pll import PFD_MHZ, VCO_MHZ, pll_settings
-from hdl.synth import SynthError, synthesize, tool
+from hdl.synth import SynthError, platform_for, synthesize, tool
 from hdl.top import uart_divisor
 
 
@@ -54,7 +54,9 @@ def test_cli_unknown_board_and_missing_tool(tmp_path):
 def test_generator_maps_onto_block_ram(tmp_path):
     """synth_ecp5 + stat on the generator alone: the ROM becomes 14 bit-slices x 2 DP16KD in
     their 16K x 1 shape, and the logic stays small."""
-    (tmp_path / "gen.il").write_text(rtlil.convert(MoveGenerator(), name="gen"))
+    platform = platform_for("ulx3s-25f")  # elaborated for an FPGA: the bit-sliced ROM
+    (tmp_path / "gen.il").write_text(rtlil.convert(MoveGenerator(), name="gen",
+                                                   platform=platform))
     subprocess.run([tool("YOSYS"), "-q", "-p",
                     "read_rtlil gen.il; synth_ecp5 -top gen; tee -q -o stat.json stat -json"],
                    cwd=tmp_path, check=True, timeout=900)

@@ -299,7 +299,8 @@ def test_malformed_input_keeps_the_engine_alive(uci):
             uci.send("stop")  # a go that fell back to a time limit or infinite ends here
             move = bestmove(uci.expect("bestmove", timeout=5))
             assert move == "0000" or len(move) in (4, 5)
-        uci.ready()
+        # "MoveGen hw" loads the compiled model, which a cold cache first has to build
+        uci.ready(timeout=180 if b"MoveGen value hw" in line else 10)
     # Still a working engine afterwards, on the last good position ("position startpos
     # moves" with no moves; "position sideways" left it unchanged).
     uci.send("go depth 2")
