@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-search clean
+.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -17,6 +17,7 @@ help:
 	@echo "make synth       bitstream and report for the ULX3S-25F (BOARD=... for another)"
 	@echo "make bench       software perft speed against python-chess"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
+	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 
 $(STAMP): pyproject.toml
@@ -56,6 +57,9 @@ bench: $(STAMP)
 
 bench-hw: $(STAMP)
 	$(PY) bench/hw_cycles.py
+
+bench-sim: $(STAMP)
+	$(PY) bench/sim_speed.py
 
 bench-search: $(STAMP)
 	$(PY) bench/search.py
