@@ -104,15 +104,23 @@ class UartFrontEnd(wiring.Component):
                 m.d.sync += room.eq(fifo.level <= depth - 3)
             else:
                 m.d.comb += room.eq(fifo.w_rdy)
+            # The FIFO's block RAM output comes late in the cycle: it goes into a register of
+            # its own before it meets the reply shifter's multiplexers.
+            word = Signal(MoveLayout.size)
+            word_valid = Signal()
             m.d.comb += [
                 fifo.w_data.eq(gen.moves.payload),
                 fifo.w_en.eq(gen.moves.valid & room),
                 gen.moves.ready.eq(room),
-                src_valid.eq(fifo.r_rdy),
-                src_word.eq(fifo.r_data),
-                fifo.r_en.eq(src_take),
-                moves_pending.eq(fifo.level != 0),
+                fifo.r_en.eq(fifo.r_rdy & (~word_valid | src_take)),
+                src_valid.eq(word_valid),
+                src_word.eq(word),
+                moves_pending.eq((fifo.level != 0) | word_valid),
             ]
+            with m.If(fifo.r_en):
+                m.d.sync += [word.eq(fifo.r_data), word_valid.eq(1)]
+            with m.Elif(src_take):
+                m.d.sync += word_valid.eq(0)
         else:
             m.d.comb += [
                 src_valid.eq(gen.moves.valid),

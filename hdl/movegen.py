@@ -2,8 +2,8 @@
 
 A ROM holds posdata (``hdl.rom``); colours live in two 64-bit register planes (``hdl.board``) so
 that a square's colour can be looked up combinationally and the side's pieces form a mask;
-piece types live in a small memory. On ``start`` the generator emits every pseudo-legal move of the side to
-move on the ``moves`` stream, in exactly the order of ``engine.movegen.gen``.
+piece types live in a small memory. On ``start`` the generator emits every pseudo-legal move of
+the side to move on the ``moves`` stream, in exactly the order of ``engine.movegen.gen``.
 
 Two ROM ports share the work:
 
