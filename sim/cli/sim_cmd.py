@@ -67,7 +67,7 @@ def run(args) -> int:
     for row in account["pieces"]:
         print(f"{row['piece']:<6} {row['entries']:>7} {row['moves']:>5} {row['cycles']:>6}")
     print(f"{'other':<6} {'':>7} {account['castles']:>5} {account['other_cycles']:>6}"
-          "   (start, castling, handing over the last move)")
+          "   (start-up, logic-stage clocks with no piece, castling, merger backlog)")
     if vcd:
         print(f"\nwaveform: {vcd} (open with: gtkwave {gtkw})")
     return 0
