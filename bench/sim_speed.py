@@ -11,23 +11,10 @@ import sys
 import time
 
 from engine.board import Board
+from engine.perft import tree_fens
 from engine.positions import BY_NAME
 from sim.cxxrtl_driver import CxxrtlGenerator
 from sim.pysim_driver import PysimGenerator
-
-
-def tree_boards(fen: str, depth: int) -> list[Board]:
-    board, out = Board(fen), []
-
-    def walk(d):
-        out.append(Board(board.fen()))
-        if d:
-            for m in board.legal_moves():
-                board.makemove(m)
-                walk(d - 1)
-                board.takeback()
-    walk(depth)
-    return out
 
 
 def main() -> int:
@@ -44,7 +31,7 @@ def main() -> int:
             best = max(best, clocks / (time.perf_counter() - start))
         rows.append((f"native loop, {name}", best))
 
-    boards = tree_boards(BY_NAME["kiwipete"].fen, 2)
+    boards = [Board(fen) for fen in tree_fens(BY_NAME["kiwipete"].fen, 3)]
     start_clocks = compiled.clocks
     start = time.perf_counter()
     for b in boards:

@@ -119,3 +119,22 @@ def divide(board, depth: int, gen=reference_gen, bulk: bool = False) -> dict[int
             board.takeback()
     return counts
 
+
+
+def tree_fens(fen: str, depth: int) -> list[str]:
+    """The FEN of every node of the perft(``depth``) tree at which moves are generated (plies
+    0 .. depth - 1), in depth-first generation order: the positions a hardware perft asks the
+    gateware about."""
+    from .board import Board
+    board = Board(fen)
+    out = []
+
+    def walk(d):
+        out.append(board.fen())
+        if d > 1:
+            for m in board.legal_moves():
+                board.makemove(m)
+                walk(d - 1)
+                board.takeback()
+    walk(depth)
+    return out

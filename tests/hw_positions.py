@@ -1,28 +1,12 @@
-"""Position sets shared by the gateware tests: the nodes of perft trees and seeded random
-playouts, with a census of the features they cover."""
+"""Position sets shared by the gateware tests: the nodes of perft trees (engine.perft.tree_fens)
+and seeded random playouts, with a census of the features they cover."""
 
 import random
 
 from engine.board import Board
 from engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
+from engine.perft import tree_fens as tree_nodes  # noqa: F401 (re-exported for the tests)
 from engine.positions import STANDARD_POSITIONS
-
-
-def tree_nodes(fen: str, depth: int) -> list[str]:
-    """FENs of every node of the perft(depth) tree where moves are generated (plies < depth)."""
-    board = Board(fen)
-    out = []
-
-    def walk(d):
-        out.append(board.fen())
-        if d == 1:
-            return
-        for m in board.legal_moves():
-            board.makemove(m)
-            walk(d - 1)
-            board.takeback()
-    walk(depth)
-    return out
 
 
 EXTRA_STARTS = (
