@@ -4,12 +4,10 @@ exactly engine's packed move (checked by a test), and the shapes of board square
 from amaranth import unsigned
 from amaranth.lib import data
 
-from engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Color, Flag, PType
+from engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
 
 SQUARE = unsigned(6)
-COLOR = Color  # a stdlib IntEnum is a valid Amaranth shape (2 bits)
 PIECE = unsigned(3)
-PTYPE = PType
 
 #: one bit per Flag member, bit 0 = CAPTURE (engine's bit 12)
 FlagsLayout = data.StructLayout({f.name.lower(): 1 for f in sorted(Flag, key=int)})

@@ -12,7 +12,7 @@ The stream's ready only reaches this module: when the consumer stalls, the FIFOs
 walk contexts replay their entries until there is room again.
 """
 
-from amaranth import Cat, Module, Mux, Signal
+from amaranth import Cat, Module, Mux, Shape, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.fifo import SyncFIFO
 from amaranth.lib.wiring import In, Out
@@ -20,9 +20,8 @@ from amaranth.lib.wiring import In, Out
 from engine.defs import CASTLES, PROMOTION_ORDER
 
 from .layouts import MoveLayout
-from .walker import CONTEXTS, Entry
-
-FIFO_DEPTH = 16
+from .params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, ROOM_MARGIN
+from .walker import Entry
 
 
 class OutputMerger(wiring.Component):
@@ -68,7 +67,7 @@ class OutputMerger(wiring.Component):
             # "room" is registered and the walker samples it a cycle before it writes, so the
             # choice of next address never waits for the FIFO's level logic; the margin covers
             # the write a context may make in between (its previous turn).
-            m.d.sync += room[i].eq(fifo.level < FIFO_DEPTH - 2)
+            m.d.sync += room[i].eq(fifo.level < FIFO_DEPTH - ROOM_MARGIN)
         m.d.comb += self.room.eq(room)
 
         # Output register: a full one that is not taken holds everything here.
@@ -81,8 +80,9 @@ class OutputMerger(wiring.Component):
         with m.If(~stall):
             m.d.sync += [out_valid.eq(emit), out_word.eq(word)]
 
-        # Which context walks each piece, in piece order (there are never more than 16).
-        m.submodules.order = order = SyncFIFO(width=1, depth=16)
+        # Which context walks each piece, in piece order.
+        m.submodules.order = order = SyncFIFO(width=Shape.cast(range(CONTEXTS)).width,
+                                              depth=ORDER_DEPTH)
         m.d.comb += [order.w_data.eq(self.order_id), order.w_en.eq(self.order_write)]
 
         # --- the head of the FIFO of the context that walks the current piece -----------------

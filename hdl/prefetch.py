@@ -15,7 +15,9 @@ from amaranth.lib.wiring import In, Out
 from engine.defs import PAWN
 
 from .layouts import PIECE, SQUARE
+from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
+from .rom_image import ADDR_BITS, WORD_BITS
 
 #: a piece waiting for the walker: where its walk starts
 PieceRecord = data.StructLayout({
@@ -25,8 +27,6 @@ PieceRecord = data.StructLayout({
     "first": SQUARE,  # nextpos[from][from]: the first square (a pawn's first push)
     "d1": SQUARE,     # nextdir[from][from]: a pawn's first capture square
 })
-
-QUEUE_DEPTH = 2
 
 
 class PiecePrefetcher(wiring.Component):
@@ -53,9 +53,9 @@ class PiecePrefetcher(wiring.Component):
     run: In(1)
     piece_sq: Out(SQUARE)
     piece: In(PIECE)
-    rom_addr: Out(15)
+    rom_addr: Out(ADDR_BITS)
     rom_en: Out(1)
-    rom_data: In(12)
+    rom_data: In(WORD_BITS)
     head: Out(PieceRecord)
     ready: Out(1)
     pop: In(1)

@@ -48,6 +48,9 @@ from enum import IntEnum
 
 PROTOCOL_VERSION = 1
 
+#: the ULX3S's FT231X at its maximum (48 MHz / 16); the bitstream and the host must agree
+DEFAULT_BAUD = 3_000_000
+
 #: the first three bytes of the PING reply; the fourth is PROTOCOL_VERSION
 PING_MAGIC = b"POS"
 PING_REPLY = PING_MAGIC + bytes([PROTOCOL_VERSION])

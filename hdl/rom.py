@@ -1,8 +1,5 @@
-"""The posdata ROM, initialised at elaboration from engine's tables (never a copy).
-
-Word: ``nextpos | nextdir << 6`` (12 bits). Address: ``table << 12 | from << 6 | to``, where
-``table`` is the ptype with BPAWN (7) folded onto the unused slot 0, so 7 tables fill
-7 * 4096 = 28672 words.
+"""The posdata ROM, initialised at elaboration from engine's tables (contents and addressing:
+``hdl.rom_image``).
 
 Beside each word the gateware keeps two bits derived from the same tables at elaboration:
 whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a pawn's
@@ -25,42 +22,12 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import BPAWN, N_PTYPES
-from engine.posdata import NEXTDIR, NEXTPOS
-
-WORD_BITS = 12
-ADDR_BITS = 15
-ROM_DEPTH = 7 * 4096
-
-
-def table_index(ptype: int) -> int:
-    return 0 if ptype == BPAWN else ptype
-
-
-def rom_address(ptype: int, frm: int, to: int) -> int:
-    return table_index(ptype) << 12 | frm << 6 | to
-
-
-def end_image() -> list[int]:
-    """Per ROM address: bit 0 = (nextpos == from), bit 1 = (nextdir == from)."""
-    image = [0] * ROM_DEPTH
-    for address, word in enumerate(rom_image()):
-        frm = address >> 6 & 63
-        image[address] = int(word & 63 == frm) | int(word >> 6 == frm) << 1
-    return image
-
-
-def rom_image() -> list[int]:
-    image = [0] * ROM_DEPTH
-    for pt in range(1, N_PTYPES):
-        words = NEXTPOS[pt].astype(int) | NEXTDIR[pt].astype(int) << 6  # [from][to]
-        base = table_index(pt) << 12
-        image[base:base + 4096] = words.reshape(-1).tolist()
-    return image
+from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, WORD_BITS,  # noqa: F401 (re-exported)
+                        end_image, rom_address, rom_image, table_index)
 
 
 ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1), "data": In(WORD_BITS),
-                             "ends": In(2)})
+                             "ends": In(END_BITS)})
 
 
 class PosdataRom(wiring.Component):
@@ -77,8 +44,9 @@ class PosdataRom(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        image = [w | e << WORD_BITS for w, e in zip(rom_image(), end_image())]
-        width = WORD_BITS + 2
+        words = rom_image()
+        image = [w | e << WORD_BITS for w, e in zip(words, end_image(words))]
+        width = WORD_BITS + END_BITS
         slices = [(bit, 1) for bit in range(width)] if platform is not None else [(0, width)]
         words = {"a": [], "b": []}
         for low, bits in slices:

@@ -110,7 +110,8 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float = DEFAULT_MHZ, baud: int |
     report (also written to ``<build_dir>/synth/<board>/report.json``)."""
     from amaranth import __version__ as amaranth_version
 
-    from .top import DEFAULT_BAUD, BoardTop
+    from .protocol import DEFAULT_BAUD
+    from .top import BoardTop
 
     yosys, nextpnr, ecppack = (tool(v) for v in ("YOSYS", "NEXTPNR_ECP5", "ECPPACK"))
     platform = platform_for(board)

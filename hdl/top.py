@@ -12,8 +12,8 @@ from amaranth.lib.cdc import ResetSynchronizer
 
 from .frontend import UartFrontEnd
 from .pll import EcpPll, pll_settings
+from .protocol import DEFAULT_BAUD
 
-DEFAULT_BAUD = 3_000_000  #: the ULX3S's FT231X at its maximum: 48 MHz / 16
 MAX_BAUD_ERROR = 0.02
 
 

@@ -38,9 +38,9 @@ from engine.defs import Color
 
 from .board import color_of
 from .layouts import SQUARE, MoveLayout
+from .params import CONTEXTS
 from .prefetch import PieceRecord
-
-CONTEXTS = 2
+from .rom_image import ADDR_BITS, END_BITS, WORD_BITS
 
 #: one walk in progress
 Context = data.StructLayout({
@@ -116,9 +116,9 @@ class Walker(wiring.Component):
     head_ready: In(1)
     pop: Out(1)
     popped_by: Out(range(CONTEXTS))
-    rom_addr: Out(15)
-    rom_data: In(12)
-    rom_ends: In(2)
+    rom_addr: Out(ADDR_BITS)
+    rom_data: In(WORD_BITS)
+    rom_ends: In(END_BITS)
     fifo_ready: In(CONTEXTS)
     fifo_write: Out(CONTEXTS)
     entry: Out(Entry)

@@ -20,15 +20,15 @@ created.
 
 from collections import deque
 
-from hdl.protocol import (CYCLES_BYTES, MOVE_RECORD_BYTES, PING_MAGIC, PING_REPLY,
+from engine.defs import MOVE_BITS
+from hdl.protocol import (CYCLES_BYTES, DEFAULT_BAUD, MOVE_RECORD_BYTES, PING_MAGIC, PING_REPLY,
                           PROTOCOL_VERSION, RESYNC, Cmd, parse_record, position_args,
                           write_square_args)
 
 from .driver import Generation, ShadowBoard, position_inputs
 
-DEFAULT_BAUD = 3_000_000  #: the ULX3S's FT231X at its maximum (48 MHz / 16)
 MAX_MOVES = 1024          #: more move records than this means the stream is garbage
-MOVE_MASK = (1 << 21) - 1
+MOVE_MASK = (1 << MOVE_BITS) - 1
 CLOCK_PERIOD = 1e-8       #: of the simulated board (its value only scales the simulated time)
 
 

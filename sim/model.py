@@ -4,10 +4,10 @@ combinational logic a few lines of straight code in the same order as the gatewa
 ``predict(board)`` runs one generation with ``moves.ready`` held high and returns the moves in
 emission order, the clock count the gateware reports in ``cycles``, and an account per piece.
 
-It reads the same ROM image as the gateware (built here from engine.posdata with hdl.rom's
-addressing, without importing Amaranth; a test holds the two images equal) and uses nothing of
-engine's generator, so it is a second description of the hardware; the tests hold the gateware
-to its cycle count and engine.movegen to its moves.
+It reads the same ROM image and buffer sizes as the gateware (hdl.rom_image and hdl.params,
+plain Python without Amaranth) and uses nothing of engine's generator, so it is a second
+description of the hardware; the tests hold the gateware to its cycle count and engine.movegen
+to its moves.
 
 Clocks are numbered from the one in which ``start`` is taken (clock 0); ``cycles`` counts the
 busy clocks 1 .. N, N being the clock in which the merger is in "Drain".
@@ -70,49 +70,23 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.defs import (BPAWN, CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, N_PTYPES, NO_SQUARE,
-                         PAWN, PAWN_MOVE, PIECE_LETTERS, PROMO_SHIFT, PROMOTION, PROMOTION_ORDER,
-                         SQUARE_NAMES, ptype)
+from engine.defs import (CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, NO_SQUARE, PAWN, PAWN_MOVE,
+                         PIECE_LETTERS, PROMO_SHIFT, PROMOTION, PROMOTION_ORDER, SQUARE_NAMES,
+                         ptype)
 
-# Sizes of the gateware's buffers (hdl.prefetch.QUEUE_DEPTH, hdl.merger.FIFO_DEPTH, the order
-# FIFO in hdl.merger). Repeated here so that the model needs no Amaranth; a test compares them.
-QUEUE_DEPTH = 2     #: prefetched start entries waiting for a walk context
-FIFO_DEPTH = 16     #: entries per walk context's FIFO in the merger
-ROOM_MARGIN = 2     #: a FIFO has "room" while level < FIFO_DEPTH - ROOM_MARGIN
-ORDER_DEPTH = 16    #: the merger's order FIFO (one entry per piece)
-CONTEXTS = 2
+from hdl.params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, QUEUE_DEPTH, ROOM_MARGIN
+from hdl.rom_image import (ROM_DEPTH, end_image, rom_address, rom_image,  # noqa: F401
+                           table_index)
 
-
-# --- the ROM (hdl.rom) ---------------------------------------------------------------------------
-
-def table_index(pt: int) -> int:
-    """The ROM table of a ptype: BPAWN (7) is folded onto the unused slot 0."""
-    return 0 if pt == BPAWN else pt
-
-
-def rom_address(pt: int, frm: int, to: int) -> int:
-    return table_index(pt) << 12 | frm << 6 | to
-
-
-ROM_DEPTH = 7 * 4096
 _ROM: tuple[list[int], list[int]] | None = None
 
 
 def rom_images() -> tuple[list[int], list[int]]:
-    """``(words, ends)`` per ROM address, as hdl.rom's ``rom_image()`` and ``end_image()``:
-    word = nextpos | nextdir << 6; ends bit 0 = (nextpos == from), bit 1 = (nextdir == from)."""
+    """``(words, ends)`` per ROM address, the gateware's ROM contents (hdl.rom_image)."""
     global _ROM
     if _ROM is None:
-        from engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
-        words, ends = [0] * ROM_DEPTH, [0] * ROM_DEPTH
-        for pt in range(1, N_PTYPES):
-            for frm in range(64):
-                npos, ndir = NEXTPOS_ROWS[pt * 64 + frm], NEXTDIR_ROWS[pt * 64 + frm]
-                for to in range(64):
-                    a = rom_address(pt, frm, to)
-                    words[a] = npos[to] | ndir[to] << 6
-                    ends[a] = int(npos[to] == frm) | int(ndir[to] == frm) << 1
-        _ROM = words, ends
+        words = rom_image()
+        _ROM = words, end_image(words)
     return _ROM
 
 
@@ -374,7 +348,7 @@ def predict(board, trace: list | None = None, max_cycles: int = 20_000) -> Predi
         # walker: the ring turns, ROM A answers for the context that just went in
         ring_l, ring_r = ring_r, nxt
         data_q, ends_q = rom_a, rom_a_ends
-        address = nxt.table << 12 | nxt.frm << 6 | nxt.u
+        address = nxt.table << 12 | nxt.frm << 6 | nxt.u  # rom_address with the table index
         rom_a, rom_a_ends = words[address], ends[address]
         pre = pre_next
         # prefetcher
