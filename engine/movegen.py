@@ -95,6 +95,11 @@ def gen(board) -> None:
 
 def gen_caps(board) -> None:
     gen(board)
+    keep_captures(board)
+
+
+def keep_captures(board) -> None:
+    """Reduce the current ply's moves to those gen_caps wants (any generator's output)."""
     start = board.first_move[board.ply]
     moves = board.gen_dat
     moves[start:] = [m for m in moves[start:] if m & (CAPTURE | PROMOTION)]

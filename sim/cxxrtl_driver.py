@@ -18,7 +18,7 @@ import sys
 import tempfile
 from importlib import resources
 
-from .driver import Generation, ShadowBoard, position_inputs
+from .driver import Generation, ShadowBoard, WatchdogError, position_inputs
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
 MAX_MOVES = 512
@@ -151,8 +151,6 @@ class CxxrtlGenerator:
         lib.posdata_destroy.argtypes = [ctypes.c_void_p]
         lib.posdata_clocks.argtypes = [ctypes.c_void_p]
         lib.posdata_clocks.restype = ctypes.c_uint64
-        lib.posdata_reset.argtypes = [ctypes.c_void_p]
-        lib.posdata_run.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
         lib.posdata_spin.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
         lib.posdata_spin.restype = ctypes.c_uint64
         u32 = ctypes.c_uint32
@@ -190,9 +188,6 @@ class CxxrtlGenerator:
         self.generate(board)
         return self.lib.posdata_spin(self.handle, clocks)
 
-    def reset(self) -> None:
-        self.lib.posdata_reset(self.handle)
-
     def generate(self, board) -> Generation:
         writes = self.shadow.diff(board)
         packed = bytes(v for w in writes for v in w)
@@ -201,6 +196,5 @@ class CxxrtlGenerator:
             self.handle, packed, len(writes), i["side"], i["castle"], i["ep_valid"],
             i["ep_sq"], self._moves, MAX_MOVES, self.watchdog, ctypes.byref(self._cycles))
         if n < 0:
-            from .pysim_driver import WatchdogError
             raise WatchdogError(f"generation did not finish within {self.watchdog} cycles")
         return Generation(self._moves[:min(n, MAX_MOVES)], self._cycles.value, len(writes))

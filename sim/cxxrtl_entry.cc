@@ -46,14 +46,6 @@ void posdata_destroy(void *handle) { delete static_cast<Sim *>(handle); }
 
 uint64_t posdata_clocks(void *handle) { return static_cast<Sim *>(handle)->clocks; }
 
-// Hold the synchronous reset for one clock (the board registers and memories keep their data).
-void posdata_reset(void *handle) {
-  Sim *sim = static_cast<Sim *>(handle);
-  sim->top.p_rst.set<bool>(true);
-  sim->tick();
-  sim->top.p_rst.set<bool>(false);
-}
-
 // Write `n` squares (`writes` holds n triples: square, colour, piece), start a generation and
 // collect its moves. Returns the number of moves (at most `capacity` are stored), or -1 when the
 // generation did not finish within `watchdog` clocks. `*cycles` receives the generator's count.
@@ -94,12 +86,6 @@ int32_t posdata_generate(void *handle, const uint8_t *writes, int32_t n, uint32_
     }
   }
   return -1;
-}
-
-// Free-running clocks with the current inputs (for measuring raw simulation speed).
-void posdata_run(void *handle, uint64_t clocks) {
-  Sim *sim = static_cast<Sim *>(handle);
-  for (uint64_t i = 0; i < clocks; i++) sim->tick();
 }
 
 // Back-to-back generations of the loaded position (start and ready held high) for `clocks`

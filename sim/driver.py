@@ -5,9 +5,14 @@ A driver keeps a shadow of the board it last loaded into the gateware and writes
 squares that differ (after the first full load, that is the few squares a make/takeback moved).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from engine.defs import CAPTURE, EMPTY, NO_PIECE, NO_SQUARE, PROMOTION
+from engine.defs import EMPTY, NO_PIECE, NO_SQUARE
+from engine.movegen import keep_captures
+
+
+class WatchdogError(RuntimeError):
+    """A generation did not finish in time: a stuck design fails instead of hanging."""
 
 
 @dataclass
@@ -55,16 +60,12 @@ class GatewareMoveGen:
     calls: int = 0
     cycles: int = 0
     moves: int = 0
-    history: list = field(default_factory=list)  #: (fen-less) per-call cycles, when recording
-    record: bool = False
 
     def gen(self, board) -> None:
         result = self.driver.generate(board)
         self.calls += 1
         self.cycles += result.cycles
         self.moves += len(result.moves)
-        if self.record:
-            self.history.append(result)
         start = board.first_move[board.ply]
         del board.gen_dat[start:]
         board.gen_dat.extend(result.moves)
@@ -72,7 +73,4 @@ class GatewareMoveGen:
 
     def gen_caps(self, board) -> None:
         self.gen(board)
-        start = board.first_move[board.ply]
-        moves = board.gen_dat
-        moves[start:] = [m for m in moves[start:] if m & (CAPTURE | PROMOTION)]
-        board.first_move[board.ply + 1] = len(moves)
+        keep_captures(board)

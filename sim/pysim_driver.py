@@ -8,13 +8,9 @@ from amaranth.sim import Simulator
 
 from hdl.movegen import MoveGenerator
 
-from .driver import Generation, ShadowBoard, position_inputs
+from .driver import Generation, ShadowBoard, WatchdogError, position_inputs
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
-
-
-class WatchdogError(RuntimeError):
-    pass
 
 
 class PysimGenerator:

@@ -4,8 +4,9 @@ serial port (or from the simulated board), checked against the reference generat
 from engine.defs import describe_move, move_uci
 from engine.movegen import gen
 
-from sim.board_client import (DEFAULT_BAUD, BoardClient, BoardError, SerialTransport,
-                              SimulatedTransport)
+from hdl.protocol import DEFAULT_BAUD
+from sim.board_client import BoardClient, BoardError, SerialTransport, SimulatedTransport
+from sim.compare import describe_difference
 
 from .common import CliError, add_json_arg, add_position_args, int_in_range, load_board, print_json
 
@@ -70,15 +71,9 @@ def run(args) -> int:
     if match:
         print("match  yes: the reference generator's moves, in the same order")
     else:
-        print(f"match  NO: {first_difference(moves, expected)}")
+        print("match  NO: " + describe_difference(board.fen(), moves, expected, "board",
+                                                  "reference"))
     for i, m in enumerate(moves):
         print(f"{i + 1:4d}  {describe_move(m)}")
     return 0 if match else 1
 
-
-def first_difference(got: list[int], want: list[int]) -> str:
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return (f"move {i + 1} is {describe_move(g)}, the reference generator's "
-                    f"{describe_move(w)}")
-    return f"the board sent {len(got)} moves, the reference generator has {len(want)}"
