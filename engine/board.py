@@ -91,9 +91,6 @@ class Board:
         return format_fen(self.color, self.piece, self.side, self.castle, self.ep, self.fifty,
                           self.start_fullmove + black_moves)
 
-    def copy(self) -> "Board":
-        return Board(self.fen())
-
     # --- attacks ---------------------------------------------------------------------------
 
     def attacked(self, sq: int, by: int) -> bool:
@@ -311,6 +308,3 @@ class Board:
         self.first_move[0] = 0
         self.check_cache[0] = None
         return m
-
-    def occupied_squares(self) -> list[int]:
-        return [sq for sq in range(64) if self.color[sq] != EMPTY]

@@ -27,13 +27,7 @@ def perft(board, depth: int, gen=reference_gen, bulk: bool = False) -> int:
     if depth == 1:
         if bulk:
             return count_legal(board, moves, first[ply], first[ply + 1])
-        makemove, takeback = board.makemove, board.takeback
-        nodes = 0
-        for i in range(first[ply], first[ply + 1]):
-            if makemove(moves[i]):
-                takeback()
-                nodes += 1
-        return nodes
+        return _count_by_makemove(board, moves, first[ply], first[ply + 1])
     makemove, takeback = board.makemove, board.takeback
     nodes = 0
     for i in range(first[ply], first[ply + 1]):
@@ -118,7 +112,6 @@ def divide(board, depth: int, gen=reference_gen, bulk: bool = False) -> dict[int
             counts[m] = perft(board, depth - 1, gen, bulk)
             board.takeback()
     return counts
-
 
 
 def tree_fens(fen: str, depth: int) -> list[str]:

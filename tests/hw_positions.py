@@ -1,11 +1,10 @@
-"""Position sets shared by the gateware tests: the nodes of perft trees (engine.perft.tree_fens)
-and seeded random playouts, with a census of the features they cover."""
+"""Seeded random playouts shared by the gateware tests, with a census of the features they
+cover (the nodes of perft trees come from engine.perft.tree_fens)."""
 
 import random
 
 from engine.board import Board
 from engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
-from engine.perft import tree_fens as tree_nodes  # noqa: F401 (re-exported for the tests)
 from engine.positions import STANDARD_POSITIONS
 
 

