@@ -133,7 +133,7 @@ class Walker(wiring.Component):
         # --- the ring: the context in the logic stage and the one waiting for the ROM ------
         ring_l = Signal(Context, init={"id": 0})
         ring_r = Signal(Context, init={"id": 1})
-        data_q = Signal(12)  # the ROM word of ring_l's square, registered
+        data_q = Signal(WORD_BITS)  # the ROM word of ring_l's square, registered
         # ... and whether each of its pointers leads back to the from-square (the walk or a
         # pawn's thread ends there), read from the ROM beside the word (see hdl.rom).
         np_end = Signal()
@@ -222,6 +222,7 @@ class Walker(wiring.Component):
         m.d.comb += [advanced.eq(c), advanced.u.eq(next_u),
                      advanced.capt.eq(c.capt | to_capture),
                      advanced.push2.eq(c.pawn & ~c.capt & ~to_capture)]
+        advance = step & ~piece_end   # on to the next square of the same piece
         other = Signal(Context)  # the next context when this one does not advance
         finishing = step | ~c.active  # done with a piece (or had none): may take the next
         m.d.comb += other.eq(c)
@@ -229,8 +230,8 @@ class Walker(wiring.Component):
             m.d.comb += other.eq(fresh)
         with m.Elif(step):
             m.d.comb += other.active.eq(0)
-        m.d.comb += nxt.eq(Mux(step & ~piece_end, advanced, other))
-        m.d.comb += [self.pop.eq(finishing & may_take & ~(step & ~piece_end)),
+        m.d.comb += nxt.eq(Mux(advance, advanced, other))
+        m.d.comb += [self.pop.eq(finishing & may_take & ~advance),
                      self.popped_by.eq(c.id)]
 
         m.d.comb += [self.entry.word.eq(pre.word), self.entry.move.eq(pre.emit),
