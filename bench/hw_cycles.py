@@ -10,10 +10,10 @@ no entry, from the timing model's clock-by-clock trace.
 
 import sys
 
-from engine.board import Board
-from engine.positions import STANDARD_POSITIONS
-from sim.model import predict
-from sim.pysim_driver import PysimGenerator
+from posdata.engine.board import Board
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.sim.model import predict
+from posdata.sim.pysim_driver import PysimGenerator
 
 
 def main() -> int:

@@ -22,9 +22,9 @@ import time
 
 import chess
 
-from engine.board import Board
-from engine.perft import perft
-from engine.positions import STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.perft import perft
+from posdata.engine.positions import STANDARD_POSITIONS
 
 #: per position, the depth of each mode: roughly 0.1-0.5 M nodes, a second or so per run
 DEPTHS = {"plain": {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 4,

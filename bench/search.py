@@ -21,10 +21,11 @@ import statistics
 import sys
 import time
 
-from engine.board import Board
-from engine.defs import move_uci
-from engine.positions import STANDARD_POSITIONS
-from engine.search import Limits, MoveGenUnavailable, Searcher, make_movegen, uci_score
+from posdata.engine.board import Board
+from posdata.engine.defs import move_uci
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.search import Limits, MoveGenUnavailable, Searcher, uci_score
+from posdata.sim.movegens import make_movegen
 
 #: the six standard perft positions and two quieter ones, a middlegame and an endgame
 POSITIONS = [(p.name, p.fen) for p in STANDARD_POSITIONS] + [

@@ -10,11 +10,11 @@ simulator, on the same workload in the same run: back-to-back generations of a p
 import sys
 import time
 
-from engine.board import Board
-from engine.perft import tree_fens
-from engine.positions import BY_NAME
-from sim.cxxrtl_driver import CxxrtlGenerator
-from sim.pysim_driver import PysimGenerator
+from posdata.engine.board import Board
+from posdata.engine.perft import tree_fens
+from posdata.engine.positions import BY_NAME
+from posdata.sim.cxxrtl_driver import CxxrtlGenerator
+from posdata.sim.pysim_driver import PysimGenerator
 
 
 def main() -> int:

@@ -1,4 +1,5 @@
-"""``python -m engine``: the UCI engine, without the CLI (and so without amaranth)."""
+"""``python -m posdata.engine``: the UCI engine with the software generator, without the CLI
+(and so without amaranth)."""
 
 import sys
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from .board import MAX_PLY
 from .defs import CAPTURE, PAWN, PROMOTION, move_uci
+from . import movegen as reference_movegen
 from .eval import evaluate as default_evaluate
 
 MATE = 30000  #: the score of giving mate now; mate in n plies scores MATE - n
@@ -47,32 +48,8 @@ class SearchStopped(Exception):
 
 
 class MoveGenUnavailable(Exception):
-    """The requested move generator cannot be used here (one line, for the user)."""
-
-
-MOVEGEN_NAMES = ("sw", "hw")
-
-
-def make_movegen(name: str):
-    """The move generator called ``name``: "sw" is the reference posdata walk in Python, "hw"
-    the compiled simulation of the gateware. Imported lazily, so the engine itself never pulls
-    in amaranth or the simulator."""
-    if name == "sw":
-        from . import movegen
-        return movegen
-    if name == "hw":
-        try:
-            from sim.hwgen import HardwareMoveGen
-        except ImportError as e:
-            if e.name in ("sim", "sim.hwgen"):
-                raise MoveGenUnavailable("hardware move generator not available yet") from None
-            raise MoveGenUnavailable(f"hardware move generator unavailable: {e}") from None
-        try:
-            return HardwareMoveGen()
-        except RuntimeError as e:  # e.g. no C++ compiler for the compiled simulation
-            raise MoveGenUnavailable(f"hardware move generator unavailable: {e}") from None
-    raise MoveGenUnavailable(f"unknown move generator {name!r} (choose one of: "
-                             f"{', '.join(MOVEGEN_NAMES)})")
+    """A move generator cannot be used here (one line, for the user). Raised by the generator
+    factories that the UCI engine and the ``posdata`` command are given."""
 
 
 @dataclass
@@ -142,9 +119,7 @@ class Searcher:
     """
 
     def __init__(self, movegen=None, evaluate=default_evaluate):
-        if movegen is None:
-            movegen = make_movegen("sw")
-        self.movegen = movegen
+        self.movegen = movegen if movegen is not None else reference_movegen
         self.evaluate = evaluate
         self.history = [0] * 4096  # history[from + 64 * to], i.e. indexed by move & 4095
         self.pv = [[0] * MAX_SEARCH_PLY for _ in range(MAX_SEARCH_PLY)]

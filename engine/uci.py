@@ -9,8 +9,9 @@ legal ``bestmove``).
 
 Supported: uci, isready, ucinewgame, position startpos|fen ... [moves ...], go (depth, movetime,
 wtime/btime/winc/binc/movestogo, nodes, mate, infinite, ponder, searchmoves), stop, ponderhit,
-quit, setoption (MoveGen: sw|hw), debug and register (accepted, ignored), and ``d`` (not UCI:
-prints the current FEN as an info string, for people typing at the engine).
+quit, setoption (MoveGen: one of the generators the engine was given), debug and register
+(accepted, ignored), and ``d`` (not UCI: prints the current FEN as an info string, for people
+typing at the engine).
 """
 
 import sys
@@ -19,16 +20,8 @@ import threading
 from .board import Board
 from .defs import START_FEN, move_uci
 from .fen import FenError
-from .search import (
-    MAX_DEPTH,
-    MOVEGEN_NAMES,
-    Limits,
-    MoveGenUnavailable,
-    Searcher,
-    make_movegen,
-    pv_uci,
-    uci_score,
-)
+from . import movegen as reference_movegen
+from .search import MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
 
 ENGINE_NAME = "posdata"
 ENGINE_AUTHOR = "the posdata developers"
@@ -45,14 +38,23 @@ _GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes
                   "movetime")
 _GO_FLAGS = ("infinite", "ponder")
 
+#: the generators of a bare engine (``python -m posdata.engine``): name -> factory. The
+#: ``posdata uci`` command adds the gateware's (posdata.sim.movegens).
+SOFTWARE_MOVEGENS = {"sw": lambda: reference_movegen}
+
 
 class UciEngine:
-    def __init__(self, out=None):
+    """``movegens`` maps the values of the MoveGen option to factories of move generators
+    (objects with ``gen``/``gen_caps``, see engine.search); a factory may raise
+    MoveGenUnavailable. The first is the default."""
+
+    def __init__(self, out=None, movegens=None):
         self.out = out if out is not None else sys.stdout
         self.out_lock = threading.Lock()
         self.board = Board()
-        self.movegen_name = "sw"
-        self.movegen = make_movegen("sw")
+        self.movegens = dict(movegens or SOFTWARE_MOVEGENS)
+        self.movegen_name = next(iter(self.movegens))
+        self.movegen = self.movegens[self.movegen_name]()
         self.searcher: Searcher | None = None
         self.thread: threading.Thread | None = None
         self.release = threading.Event()  # an infinite/ponder search may print its bestmove
@@ -112,8 +114,8 @@ class UciEngine:
     def cmd_uci(self, args) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
-        self.send(f"option name MoveGen type combo default sw "
-                  f"{' '.join('var ' + n for n in MOVEGEN_NAMES)}")
+        self.send(f"option name MoveGen type combo default {next(iter(self.movegens))} "
+                  f"{' '.join('var ' + n for n in self.movegens)}")
         self.send("uciok")
 
     def cmd_isready(self, args) -> None:
@@ -147,13 +149,13 @@ class UciEngine:
             self.info_string(f"setoption: no option named {name!r}")
             return
         value = value.strip().lower()
-        if value not in MOVEGEN_NAMES:
-            self.info_string(f"setoption: MoveGen must be one of {', '.join(MOVEGEN_NAMES)}, "
+        if value not in self.movegens:
+            self.info_string(f"setoption: MoveGen must be one of {', '.join(self.movegens)}, "
                              f"not {value!r}")
             return
         self.stop_search()
         try:
-            movegen = make_movegen(value)
+            movegen = self.movegens[value]()
         except MoveGenUnavailable as e:
             self.info_string(f"{e}; MoveGen stays {self.movegen_name}")
             return
@@ -325,8 +327,8 @@ class UciEngine:
         self.thread = None
 
 
-def main(argv=None) -> int:
-    engine = UciEngine()
+def main(movegens=None) -> int:
+    engine = UciEngine(movegens=movegens)
     try:
         engine.run(sys.stdin.buffer)
     except (BrokenPipeError, KeyboardInterrupt):

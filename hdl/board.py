@@ -12,7 +12,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import Color
+from posdata.engine.defs import Color
 
 from .layouts import PIECE, SQUARE
 

@@ -4,7 +4,7 @@ exactly engine's packed move (checked by a test), and the shapes of board square
 from amaranth import unsigned
 from amaranth.lib import data
 
-from engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
+from posdata.engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
 
 SQUARE = unsigned(6)
 PIECE = unsigned(3)

@@ -17,7 +17,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.fifo import SyncFIFO
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import CASTLES, PROMOTION_ORDER
+from posdata.engine.defs import CASTLES, PROMOTION_ORDER
 
 from .layouts import MoveLayout
 from .params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, ROOM_MARGIN

@@ -35,7 +35,7 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import Color
+from posdata.engine.defs import Color
 
 from .board import BoardMemory
 from .layouts import PIECE, SQUARE, MoveLayout

@@ -12,7 +12,7 @@ from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import PAWN
+from posdata.engine.defs import PAWN
 
 from .layouts import PIECE, SQUARE
 from .params import QUEUE_DEPTH

@@ -7,8 +7,8 @@ Word: ``nextpos | nextdir << 6`` (12 bits). Address: ``table << 12 | from << 6 |
 nextpos, and whether nextdir, leads back to the from-square (see ``hdl.rom`` for why).
 """
 
-from engine.defs import BPAWN, N_PTYPES
-from engine.posdata import NEXTDIR, NEXTPOS
+from posdata.engine.defs import BPAWN, N_PTYPES
+from posdata.engine.posdata import NEXTDIR, NEXTPOS
 
 WORD_BITS = 12
 END_BITS = 2

@@ -34,7 +34,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from engine.defs import Color
+from posdata.engine.defs import Color
 
 from .board import color_of
 from .layouts import SQUARE, MoveLayout

@@ -20,10 +20,10 @@ created.
 
 from collections import deque
 
-from engine.defs import MOVE_BITS
-from hdl.protocol import (CYCLES_BYTES, DEFAULT_BAUD, MOVE_RECORD_BYTES, PING_MAGIC, PING_REPLY,
-                          PROTOCOL_VERSION, RESYNC, Cmd, parse_record, position_args,
-                          write_square_args)
+from posdata.engine.defs import MOVE_BITS
+from posdata.hdl.protocol import (CYCLES_BYTES, DEFAULT_BAUD, MOVE_RECORD_BYTES, PING_MAGIC,
+                                  PING_REPLY, PROTOCOL_VERSION, RESYNC, Cmd, parse_record,
+                                  position_args, write_square_args)
 
 from .driver import Generation, ShadowBoard, position_inputs
 
@@ -201,7 +201,7 @@ class SimulatedTransport:
     def __init__(self, divisor: int = 4, *, fifo_depth: int = 256, watchdog: int = 20_000):
         from amaranth.sim import Simulator
 
-        from hdl.frontend import UartFrontEnd
+        from posdata.hdl.frontend import UartFrontEnd
 
         self.dut = UartFrontEnd(divisor, fifo_depth=fifo_depth)
         self.divisor = divisor

@@ -2,7 +2,7 @@
 read it: the position as FEN, the first index where the sequences part, and the moves one side
 has that the other lacks."""
 
-from engine.defs import describe_move, move_uci
+from posdata.engine.defs import describe_move, move_uci
 
 
 def first_difference(hw: list[int], sw: list[int]) -> int | None:

@@ -61,13 +61,13 @@ def generate_cxx(dut=None) -> str:
 
     from amaranth.back import cxxrtl
 
-    from hdl.movegen import MoveGenerator
+    from posdata.hdl.movegen import MoveGenerator
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "feedback wires": a speed note, not a problem
         model = cxxrtl.convert(dut if dut is not None else MoveGenerator(), name="top")
     model = "\n".join(line for line in model.splitlines()
                       if not line.lstrip().startswith("// \\src:"))
-    entry = (resources.files("sim") / "cxxrtl_entry.cc").read_text()
+    entry = (resources.files("posdata.sim") / "cxxrtl_entry.cc").read_text()
     return model + "\n\n" + entry
 
 
@@ -79,7 +79,7 @@ def sources_key() -> str:
     roots = {"hdl": None, "engine": ("defs.py", "posdata.py"), "sim": ("cxxrtl_entry.cc",
                                                                        "cxxrtl_driver.py")}
     for package, names in roots.items():
-        folder = resources.files(package)
+        folder = resources.files(f"posdata.{package}")
         files = sorted(p.name for p in folder.iterdir() if p.name.endswith(".py")) \
             if names is None else names
         for name in files:

@@ -7,8 +7,8 @@ squares that differ (after the first full load, that is the few squares a make/t
 
 from dataclasses import dataclass
 
-from engine.defs import EMPTY, NO_PIECE, NO_SQUARE
-from engine.movegen import keep_captures
+from posdata.engine.defs import EMPTY, NO_PIECE, NO_SQUARE
+from posdata.engine.movegen import keep_captures
 
 
 class WatchdogError(RuntimeError):

@@ -15,10 +15,10 @@ import multiprocessing
 import time
 from dataclasses import dataclass, field
 
-from engine.board import Board
-from engine.defs import move_uci
-from engine.movegen import gen as reference_gen
-from engine.perft import perft
+from posdata.engine.board import Board
+from posdata.engine.defs import move_uci
+from posdata.engine.movegen import gen as reference_gen
+from posdata.engine.perft import perft
 
 from .compare import describe_difference
 from .driver import GatewareMoveGen

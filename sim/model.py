@@ -70,12 +70,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.defs import (CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, NO_SQUARE, PAWN, PAWN_MOVE,
-                         PIECE_LETTERS, PROMO_SHIFT, PROMOTION, PROMOTION_ORDER, SQUARE_NAMES,
-                         ptype)
+from posdata.engine.defs import (CAPTURE, CASTLE, CASTLES, DOUBLE, EMPTY, EP, NO_SQUARE, PAWN,
+                                 PAWN_MOVE, PIECE_LETTERS, PROMO_SHIFT, PROMOTION, PROMOTION_ORDER,
+                                 SQUARE_NAMES, ptype)
 
-from hdl.params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, QUEUE_DEPTH, ROOM_MARGIN
-from hdl.rom_image import (ROM_DEPTH, end_image, rom_address, rom_image,  # noqa: F401
+from posdata.hdl.params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, QUEUE_DEPTH, ROOM_MARGIN
+from posdata.hdl.rom_image import (ROM_DEPTH, end_image, rom_address, rom_image,  # noqa: F401
                            table_index)
 
 _ROM: tuple[list[int], list[int]] | None = None

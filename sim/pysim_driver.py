@@ -6,7 +6,7 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
-from hdl.movegen import MoveGenerator
+from posdata.hdl.movegen import MoveGenerator
 
 from .driver import Generation, ShadowBoard, WatchdogError, position_inputs
 

@@ -1,6 +1,6 @@
 """Shared helpers of the engine tests: how a move-set mismatch is reported."""
 
-from engine.defs import move_uci
+from posdata.engine.defs import move_uci
 
 
 def uci_set(moves) -> set[str]:

@@ -3,9 +3,9 @@ cover (the nodes of perft trees come from engine.perft.tree_fens)."""
 
 import random
 
-from engine.board import Board
-from engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
-from engine.positions import STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
+from posdata.engine.positions import STANDARD_POSITIONS
 
 
 EXTRA_STARTS = (

@@ -17,15 +17,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.board import Board
-from engine.defs import (A1, A2, A3, B3, BLACK, CAPTURE, E1, E4, EMPTY, H8, KING, NO_PIECE,
-                         NO_SQUARE, PAWN, PAWN_MOVE, WHITE, pack_move)
-from engine.positions import STANDARD_POSITIONS
-from hdl.protocol import (ARGUMENT_FREE_BIT, PING_REPLY, RESYNC, Cmd, end_record, parse_record,
-                          position_args, write_square_args)
-from sim.board_client import BoardClient, BoardTimeout, ProtocolError, SimulatedTransport
-from sim.cli import main
-from sim.model import predict
+from posdata.engine.board import Board
+from posdata.engine.defs import (A1, A2, A3, B3, BLACK, CAPTURE, E1, E4, EMPTY, H8, KING, NO_PIECE,
+                                 NO_SQUARE, PAWN, PAWN_MOVE, WHITE, pack_move)
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.protocol import (ARGUMENT_FREE_BIT, PING_REPLY, RESYNC, Cmd, end_record,
+                                  parse_record, position_args, write_square_args)
+from posdata.sim.board_client import BoardClient, BoardTimeout, ProtocolError, SimulatedTransport
+from posdata.sim.cli import main
+from posdata.sim.model import predict
 
 DIVISOR = 4  # the smallest: the UART simulation dominates the test time
 
@@ -255,7 +255,7 @@ def test_byte_layouts():
 
 
 def test_host_side_imports_no_amaranth():
-    code = ("import sys, sim.cli, sim.board_client, hdl.protocol; "
+    code = ("import sys, posdata.sim.cli, posdata.sim.board_client, posdata.hdl.protocol; "
             "assert 'amaranth' not in sys.modules, 'amaranth imported'; "
             "assert 'serial' not in sys.modules, 'pyserial imported'")
     subprocess.run([sys.executable, "-c", code], check=True)

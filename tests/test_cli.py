@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from engine.board import Board
-from engine.defs import START_FEN, move_uci
-from sim.cli import main
+from posdata.engine.board import Board
+from posdata.engine.defs import START_FEN, move_uci
+from posdata.sim.cli import main
 
 from .test_fen import BAD_FENS
 
@@ -67,9 +67,9 @@ def test_bad_arguments(argv, word, capsys):
     (["moves", "--moves", "e2e5"], "e2e5"),
 ])
 def test_bad_input_in_a_real_process(argv, word):
-    """The same through ``python -m sim``: exit status and stderr of the process itself."""
-    proc = subprocess.run([sys.executable, "-m", "sim", *argv], capture_output=True, text=True,
-                          timeout=60)
+    """The same through ``python -m posdata.sim``: exit status and stderr of the process itself."""
+    proc = subprocess.run([sys.executable, "-m", "posdata.sim", *argv], capture_output=True,
+                          text=True, timeout=60)
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, word)
 
 

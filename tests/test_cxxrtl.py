@@ -8,13 +8,13 @@ import sys
 
 import pytest
 
-from engine.board import Board
-from engine.defs import move_uci
-from engine.positions import STANDARD_POSITIONS
-from sim.compare import describe_difference
-from sim.cxxrtl_driver import CxxrtlGenerator, ToolchainError, build_library
-from sim.model import predict
-from sim.pysim_driver import PysimGenerator
+from posdata.engine.board import Board
+from posdata.engine.defs import move_uci
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.sim.compare import describe_difference
+from posdata.sim.cxxrtl_driver import CxxrtlGenerator, ToolchainError, build_library
+from posdata.sim.model import predict
+from posdata.sim.pysim_driver import PysimGenerator
 
 from .hw_positions import random_positions
 
@@ -67,7 +67,7 @@ def test_long_games_of_incremental_updates(pair):
 
 def test_missing_compiler_is_one_clear_error(tmp_path):
     env = dict(os.environ, POSDATA_CACHE=str(tmp_path), CXX="", PATH=str(tmp_path))
-    code = ("from sim.cxxrtl_driver import build_library, ToolchainError\n"
+    code = ("from posdata.sim.cxxrtl_driver import build_library, ToolchainError\n"
             "try:\n    build_library()\nexcept ToolchainError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=120)
@@ -76,8 +76,9 @@ def test_missing_compiler_is_one_clear_error(tmp_path):
 
 def test_cli_reports_missing_compiler_in_one_line(tmp_path):
     env = dict(os.environ, POSDATA_CACHE=str(tmp_path), CXX="", PATH=str(tmp_path))
-    out = subprocess.run([sys.executable, "-m", "sim", "perft", "--backend", "hw", "--depth",
-                          "1", "-j", "1"], env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-m", "posdata.sim", "perft", "--backend", "hw",
+                          "--depth", "1", "-j", "1"], env=env, capture_output=True, text=True,
+                         timeout=120)
     assert out.returncode == 2
     lines = [line for line in out.stderr.splitlines() if not line.startswith("posdata: compiling")]
     assert len(lines) == 1 and "no C++ compiler found" in lines[0], out.stderr

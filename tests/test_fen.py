@@ -6,10 +6,10 @@ import random
 import chess
 import pytest
 
-from engine.board import Board
-from engine.defs import BLACK, KING, NO_SQUARE, WHITE, parse_square
-from engine.fen import FenError, format_fen, parse_fen
-from engine.positions import STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.defs import BLACK, KING, NO_SQUARE, WHITE, parse_square
+from posdata.engine.fen import FenError, format_fen, parse_fen
+from posdata.engine.positions import STANDARD_POSITIONS
 
 #: (FEN, a word the error message must contain): every bad input the issue lists
 BAD_FENS = [

@@ -6,16 +6,16 @@ import random
 import pytest
 from amaranth import Const
 
-from engine.board import Board
-from engine.perft import tree_fens
-from engine.defs import CAPTURE, DOUBLE, EP, PAWN_MOVE, PROMOTION, QUEEN, KNIGHT, pack_move
-from engine.positions import STANDARD_POSITIONS
-from hdl.layouts import MoveLayout
-from hdl.rom import ROM_DEPTH, rom_address, rom_image
-from engine.posdata import NEXTDIR, NEXTPOS
-from sim.compare import describe_difference
-from sim.model import predict
-from sim.pysim_driver import PysimGenerator
+from posdata.engine.board import Board
+from posdata.engine.perft import tree_fens
+from posdata.engine.defs import CAPTURE, DOUBLE, EP, PAWN_MOVE, PROMOTION, QUEEN, KNIGHT, pack_move
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.layouts import MoveLayout
+from posdata.hdl.rom import ROM_DEPTH, rom_address, rom_image
+from posdata.engine.posdata import NEXTDIR, NEXTPOS
+from posdata.sim.compare import describe_difference
+from posdata.sim.model import predict
+from posdata.sim.pysim_driver import PysimGenerator
 
 from .hw_positions import census, random_positions
 

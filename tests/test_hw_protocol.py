@@ -5,12 +5,12 @@ from amaranth import Signal
 from amaranth.hdl import ResetInserter
 from amaranth.sim import Simulator
 
-from engine.board import Board
-from engine.positions import BY_NAME
-from hdl.movegen import MoveGenerator
-from sim.driver import ShadowBoard, position_inputs
-from sim.model import predict
-from sim.pysim_driver import collect_moves, start, write_squares
+from posdata.engine.board import Board
+from posdata.engine.positions import BY_NAME
+from posdata.hdl.movegen import MoveGenerator
+from posdata.sim.driver import ShadowBoard, position_inputs
+from posdata.sim.model import predict
+from posdata.sim.pysim_driver import collect_moves, start, write_squares
 
 WATCHDOG = 2000
 

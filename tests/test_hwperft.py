@@ -5,14 +5,14 @@ import pytest
 from amaranth import Module
 from amaranth.lib import wiring
 
-import hdl.movegen
-import hdl.rom
-from engine.board import Board
-from engine.defs import KNIGHT, EMPTY
-from engine.positions import BY_NAME, STANDARD_POSITIONS
-from hdl.board import BoardMemory
-from sim.hwperft import run_perft
-from sim.pysim_driver import PysimGenerator
+import posdata.hdl.movegen
+import posdata.hdl.rom
+from posdata.engine.board import Board
+from posdata.engine.defs import KNIGHT, EMPTY
+from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.hdl.board import BoardMemory
+from posdata.sim.hwperft import run_perft
+from posdata.sim.pysim_driver import PysimGenerator
 
 CI_DEPTH = 3  # `make perft-hw` goes to depth 4 (and 5 for the initial position)
 
@@ -44,13 +44,13 @@ def faulty_driver(monkeypatch, patch):
 
 def corrupt_rom_word(pt, frm, to, value):
     def patch(monkeypatch):
-        original = hdl.rom.rom_image
+        original = posdata.hdl.rom.rom_image
 
         def image():
             words = original()
-            words[hdl.rom.rom_address(pt, frm, to)] = value
+            words[posdata.hdl.rom.rom_address(pt, frm, to)] = value
             return words
-        monkeypatch.setattr(hdl.rom, "rom_image", image)
+        monkeypatch.setattr(posdata.hdl.rom, "rom_image", image)
     return patch
 
 
@@ -72,7 +72,7 @@ def stuck_empty_bit(square, value):
             return m
 
     def patch(monkeypatch):
-        monkeypatch.setattr(hdl.movegen, "BoardMemory", StuckBoard)
+        monkeypatch.setattr(posdata.hdl.movegen, "BoardMemory", StuckBoard)
     return patch
 
 
@@ -88,7 +88,7 @@ def check_localised(report, driver):
 def test_corrupted_rom_word_is_caught_and_localised(monkeypatch):
     # The knight on c3 after 1. Nc3: its walk jumps from its first square straight back home.
     frm = 18
-    first = hdl.rom.rom_image()[hdl.rom.rom_address(KNIGHT, frm, frm)] & 63
+    first = posdata.hdl.rom.rom_image()[posdata.hdl.rom.rom_address(KNIGHT, frm, frm)] & 63
     driver = faulty_driver(monkeypatch, corrupt_rom_word(KNIGHT, frm, first, frm | frm << 6))
     report = run_perft(Board(), 3, "both", "pysim", factory=lambda: driver)
     fen = check_localised(report, driver)

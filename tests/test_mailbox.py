@@ -5,12 +5,12 @@ positions. Default run: every node of the perft(2) trees (the nodes at plies 0, 
 
 import pytest
 
-from engine.board import Board
-from engine.defs import CAPTURE, PROMOTION, describe_move
-from engine.mailbox import MAILBOX, MAILBOX64, mailbox_gen, mailbox_moves
-from engine.movegen import gen_caps
-from engine.perft import perft
-from engine.positions import STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.defs import CAPTURE, PROMOTION, describe_move
+from .mailbox import MAILBOX, MAILBOX64, mailbox_gen, mailbox_moves
+from posdata.engine.movegen import gen_caps
+from posdata.engine.perft import perft
+from posdata.engine.positions import STANDARD_POSITIONS
 
 from .conftest import move_set_diff
 

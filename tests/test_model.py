@@ -6,14 +6,14 @@ module docstring."""
 
 import pytest
 
-from engine.board import Board
-from engine.defs import BPAWN, PAWN, ptype
-from engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
-from engine.positions import STANDARD_POSITIONS
-from sim import model
-from sim.compare import describe_difference
-from sim.cxxrtl_driver import CxxrtlGenerator
-from sim.model import predict
+from posdata.engine.board import Board
+from posdata.engine.defs import BPAWN, PAWN, ptype
+from posdata.engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.sim import model
+from posdata.sim.compare import describe_difference
+from posdata.sim.cxxrtl_driver import CxxrtlGenerator
+from posdata.sim.model import predict
 
 from .hw_positions import census, random_positions
 
@@ -54,7 +54,7 @@ def check(hw, fen):
 
 
 def test_rom_is_the_gateware_rom():
-    from hdl import merger, prefetch, rom
+    from posdata.hdl import merger, prefetch, rom
     words, ends = model.rom_images()
     assert words == rom.rom_image() and ends == rom.end_image()
     assert model.ROM_DEPTH == rom.ROM_DEPTH
@@ -66,8 +66,8 @@ def test_rom_is_the_gateware_rom():
 def test_model_imports_no_amaranth():
     import subprocess
     import sys
-    code = ("import sys; from engine.board import Board; from sim.model import predict; "
-            "predict(Board()); print('amaranth' in sys.modules)")
+    code = ("import sys; from posdata.engine.board import Board; "
+            "from posdata.sim.model import predict; predict(Board()); print('amaranth' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stdout + out.stderr
 
@@ -92,7 +92,7 @@ def test_timing_corners(hw, fen, fills):
 
 def test_trace_is_the_gateware_clock_by_clock():
     """Per busy clock: which piece is in the walker's logic stage, which move is taken."""
-    from sim.pysim_driver import PysimGenerator
+    from posdata.sim.pysim_driver import PysimGenerator
     golden = PysimGenerator(trace=True)
     for fen in [p.fen for p in STANDARD_POSITIONS] + [f for f, _ in CORNERS]:
         board = Board(fen)

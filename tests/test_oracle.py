@@ -13,12 +13,12 @@ from functools import cache
 import chess
 import pytest
 
-from engine.board import Board
-from engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PAWN_MOVE, PROMOTION, move_uci
-from engine.movegen import gen_caps
-from engine.perft import perft
-from engine.positions import STANDARD_POSITIONS
-from engine.zobrist import full_hash
+from posdata.engine.board import Board
+from posdata.engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PAWN_MOVE, PROMOTION, move_uci
+from posdata.engine.movegen import gen_caps
+from posdata.engine.perft import perft
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.zobrist import full_hash
 
 from .conftest import move_set_diff
 

@@ -8,10 +8,10 @@ with python-chess (tests/test_oracle.py does that position by position).
 
 import pytest
 
-from engine.board import Board
-from engine.defs import move_uci
-from engine.perft import divide, perft
-from engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.defs import move_uci
+from posdata.engine.perft import divide, perft
+from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 
 #: (position, depth) pairs of the default run: ~0.5 M nodes in all
 FAST = [("initial", 1), ("initial", 2), ("initial", 3), ("initial", 4),

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from engine.defs import (
+from posdata.engine.defs import (
     BISHOP,
     BLACK,
     BPAWN,
@@ -23,7 +23,7 @@ from engine.defs import (
     parse_square,
     ptype,
 )
-from engine.posdata import NEXTDIR, NEXTDIR_ROWS, NEXTPOS, NEXTPOS_ROWS, build_posdata, walk
+from posdata.engine.posdata import NEXTDIR, NEXTDIR_ROWS, NEXTPOS, NEXTPOS_ROWS, build_posdata, walk
 
 PIECES = (KNIGHT, BISHOP, ROOK, QUEEN, KING)
 

@@ -11,14 +11,13 @@ import time
 import chess
 import pytest
 
-import engine.movegen
-from engine.board import Board
-from engine.defs import START_FEN, move_uci
-from engine.eval import evaluate
-from engine.positions import STANDARD_POSITIONS
-from engine.search import (MATE, Limits, MoveGenUnavailable, Searcher, make_movegen, mate_in,
-                           uci_score)
-from sim.cli import main as cli_main
+import posdata.engine.movegen
+from posdata.engine.board import Board
+from posdata.engine.defs import START_FEN, move_uci
+from posdata.engine.eval import evaluate
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.search import (MATE, Limits, MoveGenUnavailable, Searcher, mate_in, uci_score)
+from posdata.sim.cli import main as cli_main
 
 # Mates checked against a brute-force python-chess solver (no shorter mate exists), from both
 # sides: the black versions are the colour-flipped positions.
@@ -243,10 +242,10 @@ class WrappedGen:
             board.gen_dat[first:last] = self.transform(board.gen_dat[first:last])
 
     def gen(self, board):
-        self._fill(engine.movegen.gen, board)
+        self._fill(posdata.engine.movegen.gen, board)
 
     def gen_caps(self, board):
-        self._fill(engine.movegen.gen_caps, board)
+        self._fill(posdata.engine.movegen.gen_caps, board)
 
 
 def run_search(fen, depth, movegen):
@@ -265,14 +264,14 @@ SAME_TREE_CASES = [(p, 2) for p in STANDARD_POSITIONS] + \
                          ids=[f"{p.name}-d{d}" for p, d in SAME_TREE_CASES])
 def test_same_moves_same_tree(pos, depth):
     wrapped = WrappedGen()
-    assert run_search(pos.fen, depth, engine.movegen) == run_search(pos.fen, depth, wrapped)
+    assert run_search(pos.fen, depth, posdata.engine.movegen) == run_search(pos.fen, depth, wrapped)
     assert wrapped.calls > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_same_moves_same_tree_deeper(pos):
-    assert run_search(pos.fen, 4, engine.movegen) == run_search(pos.fen, 4, WrappedGen())
+    assert run_search(pos.fen, 4, posdata.engine.movegen) == run_search(pos.fen, 4, WrappedGen())
 
 
 def test_move_order_changes_the_tree():
@@ -280,18 +279,20 @@ def test_move_order_changes_the_tree():
     # walks a different tree.
     fen = STANDARD_POSITIONS[0].fen
     reversed_gen = WrappedGen(lambda moves: moves[::-1])
-    assert run_search(fen, 3, engine.movegen)[0] != run_search(fen, 3, reversed_gen)[0]
+    assert run_search(fen, 3, posdata.engine.movegen)[0] != run_search(fen, 3, reversed_gen)[0]
 
 
 def test_make_movegen():
-    assert make_movegen("sw") is engine.movegen
+    from posdata.sim.movegens import make_movegen
+    assert make_movegen("sw") is posdata.engine.movegen
     with pytest.raises(MoveGenUnavailable, match="unknown move generator"):
         make_movegen("gpu")
 
 
 def test_engine_does_not_import_amaranth():
-    code = ("import sys, engine.search, engine.uci, engine.eval; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('amaranth', 'hdl', 'sim')]; "
+    code = ("import sys, posdata.engine.search, posdata.engine.uci, posdata.engine.eval; "
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'amaranth' "
+            "or m.split('.')[:2] in (['posdata', 'hdl'], ['posdata', 'sim'])]; "
             "print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)

@@ -5,13 +5,13 @@ import json
 
 import pytest
 
-import engine.movegen
-from engine.positions import STANDARD_POSITIONS
-from engine.search import make_movegen
-from sim.cli import main as cli_main
+import posdata.engine.movegen
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.sim.cli import main as cli_main
+from posdata.sim.movegens import make_movegen
 
 from .test_search import run_search
-from .test_uci import UciProcess
+from .test_uci import POSDATA_UCI_CMD, UciProcess
 
 
 @pytest.fixture(scope="module")
@@ -22,14 +22,14 @@ def hw():
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_same_tree_on_hardware(hw, pos):
     calls = hw.calls
-    assert run_search(pos.fen, 3, hw) == run_search(pos.fen, 3, engine.movegen)
+    assert run_search(pos.fen, 3, hw) == run_search(pos.fen, 3, posdata.engine.movegen)
     assert hw.calls > calls  # the gateware really answered
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_same_tree_on_hardware_depth4(hw, pos):
-    assert run_search(pos.fen, 4, hw) == run_search(pos.fen, 4, engine.movegen)
+    assert run_search(pos.fen, 4, hw) == run_search(pos.fen, 4, posdata.engine.movegen)
 
 
 def test_cli_search_hw_matches_sw(capsys):
@@ -47,7 +47,7 @@ def test_uci_movegen_hw():
     """A GUI selects the gateware with the MoveGen option; the game goes on identically."""
     outcome = {}
     for name in ("sw", "hw"):
-        uci = UciProcess()
+        uci = UciProcess(POSDATA_UCI_CMD)
         try:
             uci.send("uci")
             uci.expect("uciok")

@@ -10,10 +10,10 @@ import sys
 import pytest
 from amaranth.back import rtlil
 
-from hdl.movegen import MoveGenerator
-from hdl.pll import PFD_MHZ, VCO_MHZ, pll_settings
-from hdl.synth import SynthError, platform_for, synthesize, tool
-from hdl.top import uart_divisor
+from posdata.hdl.movegen import MoveGenerator
+from posdata.hdl.pll import PFD_MHZ, VCO_MHZ, pll_settings
+from posdata.hdl.synth import SynthError, platform_for, synthesize, tool
+from posdata.hdl.top import uart_divisor
 
 
 def test_pll_settings_obey_the_datasheet_ranges():
@@ -42,11 +42,11 @@ def test_missing_tool_is_named(monkeypatch):
 
 def test_cli_unknown_board_and_missing_tool(tmp_path):
     env = dict(os.environ, YOSYS="no-such-yosys")
-    out = subprocess.run([sys.executable, "-m", "sim", "synth", "--build-dir", str(tmp_path)],
-                         env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-m", "posdata.sim", "synth", "--build-dir",
+                          str(tmp_path)], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "no-such-yosys not found" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "sim", "synth", "--board", "de0"],
+    out = subprocess.run([sys.executable, "-m", "posdata.sim", "synth", "--board", "de0"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "invalid choice" in out.stderr
 

@@ -12,7 +12,7 @@ from amaranth import Module
 from amaranth.hdl import UnusedElaboratable
 from amaranth.sim import Simulator
 
-from hdl.uart import UartRx, UartTx
+from posdata.hdl.uart import UartRx, UartTx
 
 PERIOD = 1e-8
 

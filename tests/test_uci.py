@@ -1,8 +1,7 @@
-"""The UCI engine as a GUI sees it: a subprocess (``python -m engine``) on pipes, driven line by
+"""The UCI engine as a GUI sees it: a subprocess (``python -m posdata.engine``) on pipes, driven
 line and by python-chess's ``chess.engine``. Every wait has a timeout, and every process is
 killed at the end of its test, so a hung engine fails a test instead of hanging the run."""
 
-import importlib.util
 import io
 import os
 import queue
@@ -17,19 +16,19 @@ import chess
 import chess.engine
 import pytest
 
-from engine.uci import FALLBACK_MOVETIME_MS, MOVE_OVERHEAD_MS, UciEngine
+from posdata.engine.uci import FALLBACK_MOVETIME_MS, MOVE_OVERHEAD_MS, UciEngine
 
 REPO = Path(__file__).resolve().parent.parent
-ENGINE_CMD = [sys.executable, "-m", "engine"]
-HW_EXISTS = importlib.util.find_spec("sim.hwgen") is not None
+ENGINE_CMD = [sys.executable, "-m", "posdata.engine"]  #: the engine alone: software generator
+POSDATA_UCI_CMD = [sys.executable, "-m", "posdata.sim", "uci"]  #: with the gateware's generators
 
 
 class UciProcess:
     """The engine on pipes. ``expect`` waits (bounded) for a line starting with a prefix."""
 
-    def __init__(self):
+    def __init__(self, command=ENGINE_CMD):
         self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(ENGINE_CMD, cwd=REPO, stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(command, cwd=REPO, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr)
         self.lines: queue.Queue = queue.Queue()
         self.log: list[str] = []
@@ -123,8 +122,18 @@ def test_handshake(uci):
     uci.expect("uciok")
     assert "id name posdata" in uci.log
     assert any(line.startswith("id author ") for line in uci.log)
-    assert "option name MoveGen type combo default sw var sw var hw" in uci.log
+    assert "option name MoveGen type combo default sw var sw" in uci.log
     uci.ready()
+
+
+def test_posdata_uci_offers_the_gateware():
+    uci = UciProcess(POSDATA_UCI_CMD)
+    try:
+        uci.send("uci")
+        uci.expect("uciok")
+        assert "option name MoveGen type combo default sw var sw var hw" in uci.log
+    finally:
+        uci.close()
 
 
 def test_go_depth(uci):
@@ -326,11 +335,9 @@ def test_setoption_movegen(uci):
     uci.ready()
     assert not any(line.startswith("info string") for line in uci.log)
     uci.send("setoption name MoveGen value fpga")
-    assert "must be one of sw, hw" in uci.expect("info string")
-    if not HW_EXISTS:
-        uci.send("setoption name MoveGen value hw")
-        assert uci.expect("info string") == \
-            "info string hardware move generator not available yet; MoveGen stays sw"
+    assert "must be one of sw, not 'fpga'" in uci.expect("info string")
+    uci.send("setoption name MoveGen value hw")  # the bare engine has no gateware generator
+    assert "must be one of sw, not 'hw'" in uci.expect("info string")
     uci.send("go depth 1")
     uci.expect("bestmove")
 
@@ -448,7 +455,7 @@ def test_python_chess_full_games(popen_engine):
 
 
 def test_posdata_uci_command():
-    proc = subprocess.run([sys.executable, "-m", "sim", "uci"], cwd=REPO, timeout=60,
+    proc = subprocess.run(POSDATA_UCI_CMD, cwd=REPO, timeout=60,
                           input=b"uci\nposition startpos moves e2e4\ngo depth 1\nquit\n",
                           capture_output=True)
     out = proc.stdout.decode()
@@ -457,7 +464,7 @@ def test_posdata_uci_command():
 
 
 def test_engine_command_runs_from_elsewhere():
-    # `python -m engine` needs no working directory of the repo (installed editable).
+    # `python -m posdata.engine` needs no working directory of the repo (installed editable).
     proc = subprocess.run(ENGINE_CMD, input=b"uci\nquit\n", capture_output=True, timeout=30,
                           cwd=tempfile.gettempdir(), env={**os.environ})
     assert proc.returncode == 0 and b"uciok" in proc.stdout

@@ -3,7 +3,7 @@
 import os
 import sys
 
-from engine.fen import FenError
+from posdata.engine.fen import FenError
 
 from . import (board_cmd, compare_cmd, demo_cmd, moves_cmd, perft_cmd, search_cmd, sim_cmd,
                synth_cmd, uci_cmd)

@@ -1,12 +1,12 @@
 """posdata board: the moves of a position from the move generator on an FPGA board, over its USB
 serial port (or from the simulated board), checked against the reference generator."""
 
-from engine.defs import describe_move, move_uci
-from engine.movegen import gen
+from posdata.engine.defs import describe_move, move_uci
+from posdata.engine.movegen import gen
 
-from hdl.protocol import DEFAULT_BAUD
-from sim.board_client import BoardClient, BoardError, SerialTransport, SimulatedTransport
-from sim.compare import describe_difference
+from posdata.hdl.protocol import DEFAULT_BAUD
+from posdata.sim.board_client import BoardClient, BoardError, SerialTransport, SimulatedTransport
+from posdata.sim.compare import describe_difference
 
 from .common import CliError, add_json_arg, add_position_args, int_in_range, load_board, print_json
 

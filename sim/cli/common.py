@@ -6,9 +6,9 @@ import json
 import sys
 import time
 
-from engine.board import Board
-from engine.defs import START_FEN
-from engine.fen import FenError
+from posdata.engine.board import Board
+from posdata.engine.defs import START_FEN
+from posdata.engine.fen import FenError
 
 
 class CliError(Exception):

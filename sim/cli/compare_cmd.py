@@ -2,8 +2,8 @@
 
 import os
 
-from engine.board import Board
-from engine.positions import STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.positions import STANDARD_POSITIONS
 
 from .common import CliError, Progress, add_json_arg, int_in_range, print_json
 from .perft_cmd import latest_fmax
@@ -44,7 +44,7 @@ def compare_table(depths: dict, sim: str, jobs: int, mhz: float | None, quiet=Fa
                   echo=True) -> list[dict]:
     """Run the comparison for each named standard position at its depth; print the table as
     it fills when ``echo``. Returns one dict per position."""
-    from sim.hwperft import run_perft
+    from posdata.sim.hwperft import run_perft
 
     header = (f"{'position':<10} {'depth':>5} {'sw nodes':>10} {'hw nodes':>10} "
               f"{'published':>10} {'match':>5} {'hw cycles':>11} {'cyc/move':>8} "

@@ -5,10 +5,10 @@ import os
 import sys
 import time
 
-from engine.board import Board
-from engine.defs import move_uci
-from engine.perft import perft
-from engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.board import Board
+from posdata.engine.defs import move_uci
+from posdata.engine.perft import perft
+from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 
 #: software perft depth per standard position: a few seconds in all
 DEMO_DEPTHS = {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 3, "position5": 3,
@@ -58,7 +58,7 @@ def software_perft() -> bool:
 
 
 def cycle_simulation() -> bool:
-    from sim.pysim_driver import PysimGenerator
+    from posdata.sim.pysim_driver import PysimGenerator
 
     print("== The gateware in Amaranth's cycle-accurate simulator (move@cycle it left the "
           "generator)")
@@ -95,7 +95,7 @@ def hardware_perft() -> bool:
 
 
 def bitstream() -> bool:
-    from hdl.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
+    from posdata.hdl.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
 
     from .synth_cmd import add_speed, print_report
 

@@ -1,8 +1,8 @@
 """posdata moves: the pseudo-legal moves of a position, in generation order, from the reference
 generator or from the simulated gateware."""
 
-from engine.defs import describe_move, move_uci
-from engine.movegen import gen
+from posdata.engine.defs import describe_move, move_uci
+from posdata.engine.movegen import gen
 
 from .common import add_json_arg, add_position_args, load_board, print_json
 
@@ -25,7 +25,7 @@ def run(args) -> int:
     board = load_board(args)
     cycles = None
     if args.backend == "hw":
-        from sim.backends import make_driver
+        from posdata.sim.backends import make_driver
         result = make_driver("pysim").generate(board)
         moves, cycles = result.moves, result.cycles
     else:

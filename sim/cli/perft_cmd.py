@@ -54,7 +54,7 @@ def latest_fmax(build_dir: str = "build") -> float | None:
 
 
 def run(args) -> int:
-    from sim.hwperft import run_perft
+    from posdata.sim.hwperft import run_perft
 
     board = load_board(args)
     if args.mhz is not None and args.mhz <= 0:

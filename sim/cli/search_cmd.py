@@ -1,18 +1,10 @@
 """posdata search: the TSCP-style search on a position, iteration by iteration."""
 
-from engine.defs import move_uci
-from engine.search import (
-    MAX_DEPTH,
-    MOVEGEN_NAMES,
-    Limits,
-    MoveGenUnavailable,
-    Searcher,
-    is_mate_score,
-    make_movegen,
-    mate_in,
-    pv_uci,
-    uci_score,
-)
+from posdata.engine.defs import move_uci
+from posdata.engine.search import (MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, is_mate_score,
+                                   mate_in, pv_uci, uci_score)
+
+from ..movegens import MOVEGENS, make_movegen
 
 from .common import CliError, add_json_arg, add_position_args, int_in_range, load_board, print_json
 
@@ -31,7 +23,7 @@ def register(sub) -> None:
                        help="plies to search (iterative deepening up to it)")
     limit.add_argument("--movetime", type=int_in_range(1, MAX_MOVETIME_MS, "--movetime"),
                        metavar="MS", help="milliseconds to search")
-    p.add_argument("--movegen", choices=MOVEGEN_NAMES, default="sw",
+    p.add_argument("--movegen", choices=tuple(MOVEGENS), default="sw",
                    help="move generator: sw, the Python posdata walk (default), or hw, the "
                         "compiled simulation of the gateware")
     add_json_arg(p)

@@ -3,7 +3,7 @@ each move appeared and an account, per piece, of where the clocks went."""
 
 import os
 
-from engine.defs import describe_move, move_uci
+from posdata.engine.defs import describe_move, move_uci
 
 from .common import CliError, add_json_arg, add_position_args, load_board, print_json
 
@@ -23,8 +23,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from sim.model import predict
-    from sim.pysim_driver import PysimGenerator
+    from posdata.sim.model import predict
+    from posdata.sim.pysim_driver import PysimGenerator
 
     board = load_board(args)
     vcd = gtkw = None

@@ -6,7 +6,7 @@ from .common import CliError, add_json_arg, print_json
 
 
 def register(sub) -> None:
-    from hdl.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ
+    from posdata.hdl.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
@@ -38,9 +38,9 @@ def add_speed(report: dict) -> dict:
 def cycles_per_move() -> float:
     """Clock cycles per emitted move over the six standard positions (the timing model of the
     gateware; `make bench-hw` measures the same in simulation)."""
-    from engine.board import Board
-    from engine.positions import STANDARD_POSITIONS
-    from sim.model import predict
+    from posdata.engine.board import Board
+    from posdata.engine.positions import STANDARD_POSITIONS
+    from posdata.sim.model import predict
     cycles = moves = 0
     for pos in STANDARD_POSITIONS:
         p = predict(Board(pos.fen))
@@ -50,7 +50,7 @@ def cycles_per_move() -> float:
 
 
 def run(args) -> int:
-    from hdl.synth import SynthError, synthesize
+    from posdata.hdl.synth import SynthError, synthesize
 
     if args.mhz <= 0:
         raise CliError(f"--mhz must be positive, not {args.mhz:g}")

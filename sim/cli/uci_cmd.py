@@ -1,14 +1,18 @@
-"""posdata uci: the UCI engine on stdin/stdout, for chess GUIs (same as ``python -m engine``)."""
+"""posdata uci: the UCI engine on stdin/stdout, for chess GUIs. ``python -m posdata.engine`` is
+the same engine with only the software generator, and starts without importing amaranth."""
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "uci", help="run as a UCI engine on stdin/stdout (for chess GUIs)",
-        description="Speak the Universal Chess Interface on stdin/stdout. Same engine as "
-                    "`python -m engine`. Option MoveGen (sw|hw) picks the move generator.")
+        description="Speak the Universal Chess Interface on stdin/stdout. Option MoveGen (sw|hw) "
+                    "picks the move generator: the Python posdata walk or the compiled model of "
+                    "the gateware.")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from engine.uci import main  # only this command needs it
-    return main()
+    from posdata.engine.uci import main  # only this command needs it
+
+    from ..movegens import MOVEGENS
+    return main(movegens=MOVEGENS)

@@ -11,7 +11,7 @@ Ref: Tom Kerrigan's TSCP 1.81, data.c (``mailbox``, ``mailbox64``, ``offset``) a
 with rank 1 at the bottom and ``+10`` is one rank up (north).
 """
 
-from .defs import (
+from posdata.engine.defs import (
     BISHOP,
     CAPTURE,
     CASTLE,
