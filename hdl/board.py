@@ -19,9 +19,16 @@ from .layouts import PIECE, SQUARE
 assert (Color.WHITE, Color.BLACK, Color.EMPTY) == (0b00, 0b01, 0b10)
 
 
-def color_of(planes_empty, planes_black, sq):
-    """The Color of square ``sq`` (a Value) from the two planes."""
-    return Cat(planes_black.bit_select(sq, 1), planes_empty.bit_select(sq, 1))
+#: the colour planes, as the board drives them to the prefetcher, the walker and the merger
+Planes = wiring.Signature({"empty": Out(64), "black": Out(64)})
+
+#: a combinational lookup of one square's piece
+PieceLookup = wiring.Signature({"sq": Out(SQUARE), "piece": In(PIECE)})
+
+
+def color_of(planes, sq):
+    """The Color of square ``sq`` (a Value) from the colour ``planes``."""
+    return Cat(planes.black.bit_select(sq, 1), planes.empty.bit_select(sq, 1))
 
 
 class BoardMemory(wiring.Component):
@@ -29,9 +36,9 @@ class BoardMemory(wiring.Component):
     -----
     wr_en, wr_sq, wr_color, wr_piece : In
         Write one square per cycle.
-    empty, black : Out(64)
+    planes : Out(Planes)
         The colour planes (every square EMPTY after power-up).
-    rd_sq : In, rd_piece : Out
+    lookup : In(PieceLookup)
         Combinational read of one square's piece.
     """
 
@@ -39,10 +46,8 @@ class BoardMemory(wiring.Component):
     wr_sq: In(SQUARE)
     wr_color: In(Color)
     wr_piece: In(PIECE)
-    empty: Out(64)
-    black: Out(64)
-    rd_sq: In(SQUARE)
-    rd_piece: Out(PIECE)
+    planes: Out(Planes)
+    lookup: In(PieceLookup)
 
     def elaborate(self, platform):
         m = Module()
@@ -55,13 +60,13 @@ class BoardMemory(wiring.Component):
         with m.If(self.wr_en):
             m.d.sync += [empty.eq(Mux(color[1], empty | mask, empty & ~mask)),
                          black.eq(Mux(color[0], black | mask, black & ~mask))]
-        m.d.comb += [self.empty.eq(empty), self.black.eq(black)]
+        m.d.comb += [self.planes.empty.eq(empty), self.planes.black.eq(black)]
 
         m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
         wr = pieces.write_port()
         rd = pieces.read_port(domain="comb")
         m.d.comb += [
             wr.addr.eq(self.wr_sq), wr.data.eq(self.wr_piece), wr.en.eq(self.wr_en),
-            rd.addr.eq(self.rd_sq), self.rd_piece.eq(rd.data),
+            rd.addr.eq(self.lookup.sq), self.lookup.piece.eq(rd.data),
         ]
         return m

@@ -24,3 +24,11 @@ assert MoveLayout._fields["to"].offset == TO_SHIFT
 assert MoveLayout._fields["flags"].offset == FLAGS_SHIFT
 assert MoveLayout._fields["promo"].offset == PROMO_SHIFT
 assert all(FlagsLayout._fields[f.name.lower()].offset == int(f).bit_length() - 1 for f in Flag)
+
+#: what a generation needs besides the board, latched at ``start`` (engine.defs encodings)
+Position = data.StructLayout({
+    "side": 1,
+    "castle": 4,
+    "ep_valid": 1,
+    "ep_sq": SQUARE,
+})

@@ -19,9 +19,10 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import CASTLES, PROMOTION_ORDER
 
-from .layouts import MoveLayout
+from .board import Planes
+from .layouts import MoveLayout, Position
 from .params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, ROOM_MARGIN
-from .walker import Entry
+from .walker import Entry, EntryPort, OrderPort
 
 
 class OutputMerger(wiring.Component):
@@ -29,12 +30,14 @@ class OutputMerger(wiring.Component):
     -----
     start : In
         Begin a generation.
-    side, castle, empty : In
-        Side to move, castling rights, the empty-square plane (for castling).
-    write : In(CONTEXTS), entry : In(Entry), room : Out(CONTEXTS)
+    position : In(Position)
+        Side to move and castling rights.
+    planes : In(Planes)
+        The board's colour planes (castling needs empty squares).
+    entries : In(EntryPort)
         One FIFO per walk context.
-    order_write, order_id : In
-        A context took the next piece.
+    order : In(OrderPort)
+        A context took the next piece (at most 16 per generation: a side's pieces).
     walk_done : In
         No piece is left to walk and the walker is idle.
     moves : Out(stream)
@@ -44,14 +47,10 @@ class OutputMerger(wiring.Component):
     """
 
     start: In(1)
-    side: In(1)
-    castle: In(4)
-    empty: In(64)
-    write: In(CONTEXTS)
-    entry: In(Entry)
-    room: Out(CONTEXTS)
-    order_write: In(1)
-    order_id: In(range(CONTEXTS))
+    position: In(Position)
+    planes: In(Planes)
+    entries: In(EntryPort)
+    order: In(OrderPort)
     walk_done: In(1)
     moves: Out(stream.Signature(MoveLayout))
     finished: Out(1)
@@ -63,12 +62,12 @@ class OutputMerger(wiring.Component):
         room = Signal(CONTEXTS)
         for i, fifo in enumerate(fifos):
             m.submodules[f"fifo{i}"] = fifo
-            m.d.comb += [fifo.w_data.eq(self.entry), fifo.w_en.eq(self.write[i])]
+            m.d.comb += [fifo.w_data.eq(self.entries.entry), fifo.w_en.eq(self.entries.write[i])]
             # "room" is registered and the walker samples it a cycle before it writes, so the
             # choice of next address never waits for the FIFO's level logic; the margin covers
             # the write a context may make in between (its previous turn).
             m.d.sync += room[i].eq(fifo.level < FIFO_DEPTH - ROOM_MARGIN)
-        m.d.comb += self.room.eq(room)
+        m.d.comb += self.entries.room.eq(room)
 
         # Output register: a full one that is not taken holds everything here.
         out_valid = Signal()
@@ -83,16 +82,17 @@ class OutputMerger(wiring.Component):
         # Which context walks each piece, in piece order.
         m.submodules.order = order = SyncFIFO(width=Shape.cast(range(CONTEXTS)).width,
                                               depth=ORDER_DEPTH)
-        m.d.comb += [order.w_data.eq(self.order_id), order.w_en.eq(self.order_write)]
+        m.d.comb += [order.w_data.eq(self.order.payload), order.w_en.eq(self.order.valid)]
 
         # --- the head of the FIFO of the context that walks the current piece -----------------
+        heads = [fifo.r_stream for fifo in fifos]
         cur = Signal(range(CONTEXTS))
         m.d.comb += cur.eq(order.r_data)
         promo_i = Signal(2)
         head = Signal(Entry)
         avail = Signal()
-        m.d.comb += [head.eq(Mux(cur, fifos[1].r_data, fifos[0].r_data)),
-                     avail.eq(order.r_rdy & Mux(cur, fifos[1].r_rdy, fifos[0].r_rdy))]
+        m.d.comb += [head.eq(Mux(cur, heads[1].payload, heads[0].payload)),
+                     avail.eq(order.r_rdy & Mux(cur, heads[1].valid, heads[0].valid))]
         promo_piece = Signal(3)
         with m.Switch(promo_i):
             for i, p in enumerate(PROMOTION_ORDER):
@@ -111,12 +111,12 @@ class OutputMerger(wiring.Component):
             w = Signal(MoveLayout, name=f"castle_word{i}")
             for s in (0, 1):
                 c = CASTLES[s][i]
-                clear = Cat(*(self.empty[sq] for sq in c.empty)).all()
-                ok.append((self.castle & c.right).any() & clear)
-                with m.If(self.side == s):
+                clear = Cat(*(self.planes.empty[sq] for sq in c.empty)).all()
+                ok.append((self.position.castle & c.right).any() & clear)
+                with m.If(self.position.side == s):
                     m.d.comb += [w.frm.eq(c.king_from), w.to.eq(c.king_to)]
             m.d.comb += w.flags.castle.eq(1)
-            castle_ok.append(Mux(self.side, ok[1], ok[0]))
+            castle_ok.append(Mux(self.position.side, ok[1], ok[0]))
             castle_word.append(w)
 
         with m.FSM(name="merger"):
@@ -132,11 +132,11 @@ class OutputMerger(wiring.Component):
                         with m.If(head.move & head.promote):
                             m.d.sync += promo_i.eq(promo_i + 1)
                         with m.If(last_word):
-                            m.d.comb += Cat(f.r_en for f in fifos).eq(1 << cur)
+                            m.d.comb += Cat(h.ready for h in heads).eq(1 << cur)
                             with m.If(head.end):
                                 m.d.comb += order.r_en.eq(1)
                     with m.Elif(self.walk_done & ~order.r_rdy
-                                & ~Cat(f.r_rdy for f in fifos).any()):
+                                & ~Cat(h.valid for h in heads).any()):
                         with m.If(castle_ok[0]):
                             m.next = "Castle-Kingside"
                         with m.Elif(castle_ok[1]):

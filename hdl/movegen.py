@@ -15,8 +15,40 @@ Two ROM ports share the work:
 * the output merger (``hdl.merger``) puts the contexts' moves back into generation order,
   expands promotions, adds castling and drives the ``moves`` stream.
 
-Timing: ``sim.model`` is a clock-by-clock model of this design and predicts ``cycles`` exactly
-(with ``moves.ready`` held high); the tests hold the gateware to it.
+Timing
+------
+Clocks are numbered from the one in which ``start`` is taken (clock 0); ``cycles`` counts the
+busy clocks 1 .. N, N being the clock in which the merger is in "Drain". tests/test_timing.py
+holds the gateware to each fact below, and ``posdata sim`` / ``make bench-hw`` measure the
+accounts on the gateware (its ``walking``/``stepping`` observation outputs, sim.accounts).
+
+* Start-up. The piece scanner's candidate is a register: clock 0 loads the mask of the side's
+  pieces, clock 1 finds the lowest, clock 2 sends it to ROM port B, and its start entry lands in
+  the prefetch queue at the end of clock 3. Context 1 takes the first piece in clock 4 and
+  steps in clock 6; the second piece goes to context 0 in clock 7 (first step in 9), or back to
+  context 1 if its first piece ended in one step. The walk always begins in clock 6; clock 7 is
+  always idle.
+* Steady state. A context steps every other clock, so with both contexts walking the ROM
+  delivers one table entry per clock. Changing pieces costs nothing: the step that ends a piece
+  takes the head of the queue and sends that piece's first square to the ROM at once. The
+  scanner delivers a piece every two clocks and the queue holds two, which keeps up with
+  everything but runs of one- and two-entry pieces.
+* The tail. Once the queue and the scanner are empty, a context that finishes stays idle and the
+  other walks what it still has at half speed: ``7k/8/8/8/8/8/8/KQ6 w`` takes 52 clocks for 24
+  entries, the queen's 21 at two clocks each.
+* Merger and Drain. A step that emits a move or ends its piece writes one entry into its
+  context's FIFO; the merger reads one entry per clock from the FIFO of the context that walks
+  the oldest unfinished piece, and the word leaves through the output register a clock later:
+  with nothing queued, a move found in clock t is taken in clock t + 2. A promoting entry holds
+  the merger for four clocks. When no piece is left, both contexts are idle and all FIFOs are
+  empty, it adds the castling moves, one clock each, and then spends one clock in Drain: a lone
+  king on e1 steps in clocks 6, 8 .. 14, its moves leave in 8 .. 16, and ``cycles`` is 17.
+* Full FIFOs. A context can run up to fourteen entries ahead of the merger on later pieces while
+  the other walks a long piece that comes first. The registered ``room`` flags (level < 14) may
+  be a clock stale; the margin of two covers the write a context can make in between, so no
+  entry is dropped. A step without room does not happen: the context presents the same entry
+  again and loses two clocks. With ``ready`` held high this happens in about one random
+  position in a hundred, e.g. ``4r1R1/5k1r/3P4/8/r7/2p5/5Kp1/3Q4 w`` (4 stalls, 64 clocks).
 
 Protocol
 --------
@@ -38,10 +70,10 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 
 from .board import BoardMemory
-from .layouts import PIECE, SQUARE, MoveLayout
+from .layouts import PIECE, SQUARE, MoveLayout, Position
+from .merger import OutputMerger
 from .prefetch import PiecePrefetcher
 from .rom import PosdataRom
-from .merger import OutputMerger
 from .walker import Walker
 
 
@@ -61,9 +93,9 @@ class MoveGenerator(wiring.Component):
         Clock cycles the last (or current) generation has been busy.
     moves : Out(stream.Signature(MoveLayout))
         The moves, in engine.movegen.gen order, packed as engine's move word.
-    walking, walk_from : Out
-        Observation only (simulation traces, cycle accounts): the walker is on the piece
-        standing on ``walk_from``.
+    walking, stepping, walk_from : Out
+        Observation only (simulation traces, cycle accounts): the walker's logic stage is on
+        the piece standing on ``walk_from`` and, with ``stepping``, consumes a table entry.
     """
 
     wr_en: In(1)
@@ -80,6 +112,7 @@ class MoveGenerator(wiring.Component):
     cycles: Out(32)
     moves: Out(stream.Signature(MoveLayout))
     walking: Out(1)
+    stepping: Out(1)
     walk_from: Out(SQUARE)
 
     def elaborate(self, platform):
@@ -89,66 +122,46 @@ class MoveGenerator(wiring.Component):
         m.submodules.walker = walker = Walker()
         m.submodules.merger = merger = OutputMerger()
         m.submodules.rom = rom = PosdataRom()
-        rom_a, rom_b = rom.a, rom.b
 
+        # The block diagram: ROM port B feeds the prefetcher, port A the walker; pieces flow
+        # prefetcher -> walker, table entries walker -> merger, moves merger -> out.
+        wiring.connect(m, board.planes, prefetch.planes, walker.planes, merger.planes)
+        wiring.connect(m, prefetch.lookup, board.lookup)
+        wiring.connect(m, prefetch.rom, rom.b)
+        wiring.connect(m, walker.rom, rom.a)
+        wiring.connect(m, prefetch.pieces, walker.pieces)
+        wiring.connect(m, walker.entries, merger.entries)
+        wiring.connect(m, walker.order, merger.order)
+        wiring.connect(m, wiring.flipped(self.moves), merger.moves)
+
+        # --- control: a generation runs from start until the merger hands over the last move --
         busy = Signal()
         begin = self.start & ~busy
-        side = Signal()
-        castle = Signal(4)
-        ep_valid = Signal()
-        ep_sq = Signal(SQUARE)
+        position = Signal(Position)  # latched at start
         with m.If(begin):
-            m.d.sync += [side.eq(self.side), castle.eq(self.castle),
-                         ep_valid.eq(self.ep_valid), ep_sq.eq(self.ep_sq)]
-
+            m.d.sync += [position.side.eq(self.side), position.castle.eq(self.castle),
+                         position.ep_valid.eq(self.ep_valid), position.ep_sq.eq(self.ep_sq)]
         m.d.comb += [
             board.wr_en.eq(self.wr_en & ~busy),
             board.wr_sq.eq(self.wr_sq),
             board.wr_color.eq(self.wr_color),
             board.wr_piece.eq(self.wr_piece),
-            board.rd_sq.eq(prefetch.piece_sq),
 
             prefetch.load.eq(begin),
-            prefetch.side.eq(Mux(busy, side, self.side)),
-            prefetch.empty.eq(board.empty),
-            prefetch.black.eq(board.black),
+            prefetch.side.eq(Mux(busy, position.side, self.side)),
             prefetch.run.eq(busy),
-            prefetch.piece.eq(board.rd_piece),
-            prefetch.pop.eq(walker.pop),
-            rom_b.addr.eq(prefetch.rom_addr),
-            rom_b.en.eq(prefetch.rom_en),
-            prefetch.rom_data.eq(rom_b.data),
 
             walker.start.eq(begin),
-            walker.side.eq(side),
-            walker.ep_valid.eq(ep_valid),
-            walker.ep_sq.eq(ep_sq),
-            walker.empty.eq(board.empty),
-            walker.black.eq(board.black),
-            walker.head.eq(prefetch.head),
-            walker.head_ready.eq(prefetch.ready),
-            rom_a.addr.eq(walker.rom_addr),
-            rom_a.en.eq(1),
-            walker.rom_data.eq(rom_a.data),
-            walker.rom_ends.eq(rom_a.ends),
-            walker.fifo_ready.eq(merger.room),
-
+            walker.position.eq(position),
             merger.start.eq(begin),
-            merger.side.eq(side),
-            merger.castle.eq(castle),
-            merger.empty.eq(board.empty),
-            merger.write.eq(walker.fifo_write),
-            merger.entry.eq(walker.entry),
-            merger.order_write.eq(walker.pop),
-            merger.order_id.eq(walker.popped_by),
+            merger.position.eq(position),
             merger.walk_done.eq(~prefetch.left & walker.idle),
 
             self.walking.eq(walker.walking),
+            self.stepping.eq(walker.stepping),
             self.walk_from.eq(walker.walk_from),
         ]
-        wiring.connect(m, wiring.flipped(self.moves), merger.moves)
 
-        # busy from start until the merger has handed over the last move.
         m.d.sync += self.done.eq(0)
         with m.If(begin):
             m.d.sync += [busy.eq(1), self.cycles.eq(0)]

@@ -1,5 +1,5 @@
-"""Sizes of the generator's buffers. Plain Python (no amaranth): the gateware's modules and the
-cycle model (``sim.model``) take them from here."""
+"""Sizes of the generator's buffers, in one place. Plain Python (no amaranth): the gateware's
+modules and the host code take them from here."""
 
 CONTEXTS = 2       #: walk contexts taking turns in the walker's two-clock loop (hdl.walker)
 QUEUE_DEPTH = 2    #: prefetched start entries waiting for a walk context (hdl.prefetch)

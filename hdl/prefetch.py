@@ -1,5 +1,5 @@
 """The piece prefetcher: takes the side's pieces in ascending square order and reads each one's
-start entry ``posdata[ptype][from][from]`` through ROM port B into a small queue, ahead of the
+start entry ``posdata[ptype][from][from]`` through a ROM port into a small queue, ahead of the
 walker, so a walk context that finishes a piece starts the next one at once.
 
 The queue is a ring of registers with read and write pointers: a record lands straight from the
@@ -8,66 +8,65 @@ late in the cycle, and its register), and the walker takes the head by advancing
 pointer (one flip-flop), so neither side waits on the other's logic within a cycle.
 """
 
-from amaranth import Array, Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth import Array, Const, Module, Mux, Signal
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import PAWN
+from posdata.engine.defs import BPAWN, PAWN
 
-from .layouts import PIECE, SQUARE
+from .board import PieceLookup, Planes
+from .layouts import SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
-from .rom_image import ADDR_BITS, WORD_BITS
+from .rom import ReadPort
+from .rom_image import TABLE_BITS, rom_address, table_index
 
 #: a piece waiting for the walker: where its walk starts
 PieceRecord = data.StructLayout({
-    "table": 3,       # ROM table: the ptype, BPAWN folded onto 0 (see hdl.rom)
+    "table": TABLE_BITS,  # ROM table (hdl.rom_image.table_index of the ptype)
     "pawn": 1,
     "frm": SQUARE,
-    "first": SQUARE,  # nextpos[from][from]: the first square (a pawn's first push)
-    "d1": SQUARE,     # nextdir[from][from]: a pawn's first capture square
+    "first": SQUARE,      # nextpos[from][from]: the first square (a pawn's first push)
+    "d1": SQUARE,         # nextdir[from][from]: a pawn's first capture square
 })
 
 
 class PiecePrefetcher(wiring.Component):
     """Ports
     -----
-    load, side, empty, black : In
+    load, side : In
         ``load`` takes the mask of ``side``'s pieces from the colour planes (at start).
+    planes : In(Planes)
+        The board's colour planes.
     run : In
         Prefetch while ``run``.
-    piece_sq : Out, piece : In
-        Piece lookup in the board memory.
-    rom_addr, rom_en : Out, rom_data : In
-        ROM port B (one cycle latency).
-    head : Out(PieceRecord), ready : Out, pop : In
-        The next piece in generation order; ``pop`` takes it.
+    lookup : Out(PieceLookup)
+        The piece on a square, from the board.
+    rom : Out(ReadPort)
+        A ROM port for the start entries (one cycle latency).
+    pieces : Out(stream.Signature(PieceRecord))
+        The pieces in generation order.
     left : Out
         Some piece has not been handed to the walker yet.
     """
 
     load: In(1)
     side: In(1)
-    empty: In(64)
-    black: In(64)
+    planes: In(Planes)
     run: In(1)
-    piece_sq: Out(SQUARE)
-    piece: In(PIECE)
-    rom_addr: Out(ADDR_BITS)
-    rom_en: Out(1)
-    rom_data: In(WORD_BITS)
-    head: Out(PieceRecord)
-    ready: Out(1)
-    pop: In(1)
+    lookup: Out(PieceLookup)
+    rom: Out(ReadPort)
+    pieces: Out(stream.Signature(PieceRecord))
     left: Out(1)
 
     def elaborate(self, platform):
         m = Module()
 
         m.submodules.scanner = scanner = PieceScanner()
+        planes = self.planes
         m.d.comb += [
             scanner.load.eq(self.load),
-            scanner.own.eq(~self.empty & Mux(self.side, self.black, ~self.black)),
+            scanner.own.eq(~planes.empty & Mux(self.side, planes.black, ~planes.black)),
         ]
 
         ring = Array(Signal(PieceRecord, name=f"queue{i}") for i in range(QUEUE_DEPTH))
@@ -79,33 +78,36 @@ class PiecePrefetcher(wiring.Component):
 
         # Take the next piece when the queue will have room for it.
         issue = Signal()
-        is_pawn = self.piece == PAWN
-        table = Mux(is_pawn & self.side, 0, self.piece)
+        piece = self.lookup.piece
+        is_pawn = piece == PAWN
+        table = table_index(Mux(is_pawn & self.side, BPAWN, piece))  # ptype -> ROM table
+        sq = scanner.square
         m.d.comb += [
-            self.piece_sq.eq(scanner.square),
+            self.lookup.sq.eq(sq),
             issue.eq(self.run & scanner.any & (count + inflight < QUEUE_DEPTH)),
-            self.rom_addr.eq(Cat(scanner.square, scanner.square, table)),
-            self.rom_en.eq(issue),
+            self.rom.addr.eq(rom_address(table, sq, sq)),
+            self.rom.en.eq(issue),
             scanner.take.eq(issue),
         ]
         m.d.sync += inflight.eq(issue)
         with m.If(issue):
             m.d.sync += [inflight_rec.table.eq(table), inflight_rec.pawn.eq(is_pawn),
-                         inflight_rec.frm.eq(scanner.square)]
+                         inflight_rec.frm.eq(sq)]
 
         # The start entry lands straight in the queue.
         landed = Signal(PieceRecord)
-        m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.rom_data[:6]),
-                     landed.d1.eq(self.rom_data[6:])]
+        m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.rom.data[:6]),
+                     landed.d1.eq(self.rom.data[6:])]
         with m.If(inflight):
             m.d.sync += [ring[wr].eq(landed), wr.eq(wr + 1)]
-        with m.If(self.pop):
+        pop = self.pieces.valid & self.pieces.ready
+        with m.If(pop):
             m.d.sync += rd.eq(rd + 1)
-        m.d.sync += count.eq(count + inflight - self.pop)
+        m.d.sync += count.eq(count + inflight - pop)
 
         m.d.comb += [
-            self.head.eq(ring[rd]),
-            self.ready.eq(count != 0),
+            self.pieces.payload.eq(ring[rd]),
+            self.pieces.valid.eq(count != 0),
             self.left.eq((count != 0) | inflight | scanner.left),
         ]
         with m.If(self.load):

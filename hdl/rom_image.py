@@ -1,10 +1,14 @@
 """The posdata ROM's contents and addressing, from engine's tables (never a copy). Plain Python
-(no amaranth): the gateware (``hdl.rom``) and the cycle model (``sim.model``) both read it.
+(no amaranth at import): the gateware (``hdl.rom``, ``hdl.prefetch``, ``hdl.walker``) and the
+tests read it.
 
 Word: ``nextpos | nextdir << 6`` (12 bits). Address: ``table << 12 | from << 6 | to``, where
 ``table`` is the ptype with BPAWN (7) folded onto the unused slot 0, so 7 tables fill
 7 * 4096 = 28672 words. Beside each word two bits derived from the same tables: whether
 nextpos, and whether nextdir, leads back to the from-square (see ``hdl.rom`` for why).
+
+``table_index`` and ``rom_address`` are the only description of the addressing: they take plain
+integers (the image, the tests) or Amaranth values (the gateware's address logic) alike.
 """
 
 from posdata.engine.defs import BPAWN, N_PTYPES
@@ -12,23 +16,34 @@ from posdata.engine.posdata import NEXTDIR, NEXTPOS
 
 WORD_BITS = 12
 END_BITS = 2
-ADDR_BITS = 15
+TABLE_BITS = 3
+ADDR_BITS = TABLE_BITS + 12
 ROM_DEPTH = 7 * 4096
 
 
-def table_index(ptype: int) -> int:
-    return 0 if ptype == BPAWN else ptype
+def table_index(ptype):
+    """The ROM table of a ptype: BPAWN shares slot 0 (NO_PIECE has no table)."""
+    if isinstance(ptype, int):
+        return 0 if ptype == BPAWN else ptype
+    from amaranth import Mux
+    return Mux(ptype == BPAWN, 0, ptype)
 
 
-def rom_address(ptype: int, frm: int, to: int) -> int:
-    return table_index(ptype) << 12 | frm << 6 | to
+def rom_address(table, frm, to):
+    """The address of entry ``to`` of the walk of ``table`` from ``frm``."""
+    if all(isinstance(v, int) for v in (table, frm, to)):
+        return table << 12 | frm << 6 | to
+    from amaranth import Cat, Value
+    parts = [Value.cast(v) for v in (to, frm, table)]
+    assert [len(v) for v in parts] == [6, 6, TABLE_BITS], "square, square, table"
+    return Cat(*parts)
 
 
 def rom_image() -> list[int]:
     image = [0] * ROM_DEPTH
     for pt in range(1, N_PTYPES):
         words = NEXTPOS[pt].astype(int) | NEXTDIR[pt].astype(int) << 6  # [from][to]
-        base = table_index(pt) << 12
+        base = rom_address(table_index(pt), 0, 0)
         image[base:base + 4096] = words.reshape(-1).tolist()
     return image
 

@@ -15,12 +15,17 @@ class WatchdogError(RuntimeError):
     """A generation did not finish in time: a stuck design fails instead of hanging."""
 
 
+class MoveOverflowError(RuntimeError):
+    """A generation reported more moves than the move buffer holds: the design is broken (no
+    position has that many), and a truncated list would pass for a wrong but plausible one."""
+
+
 @dataclass
 class Generation:
     moves: list[int]  #: engine move words, in the order the gateware emitted them
     cycles: int       #: clock cycles the generator was busy
     writes: int = 0   #: squares written before the generation
-    #: when traced: per busy cycle, (square of the piece being walked or None, move taken or None)
+    #: when traced: a sim.accounts.Clock per busy cycle
     trace: list | None = None
 
 

@@ -8,6 +8,7 @@ from amaranth.sim import Simulator
 
 from posdata.hdl.movegen import MoveGenerator
 
+from .accounts import Clock
 from .driver import Generation, ShadowBoard, WatchdogError, position_inputs
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
@@ -33,7 +34,7 @@ class PysimGenerator:
         if vcd is not None:
             d = self.dut
             traces = [d.wr_en, d.wr_sq, d.wr_color, d.wr_piece, d.side, d.castle, d.ep_valid,
-                      d.ep_sq, d.start, d.busy, d.walking, d.walk_from, d.moves.valid,
+                      d.ep_sq, d.start, d.busy, d.walking, d.stepping, d.walk_from, d.moves.valid,
                       d.moves.ready, d.moves.payload, d.done, d.cycles]
             self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
             self._vcd.__enter__()
@@ -103,18 +104,20 @@ async def start(ctx, dut, inputs, ready=1) -> None:
 
 async def collect_moves(ctx, dut, watchdog, ready=None, trace=None) -> list[int]:
     """Take moves until ``done``; ``ready(cycle)`` drives backpressure when given. With a
-    ``trace`` list, append per busy cycle ``(walk_from or None, move taken or None)``."""
+    ``trace`` list, append a ``sim.accounts.Clock`` per busy cycle."""
     moves = []
     payload = dut.moves.payload.as_value()
     for cycle in range(1, watchdog):
-        _, _, valid, rdy, word, done, busy, walking, walk_from = await ctx.tick().sample(
-            dut.moves.valid, dut.moves.ready, payload, dut.done, dut.busy, dut.walking,
-            dut.walk_from)
+        (_, _, valid, rdy, word, done, busy, walking, stepping,
+         walk_from) = await ctx.tick().sample(dut.moves.valid, dut.moves.ready, payload,
+                                              dut.done, dut.busy, dut.walking, dut.stepping,
+                                              dut.walk_from)
         taken = valid and rdy
         if taken:
             moves.append(word)
         if trace is not None and busy:
-            trace.append((walk_from if walking else None, word if taken else None))
+            trace.append(Clock(walk_from if walking else None, bool(stepping),
+                               word if taken else None))
         if done:
             return moves
         if ready is not None:

@@ -11,7 +11,7 @@ from posdata.engine.perft import tree_fens
 from posdata.engine.defs import CAPTURE, DOUBLE, EP, PAWN_MOVE, PROMOTION, QUEEN, KNIGHT, pack_move
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.layouts import MoveLayout
-from posdata.hdl.rom import ROM_DEPTH, rom_address, rom_image
+from posdata.hdl.rom import ROM_DEPTH, rom_address, rom_image, table_index
 from posdata.engine.posdata import NEXTDIR, NEXTPOS
 from posdata.sim.compare import describe_difference
 from posdata.sim.model import predict
@@ -54,7 +54,7 @@ def test_rom_image_is_engine_tables():
     for pt in range(1, 8):
         for frm in range(64):
             for to in range(64):
-                w = image[rom_address(pt, frm, to)]
+                w = image[rom_address(table_index(pt), frm, to)]
                 assert (w & 63, w >> 6) == (NEXTPOS[pt, frm, to], NEXTDIR[pt, frm, to])
 
 

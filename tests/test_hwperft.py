@@ -48,7 +48,7 @@ def corrupt_rom_word(pt, frm, to, value):
 
         def image():
             words = original()
-            words[posdata.hdl.rom.rom_address(pt, frm, to)] = value
+            words[posdata.hdl.rom.rom_address(posdata.hdl.rom.table_index(pt), frm, to)] = value
             return words
         monkeypatch.setattr(posdata.hdl.rom, "rom_image", image)
     return patch

