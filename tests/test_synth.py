@@ -1,11 +1,14 @@
 """The design stays synthesisable: Yosys maps the generator onto ECP5 resources as intended, and
-the ULX3S-25F board build closes timing at the default clock. Also the PLL and UART arithmetic
-and the errors of a missing toolchain."""
+the ULX3S-25F board build closes timing at the default clock. Also the PLL and UART arithmetic,
+the report's reading of the tools' output, the errors of a missing or failing toolchain, and that
+the flow keeps to Amaranth's public build API."""
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from amaranth.back import rtlil
@@ -13,6 +16,7 @@ from amaranth.back import rtlil
 from posdata.hdl.movegen import MoveGenerator
 from posdata.hdl.pll import PFD_MHZ, VCO_MHZ, pll_settings
 from posdata.hdl.synth import SynthError, platform_for, synthesize, tool
+from posdata.hdl.synth_report import clock_timing, utilization, yosys_seconds
 from posdata.hdl.top import uart_divisor
 
 
@@ -38,6 +42,45 @@ def test_missing_tool_is_named(monkeypatch):
     monkeypatch.setenv("NEXTPNR_ECP5", "no-such-nextpnr")
     with pytest.raises(SynthError, match="no-such-nextpnr not found: pip install"):
         tool("NEXTPNR_ECP5")
+
+
+def test_failing_tool_is_a_synth_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("YOSYS", "false")  # found, runs, exits 1
+    with pytest.raises(SynthError, match=r"build failed \(exit status 1\).*posdata\.rpt"):
+        synthesize("ulx3s-25f", 100.0, build_dir=str(tmp_path))
+
+
+def test_report_reads_the_tools_output():
+    pnr = {"fmax": {"clk25": {"achieved": 300.0, "constraint": 25.0},
+                    "$glbnet$clk": {"achieved": 99.5, "constraint": 100.0}},
+           "utilization": {"DP16KD": {"used": 29, "available": 56}}}
+    timing = clock_timing(pnr)  # the PLL's output, not the board's oscillator
+    assert timing == {"clock_net": "$glbnet$clk", "constraint_mhz": 100.0, "fmax_mhz": 99.5,
+                      "timing_met": False}
+    assert utilization(pnr, {"EBR": "DP16KD", "IO": "TRELLIS_IO"}) == {
+        "EBR": {"used": 29, "available": 56, "percent": 51.8},
+        "IO": {"used": 0, "available": 0, "percent": None}}
+    log = "Executing JSON backend.\n\nEnd of script. Logfile hash: 35da, time: 11.79s, user: 11.8s"
+    assert yosys_seconds(log) == 11.79
+    assert yosys_seconds("End of script. Logfile hash: 35da, CPU: user 1.2s") is None
+
+
+def test_flow_uses_no_private_names():
+    """The flow goes through Amaranth's documented build API: no ``obj._name`` attribute and no
+    ``amaranth._module`` import in hdl/synth*.py."""
+    private = []
+    for path in sorted((Path(__file__).parent.parent / "hdl").glob("synth*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Attribute):
+                names = [node.attr]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = node.module.split(".") + [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [part for a in node.names for part in a.name.split(".")]
+            private += [f"{path.name}:{node.lineno} {n}" for n in names
+                        if n.startswith("_") and not n.endswith("__")]
+    assert not private, private
 
 
 def test_cli_unknown_board_and_missing_tool(tmp_path):
@@ -75,3 +118,5 @@ def test_ulx3s_25f_bitstream_closes_timing(tmp_path):
     assert r["timing_met"], f"Fmax {r['fmax_mhz']} MHz below the 100 MHz constraint"
     saved = json.loads((tmp_path / "synth" / "ulx3s-25f" / "report.json").read_text())
     assert saved["fmax_mhz"] == r["fmax_mhz"]
+    assert r["seed"] == 1 and {"amaranth", "yosys", "nextpnr-ecp5"} <= set(r["tools"])
+    assert {"elaborate", "build"} <= set(r["seconds"])
