@@ -263,31 +263,29 @@ class Walker(wiring.Component):
         pre_next = Signal(Precomputed)
         rule_selects(m, pre_next, thread_is, square_is, r.d1_end)
 
-        # the move made on this square, if the rule emits one
+        # whether the rule emits a move on this square ...
         last_rank = r.u[3:] == Mux(side, Const(0, 3), Const(7, 3))
         ep_square = self.position.ep_valid & (r.u == self.position.ep_sq)
-        emits = {
-            Emit.QUIET: Const(1), Emit.CAPTURE: Const(1), Emit.PUSH: Const(1),
-            Emit.PAWN_CAPTURE: Const(1), Emit.EN_PASSANT: ep_square,
-        }
-        word = pre_next.word
-        m.d.comb += [word.frm.eq(r.frm), word.to.eq(r.u)]
+        emit = Const(0)
         for (thread, square), step in RULE.items():
-            if step.emit is None:
-                continue
-            with m.If(thread_is[thread] & square_is[square]):
-                m.d.comb += pre_next.emit.eq(emits[step.emit])
-                flags = word.flags
-                if step.emit is Emit.CAPTURE:
-                    m.d.comb += flags.capture.eq(1)
-                elif step.emit is Emit.PUSH:
-                    m.d.comb += [flags.pawn_move.eq(1), flags.double.eq(r.push2),
-                                 pre_next.promote.eq(last_rank)]
-                elif step.emit is Emit.PAWN_CAPTURE:
-                    m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1),
-                                 pre_next.promote.eq(last_rank)]
-                elif step.emit is Emit.EN_PASSANT:
-                    m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1), flags.ep.eq(1)]
+            if step.emit is not None:
+                when = ep_square if step.emit is Emit.EN_PASSANT else Const(1)
+                emit = emit | (thread_is[thread] & square_is[square] & when)
+        m.d.comb += pre_next.emit.eq(emit)
+        # ... and the move word it would be: the flags of an emitted move depend only on the
+        # thread (and, for a capture thread, whether it is en passant), so they are set per
+        # thread, whatever the square
+        word = pre_next.word
+        flags = word.flags
+        m.d.comb += [word.frm.eq(r.frm), word.to.eq(r.u)]
+        with m.If(thread_is[Thread.PIECE]):      # QUIET or CAPTURE
+            m.d.comb += flags.capture.eq(square_is[Square.ENEMY])
+        with m.Elif(thread_is[Thread.PUSHES]):   # PUSH
+            m.d.comb += [flags.pawn_move.eq(1), flags.double.eq(r.push2),
+                         pre_next.promote.eq(last_rank)]
+        with m.Else():                           # PAWN_CAPTURE or EN_PASSANT
+            m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1),
+                         flags.ep.eq(~square_is[Square.ENEMY]), pre_next.promote.eq(last_rank)]
         # FIFO room is judged a cycle early: the merger's room leaves a margin for that
         m.d.comb += pre_next.step.eq(r.active & (self.entries.room >> r.id)[0])
         pre = Signal(Precomputed)  # ... for ring_l
