@@ -4,7 +4,9 @@ promotions, adds castling, and drives the ``moves`` stream.
 Pieces go to whichever walk context is free, in generation order; the walker reports each
 assignment, and an order FIFO of context numbers tells the merger which context's FIFO holds
 the next piece, so reading them piece by piece yields the moves in engine.movegen order.
-A promoting entry leaves as four moves (``PROMOTION_ORDER``). After the last piece come the
+A promoting entry leaves as four moves (``PROMOTION_ORDER``), or, with ``expand`` low, as one
+word flagged PROMOTION with no piece (a perft thread counts it four times, or stores it once and
+makes the four promotions in turn). After the last piece come the
 castling moves (king side, then queen side) whose right is held and whose squares between king
 and rook are empty; whether the king passes through check is makemove's business.
 
@@ -30,6 +32,8 @@ class OutputMerger(wiring.Component):
     -----
     start : In
         Begin a generation.
+    expand : In
+        Expand a promotion into its four moves (else one word, promoted piece 0).
     position : In(Position)
         Side to move and castling rights.
     planes : In(Planes)
@@ -47,6 +51,7 @@ class OutputMerger(wiring.Component):
     """
 
     start: In(1)
+    expand: In(1)
     position: In(Position)
     planes: In(Planes)
     entries: In(EntryPort)
@@ -98,10 +103,10 @@ class OutputMerger(wiring.Component):
             for i, p in enumerate(PROMOTION_ORDER):
                 with m.Case(i):
                     m.d.comb += promo_piece.eq(p)
-        last_word = ~head.move | ~head.promote | (promo_i == 3)
+        last_word = ~head.move | ~head.promote | (promo_i == 3) | ~self.expand
         piece_word = Signal(MoveLayout)
         m.d.comb += [piece_word.eq(head.word), piece_word.flags.promotion.eq(head.promote)]
-        with m.If(head.promote):
+        with m.If(head.promote & self.expand):
             m.d.comb += piece_word.promo.eq(promo_piece)
 
         # --- castling ----------------------------------------------------------------------
@@ -129,7 +134,7 @@ class OutputMerger(wiring.Component):
                 with m.If(~stall):
                     with m.If(avail):
                         m.d.comb += [emit.eq(head.move), word.eq(piece_word)]
-                        with m.If(head.move & head.promote):
+                        with m.If(head.move & head.promote & self.expand):
                             m.d.sync += promo_i.eq(promo_i + 1)
                         with m.If(last_word):
                             m.d.comb += Cat(h.ready for h in heads).eq(1 << cur)

@@ -3,7 +3,8 @@
 A ROM holds posdata (``hdl.rom``); colours live in two 64-bit register planes (``hdl.board``) so
 that a square's colour can be looked up combinationally and the side's pieces form a mask;
 piece types live in a small memory. On ``start`` the generator emits every pseudo-legal move of
-the side to move on the ``moves`` stream, in exactly the order of ``engine.movegen.gen``.
+the side to move on the ``moves`` stream, in exactly the order of ``engine.movegen.gen``. The
+walking itself is the generator core (``hdl.core``), which the perft engine's threads share.
 
 Two ROM ports share the work:
 
@@ -63,18 +64,16 @@ Protocol
   ``cycles`` then holds the number of clock cycles the generation was busy.
 """
 
-from amaranth import Module, Mux, Signal
+from amaranth import Module
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
 
 from .board import BoardMemory
-from .layouts import PIECE, SQUARE, MoveLayout, Position
-from .merger import OutputMerger
-from .prefetch import PiecePrefetcher
-from .rom import PosdataRom
-from .walker import Walker
+from .core import GeneratorCore
+from .layouts import PIECE, SQUARE, MoveLayout
+from .rom import PosdataRom, StartsFromWalkRom
 
 
 class MoveGenerator(wiring.Component):
@@ -118,56 +117,34 @@ class MoveGenerator(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = BoardMemory()
-        m.submodules.prefetch = prefetch = PiecePrefetcher()
-        m.submodules.walker = walker = Walker()
-        m.submodules.merger = merger = OutputMerger()
+        m.submodules.core = core = GeneratorCore()
         m.submodules.rom = rom = PosdataRom()
+        m.submodules.starts = starts = StartsFromWalkRom()
 
-        # The block diagram: ROM port B feeds the prefetcher, port A the walker; pieces flow
-        # prefetcher -> walker, table entries walker -> merger, moves merger -> out.
-        wiring.connect(m, board.planes, prefetch.planes, walker.planes, merger.planes)
-        wiring.connect(m, prefetch.lookup, board.lookup)
-        wiring.connect(m, prefetch.rom, rom.b)
-        wiring.connect(m, walker.rom, rom.a)
-        wiring.connect(m, prefetch.pieces, walker.pieces)
-        wiring.connect(m, walker.entries, merger.entries)
-        wiring.connect(m, walker.order, merger.order)
-        wiring.connect(m, wiring.flipped(self.moves), merger.moves)
+        # ROM port A walks, port B serves the start entries.
+        wiring.connect(m, board.planes, core.planes)
+        wiring.connect(m, core.lookup, board.lookup)
+        wiring.connect(m, core.walk, rom.a)
+        wiring.connect(m, core.starts, starts.starts)
+        wiring.connect(m, starts.rom, rom.b)
+        wiring.connect(m, wiring.flipped(self.moves), core.moves)
 
-        # --- control: a generation runs from start until the merger hands over the last move --
-        busy = Signal()
-        begin = self.start & ~busy
-        position = Signal(Position)  # latched at start
-        with m.If(begin):
-            m.d.sync += [position.side.eq(self.side), position.castle.eq(self.castle),
-                         position.ep_valid.eq(self.ep_valid), position.ep_sq.eq(self.ep_sq)]
         m.d.comb += [
-            board.wr_en.eq(self.wr_en & ~busy),
+            board.wr_en.eq(self.wr_en & ~core.busy),
             board.wr_sq.eq(self.wr_sq),
             board.wr_color.eq(self.wr_color),
             board.wr_piece.eq(self.wr_piece),
-
-            prefetch.load.eq(begin),
-            prefetch.side.eq(Mux(busy, position.side, self.side)),
-            prefetch.run.eq(busy),
-
-            walker.start.eq(begin),
-            walker.position.eq(position),
-            merger.start.eq(begin),
-            merger.position.eq(position),
-            merger.walk_done.eq(~prefetch.left & walker.idle),
-
-            self.walking.eq(walker.walking),
-            self.stepping.eq(walker.stepping),
-            self.walk_from.eq(walker.walk_from),
+            core.start.eq(self.start),
+            core.expand.eq(1),
+            core.position.side.eq(self.side),
+            core.position.castle.eq(self.castle),
+            core.position.ep_valid.eq(self.ep_valid),
+            core.position.ep_sq.eq(self.ep_sq),
+            self.busy.eq(core.busy),
+            self.done.eq(core.done),
+            self.cycles.eq(core.cycles),
+            self.walking.eq(core.walking),
+            self.stepping.eq(core.stepping),
+            self.walk_from.eq(core.walk_from),
         ]
-
-        m.d.sync += self.done.eq(0)
-        with m.If(begin):
-            m.d.sync += [busy.eq(1), self.cycles.eq(0)]
-        with m.If(busy):
-            m.d.sync += self.cycles.eq(self.cycles + 1)
-            with m.If(merger.finished):
-                m.d.sync += [busy.eq(0), self.done.eq(1)]
-        m.d.comb += self.busy.eq(busy)
         return m

@@ -1,6 +1,6 @@
 """The piece prefetcher: takes the side's pieces in ascending square order and reads each one's
-start entry ``posdata[ptype][from][from]`` through a ROM port into a small queue, ahead of the
-walker, so a walk context that finishes a piece starts the next one at once.
+start entry ``posdata[ptype][from][from]`` through a StartPort (the walk ROM's second port, or
+a table of start entries of its own) into a small queue, ahead of the walker, so a walk context that finishes a piece starts the next one at once.
 
 The queue is a ring of registers with read and write pointers: a record lands straight from the
 block RAM in the slot the write pointer names (no logic between a block RAM output, which comes
@@ -18,8 +18,8 @@ from .board import PieceLookup, Planes
 from .layouts import SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
-from .rom import ReadPort
-from .rom_image import TABLE_BITS, rom_address, table_index
+from .rom import StartPort
+from .rom_image import TABLE_BITS, table_index
 
 #: a piece waiting for the walker: where its walk starts
 PieceRecord = data.StructLayout({
@@ -42,8 +42,8 @@ class PiecePrefetcher(wiring.Component):
         Prefetch while ``run``.
     lookup : Out(PieceLookup)
         The piece on a square, from the board.
-    rom : Out(ReadPort)
-        A ROM port for the start entries (one cycle latency).
+    starts : Out(StartPort)
+        The start entries (one cycle latency).
     pieces : Out(stream.Signature(PieceRecord))
         The pieces in generation order.
     left : Out
@@ -55,7 +55,7 @@ class PiecePrefetcher(wiring.Component):
     planes: In(Planes)
     run: In(1)
     lookup: Out(PieceLookup)
-    rom: Out(ReadPort)
+    starts: Out(StartPort)
     pieces: Out(stream.Signature(PieceRecord))
     left: Out(1)
 
@@ -85,8 +85,9 @@ class PiecePrefetcher(wiring.Component):
         m.d.comb += [
             self.lookup.sq.eq(sq),
             issue.eq(self.run & scanner.any & (count + inflight < QUEUE_DEPTH)),
-            self.rom.addr.eq(rom_address(table, sq, sq)),
-            self.rom.en.eq(issue),
+            self.starts.table.eq(table),
+            self.starts.frm.eq(sq),
+            self.starts.en.eq(issue),
             scanner.take.eq(issue),
         ]
         m.d.sync += inflight.eq(issue)
@@ -96,8 +97,8 @@ class PiecePrefetcher(wiring.Component):
 
         # The start entry lands straight in the queue.
         landed = Signal(PieceRecord)
-        m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.rom.data[:6]),
-                     landed.d1.eq(self.rom.data[6:])]
+        m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.starts.data[:6]),
+                     landed.d1.eq(self.starts.data[6:])]
         with m.If(inflight):
             m.d.sync += [ring[wr].eq(landed), wr.eq(wr + 1)]
         pop = self.pieces.valid & self.pieces.ready

@@ -22,12 +22,17 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, WORD_BITS,  # noqa: F401 (re-exported)
-                        end_image, rom_address, rom_image, table_index)
+from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
+                        TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
+                        start_image, table_index)
 
-
+#: a read port of the walk ROM: an address in, the posdata word and its end bits out
 ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1), "data": In(WORD_BITS),
                              "ends": In(END_BITS)})
+
+#: where a piece's walk starts: (table, from-square) in, ``posdata[table][from][from]`` out
+StartPort = wiring.Signature({"table": Out(TABLE_BITS), "frm": Out(6), "en": Out(1),
+                              "data": In(WORD_BITS)})
 
 
 class PosdataRom(wiring.Component):
@@ -60,4 +65,43 @@ class PosdataRom(wiring.Component):
         for name, port in (("a", self.a), ("b", self.b)):
             word = Cat(*words[name])
             m.d.comb += [port.data.eq(word[:WORD_BITS]), port.ends.eq(word[WORD_BITS:])]
+        return m
+
+
+class StartsFromWalkRom(wiring.Component):
+    """Serves a StartPort from a walk-ROM port: the start entry of (table, from) is the walk
+    ROM's word at (table, from, from). The move generator reads its start entries this way, on
+    the walk ROM's second port."""
+
+    starts: In(StartPort)
+    rom: Out(ReadPort)
+
+    def elaborate(self, platform):
+        m = Module()
+        s = self.starts
+        m.d.comb += [self.rom.addr.eq(rom_address(s.table, s.frm, s.frm)),
+                     self.rom.en.eq(s.en), s.data.eq(self.rom.data)]
+        return m
+
+
+class StartRom(wiring.Component):
+    """The 448 start entries as a memory of their own (one block RAM), with two synchronous read
+    ports: the perft engine's two threads prefetch from it while both walk-ROM ports walk.
+
+    Ports
+    -----
+    a, b : In(StartPort)
+    """
+
+    a: In(StartPort)
+    b: In(StartPort)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.mem = mem = Memory(shape=WORD_BITS, depth=START_DEPTH,
+                                        init=start_image(rom_image()))
+        for port in (self.a, self.b):
+            r = mem.read_port()
+            m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en),
+                         port.data.eq(r.data)]
         return m

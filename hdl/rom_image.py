@@ -7,8 +7,11 @@ Word: ``nextpos | nextdir << 6`` (12 bits). Address: ``table << 12 | from << 6 |
 7 * 4096 = 28672 words. Beside each word two bits derived from the same tables: whether
 nextpos, and whether nextdir, leads back to the from-square (see ``hdl.rom`` for why).
 
-``table_index`` and ``rom_address`` are the only description of the addressing: they take plain
-integers (the image, the tests) or Amaranth values (the gateware's address logic) alike.
+``table_index``, ``rom_address`` and ``start_address`` are the only description of the
+addressing: they take plain integers (the images, the tests) or Amaranth values (the gateware's
+address logic) alike. The start entries ``posdata[table][from][from]`` (where a piece's walk
+begins) are also available as a table of their own, 448 words (``start_image``), so that a
+prefetcher need not take a port of the walk ROM.
 """
 
 from posdata.engine.defs import BPAWN, N_PTYPES
@@ -39,6 +42,17 @@ def rom_address(table, frm, to):
     return Cat(*parts)
 
 
+START_DEPTH = 7 * 64  #: start entries: one per (table, from-square)
+
+
+def start_address(table, frm):
+    """The address of the walk of ``table`` from ``frm`` in the table of start entries."""
+    if isinstance(table, int) and isinstance(frm, int):
+        return table << 6 | frm
+    from amaranth import Cat, Value
+    return Cat(Value.cast(frm), Value.cast(table))
+
+
 def rom_image() -> list[int]:
     image = [0] * ROM_DEPTH
     for pt in range(1, N_PTYPES):
@@ -55,3 +69,15 @@ def end_image(words: list[int] | None = None) -> list[int]:
         words = rom_image()
     return [int(w & 63 == a >> 6 & 63) | int(w >> 6 == a >> 6 & 63) << 1
             for a, w in enumerate(words)]
+
+
+def start_image(words: list[int] | None = None) -> list[int]:
+    """The start entries ``posdata[table][from][from]`` (first square | first capture square
+    << 6) by ``start_address``, taken from ``words`` (default: ``rom_image()``)."""
+    if words is None:
+        words = rom_image()
+    image = [0] * START_DEPTH
+    for table in range(7):
+        for frm in range(64):
+            image[start_address(table, frm)] = words[rom_address(table, frm, frm)]
+    return image

@@ -1,0 +1,211 @@
+"""The legality unit's core: is a square attacked, on the board after a move?
+
+TSCP's legality rule is "the mover's king is not attacked after the move". Sandström's SqAtakd
+walks the posdata ROM outward from the square (engine.board.attacked: 20-35 table reads a test);
+here the whole question is answered in parallel from the board's 64-bit planes, one query per
+clock, in a pipeline of three clocks:
+
+* clock 1 (query registered): the query's squares, and where the move's squares lie on the four
+  lines through the tested square.
+* clock 2: the rank, file and two diagonals through the square are gathered from the planes
+  (occupied, black, rook-or-queen, bishop-or-queen), eight squares each, and the knight and pawn
+  squares around it from the leaper planes.
+* clock 3: the move is applied to those lines (its from-square and an en passant victim taken
+  off, its to-square occupied by the mover, whatever stood there removed); on each of the eight
+  rays the first occupied square decides (an attacker of the ray's kind, or a blocker); knight,
+  pawn and king attacks are read around the square. The result is registered.
+
+A query names the square, the attacking side, and up to three squares the move changes: ``clr``
+(vacated: the from-square), ``put`` (now holds one of the mover's pieces: the to-square; an enemy
+piece there is captured, so it attacks no more), ``epc`` (vacated: an en passant victim). Any of
+them may be absent (``*_valid`` low): with none, the query asks about the board as it stands.
+
+The planes must not change while a query is in its second clock (the thread's control waits).
+"""
+
+from amaranth import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from .layouts import SQUARE
+
+#: the board as the attack unit reads it: one bit per square (a1 = bit 0)
+AttackPlanes = wiring.Signature({
+    "occupied": Out(64),
+    "black": Out(64),
+    "orth": Out(64),     # rook or queen
+    "diag": Out(64),     # bishop or queen
+    "knight": Out(64),
+    "pawn": Out(64),
+    "king": Out(data.ArrayLayout(SQUARE, 2)),  # per colour (WHITE 0, BLACK 1)
+})
+
+Query = data.StructLayout({
+    "sq": SQUARE,        # the square tested
+    "by": 1,             # the attacking side
+    "clr": SQUARE, "clr_valid": 1,
+    "put": SQUARE, "put_valid": 1,
+    "epc": SQUARE, "epc_valid": 1,
+})
+
+LATENCY = 3  #: clocks from a query to its result
+
+#: knight leaps as (file step, rank step)
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+
+def _line_index(kind: str, sq):
+    """Which line of ``kind`` passes through ``sq`` (a Value), and the position on it."""
+    file, rank = sq[:3], sq[3:]
+    if kind == "rank":
+        return rank, file
+    if kind == "file":
+        return file, rank
+    if kind == "diag":      # a1-h8 direction: file - rank is constant; position = rank
+        return (file - rank + 7)[:4], rank
+    return (file + rank)[:4], rank  # "anti": a8-h1 direction: file + rank constant
+
+
+def _line_squares(kind: str, index: int) -> list[int | None]:
+    """The squares of line ``index`` of ``kind`` by position 0..7 (None: off the board)."""
+    out = []
+    for pos in range(8):
+        if kind == "rank":
+            f, r = pos, index
+        elif kind == "file":
+            f, r = index, pos
+        elif kind == "diag":
+            f, r = pos + index - 7, pos
+        else:
+            f, r = index - pos, pos
+        out.append(r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None)
+    return out
+
+
+LINES = {"rank": 8, "file": 8, "diag": 15, "anti": 15}  #: kind -> number of lines
+
+
+def _gather(m, plane, kind: str, index, name: str):
+    """The eight bits of ``plane`` along line ``index`` (a Value) of ``kind``."""
+    bits = Signal(8, name=name)
+    choices = []
+    for i in range(LINES[kind]):
+        squares = _line_squares(kind, i)
+        choices.append(Cat(*(plane[sq] if sq is not None else Const(0) for sq in squares)))
+    m.d.comb += bits.eq(Array(choices)[index])
+    return bits
+
+
+class AttackUnit(wiring.Component):
+    """Ports
+    -----
+    planes : In(AttackPlanes)
+        The board.
+    query : In(stream.Signature(Query + tag))
+        One query per clock (always ready).
+    result : Out(stream.Signature({"attacked", "tag"}))
+        ``LATENCY`` clocks after its query, in order.
+
+    Parameters
+    ----------
+    tag_shape : shape
+        Carried from a query to its result unchanged (what the caller needs to act on it).
+    """
+
+    def __init__(self, tag_shape=1):
+        self._tag_shape = tag_shape
+        q = data.StructLayout({"query": Query, "tag": tag_shape})
+        r = data.StructLayout({"attacked": 1, "tag": tag_shape})
+        super().__init__({
+            "planes": In(AttackPlanes),
+            "query": In(stream.Signature(q, always_ready=True)),
+            "result": Out(stream.Signature(r, always_ready=True)),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        p = self.planes
+
+        # --- clock 1: the query, and the move's squares on the lines through it -------------
+        valid1 = Signal()
+        q = Signal(Query)
+        tag1 = Signal(self._tag_shape)
+        m.d.sync += [valid1.eq(self.query.valid), q.eq(self.query.payload.query),
+                     tag1.eq(self.query.payload.tag)]
+
+        # --- clock 2: gather lines and leaper squares --------------------------------------
+        valid2 = Signal()
+        tag2 = Signal(self._tag_shape)
+        m.d.sync += [valid2.eq(valid1), tag2.eq(tag1)]
+        by = q.by
+        lines = {}
+        for kind in LINES:
+            index, pos = _line_index(kind, q.sq)
+            slider = p.orth if kind in ("rank", "file") else p.diag
+            occ = _gather(m, p.occupied, kind, index, f"{kind}_occ")
+            blk = _gather(m, p.black, kind, index, f"{kind}_black")
+            sld = _gather(m, slider, kind, index, f"{kind}_slider")
+            # registered: occupancy, and "an attacker of this line's kind" per position
+            occ_r = Signal(8, name=f"{kind}_occ_q")
+            att_r = Signal(8, name=f"{kind}_att_q")
+            pos_r = Signal(3, name=f"{kind}_pos_q")
+            m.d.sync += [occ_r.eq(occ), att_r.eq(occ & sld & Mux(by, blk, ~blk)), pos_r.eq(pos)]
+            # the move's squares on this line: a one-hot mask of their positions (or 0)
+            masks = {}
+            for name in ("clr", "put", "epc"):
+                sq = getattr(q, name)
+                sq_index, sq_pos = _line_index(kind, sq)
+                on = getattr(q, f"{name}_valid") & (sq_index == index)
+                mask = Signal(8, name=f"{kind}_{name}_q")
+                m.d.sync += mask.eq(Mux(on, Const(1, 8) << sq_pos, 0))
+                masks[name] = mask
+            lines[kind] = (occ_r, att_r, pos_r, masks)
+
+        # knights and pawns that could attack the square, minus a captured one
+        file, rank = q.sq[:3], q.sq[3:]
+        enemy = p.occupied & Mux(by, p.black, ~p.black)
+        leapers = []
+        pawn_dr = Mux(by, 1, -1)  # a white pawn attacks upwards: it stands a rank below
+        steps = [(df, dr, p.knight) for df, dr in KNIGHT_STEPS]
+        steps += [(-1, "pawn", p.pawn), (1, "pawn", p.pawn)]
+        for i, (df, dr, plane) in enumerate(steps):
+            dr_v = pawn_dr if dr == "pawn" else dr
+            f2 = (file + df)[:4]   # 4 bits: a step off the board shows in bit 3 ...
+            r2 = (rank + dr_v)[:4]
+            on_board = ~f2[3] & ~r2[3]  # ... as file/rank -1 = 15 or 8 .. 9
+            sq2 = Cat(f2[:3], r2[:3])
+            captured = ((q.put_valid & (q.put == sq2)) | (q.epc_valid & (q.epc == sq2)))
+            bit = Signal(name=f"leaper{i}")
+            m.d.sync += bit.eq(on_board & (plane & enemy).bit_select(sq2, 1) & ~captured)
+            leapers.append(bit)
+        king = p.king[by]
+        kdf = (king[:3] - file)[:4]  # 4 bits, so that -1 (15) and +7 (7) differ
+        kdr = (king[3:] - rank)[:4]
+        near = lambda d: (d == 0) | (d == 1) | (d == 15)  # noqa: E731
+        king_hit = Signal()
+        m.d.sync += king_hit.eq(near(kdf) & near(kdr) & (king != q.sq))
+
+        # --- clock 3: apply the move, first piece on each ray ------------------------------
+        hits = []
+        for kind, (occ_r, att_r, pos_r, masks) in lines.items():
+            occ = (occ_r & ~masks["clr"] & ~masks["epc"]) | masks["put"]
+            att = att_r & ~masks["clr"] & ~masks["epc"] & ~masks["put"]
+            above = Signal(8, name=f"{kind}_above")
+            below = Signal(8, name=f"{kind}_below")
+            m.d.comb += [above.eq(Const(0xFE, 8) << pos_r), below.eq(~(Const(0xFF, 8) << pos_r))]
+            # towards higher positions: the lowest occupied square above decides
+            up = occ & above
+            first_up = up & (~up + 1)
+            # towards lower positions: the highest occupied square below; reverse the bits
+            down = Cat(*reversed([(occ & below)[i] for i in range(8)]))
+            first_down = down & (~down + 1)
+            att_rev = Cat(*reversed([att[i] for i in range(8)]))
+            hits += [(first_up & att).any(), (first_down & att_rev).any()]
+        attacked = Signal()
+        m.d.sync += attacked.eq(Cat(*hits, *leapers, king_hit).any())
+        valid3 = Signal()
+        tag3 = Signal(self._tag_shape)
+        m.d.sync += [valid3.eq(valid2), tag3.eq(tag2)]
+        m.d.comb += [self.result.valid.eq(valid3), self.result.payload.attacked.eq(attacked),
+                     self.result.payload.tag.eq(tag3)]
+        return m

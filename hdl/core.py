@@ -1,0 +1,116 @@
+"""The generator core: Sandström's walk from a board to an ordered stream of moves.
+
+The core is the part of the move generator that every user shares: the piece prefetcher
+(``hdl.prefetch``), the two-context walker (``hdl.walker``) and the output merger
+(``hdl.merger``), with the control of one generation. It owns no memory: the board, the walk
+ROM and the start entries are outside, so that the move generator (``hdl.movegen``) and each
+thread of the perft engine (``hdl.perft_thread``) give it their own.
+
+Protocol: pulse ``start`` (ignored while ``busy``) with ``position`` and ``expand`` valid in that
+cycle (latched); the board must not change until ``done``. Moves stream out in
+engine.movegen order; ``done`` pulses when the last one has been taken; ``cycles`` counts the
+busy clocks of the last generation. Timing: see hdl.movegen.
+"""
+
+from amaranth import Module, Mux, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from .board import PieceLookup, Planes
+from .layouts import SQUARE, MoveLayout, Position
+from .merger import OutputMerger
+from .prefetch import PiecePrefetcher
+from .rom import ReadPort, StartPort
+from .walker import Walker
+
+
+class GeneratorCore(wiring.Component):
+    """Ports
+    -----
+    start : In
+        Begin a generation (ignored while busy).
+    position : In(Position)
+        Side to move, castling rights, en passant square; latched at start.
+    expand : In
+        Promotions as four moves (else one word flagged PROMOTION); latched at start.
+    planes : In(Planes), lookup : Out(PieceLookup)
+        The board.
+    walk : Out(ReadPort)
+        A walk-ROM port (the walker's).
+    starts : Out(StartPort)
+        Start entries (the prefetcher's).
+    moves : Out(stream.Signature(MoveLayout))
+        The moves, in generation order.
+    busy, done : Out
+        ``busy`` from the cycle after start until the last move has been taken; ``done``
+        pulses as it falls.
+    cycles : Out(32)
+        Busy clocks of the last (or current) generation.
+    walking, stepping, walk_from : Out
+        Observation only (see hdl.walker).
+    """
+
+    start: In(1)
+    position: In(Position)
+    expand: In(1)
+    planes: In(Planes)
+    lookup: Out(PieceLookup)
+    walk: Out(ReadPort)
+    starts: Out(StartPort)
+    moves: Out(stream.Signature(MoveLayout))
+    busy: Out(1)
+    done: Out(1)
+    cycles: Out(32)
+    walking: Out(1)
+    stepping: Out(1)
+    walk_from: Out(SQUARE)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.prefetch = prefetch = PiecePrefetcher()
+        m.submodules.walker = walker = Walker()
+        m.submodules.merger = merger = OutputMerger()
+
+        # The block diagram: start entries feed the prefetcher, the walk ROM the walker; pieces
+        # flow prefetcher -> walker, table entries walker -> merger, moves merger -> out.
+        wiring.connect(m, wiring.flipped(self.planes), prefetch.planes, walker.planes,
+                       merger.planes)
+        wiring.connect(m, prefetch.lookup, wiring.flipped(self.lookup))
+        wiring.connect(m, prefetch.starts, wiring.flipped(self.starts))
+        wiring.connect(m, walker.rom, wiring.flipped(self.walk))
+        wiring.connect(m, prefetch.pieces, walker.pieces)
+        wiring.connect(m, walker.entries, merger.entries)
+        wiring.connect(m, walker.order, merger.order)
+        wiring.connect(m, wiring.flipped(self.moves), merger.moves)
+
+        # --- control: a generation runs from start until the merger hands over the last move --
+        busy = Signal()
+        begin = self.start & ~busy
+        position = Signal(Position)  # latched at start
+        expand = Signal()
+        with m.If(begin):
+            m.d.sync += [position.eq(self.position), expand.eq(self.expand)]
+        m.d.comb += [
+            prefetch.load.eq(begin),
+            prefetch.side.eq(Mux(busy, position.side, self.position.side)),
+            prefetch.run.eq(busy),
+            walker.start.eq(begin),
+            walker.position.eq(position),
+            merger.start.eq(begin),
+            merger.expand.eq(expand),
+            merger.position.eq(position),
+            merger.walk_done.eq(~prefetch.left & walker.idle),
+            self.walking.eq(walker.walking),
+            self.stepping.eq(walker.stepping),
+            self.walk_from.eq(walker.walk_from),
+        ]
+
+        m.d.sync += self.done.eq(0)
+        with m.If(begin):
+            m.d.sync += [busy.eq(1), self.cycles.eq(0)]
+        with m.If(busy):
+            m.d.sync += self.cycles.eq(self.cycles + 1)
+            with m.If(merger.finished):
+                m.d.sync += [busy.eq(0), self.done.eq(1)]
+        m.d.comb += self.busy.eq(busy)
+        return m
