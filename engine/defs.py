@@ -156,6 +156,17 @@ CASTLES = (
 FROM_SHIFT, TO_SHIFT, FLAGS_SHIFT, PROMO_SHIFT = 0, 6, 12, 18
 MOVE_BITS = 21
 
+#: The move buffer of one generation (the compiled model's, the board client's): room for the
+#: pseudo-legal moves of any position the FEN parser accepts, promotions expanded, so a
+#: generation reporting more is a broken generator or a garbled line, never a big position.
+#: The proven bound is 712. Every move but a promotion has its own (from, to) pair. A square is
+#: reached by at most 16 pieces (the nearest piece along each of the 8 rays, which covers
+#: sliders, kings, castling and pawns, plus 8 knights), and not from a square of the mover's
+#: own n pieces: at most 16 * (64 - n) pairs; no piece has more than 27: at most 27 * n. Both
+#: hold, so at most 640 pairs (n = 24). The 8 squares of the 7th rank hold at most 8 pawns of
+#: at most 3 promoting pairs, each 3 moves more: at most 72 more moves.
+MAX_MOVES = 1024
+
 CAPTURE = 1 << 12
 CASTLE = 2 << 12
 EP = 4 << 12

@@ -20,14 +20,13 @@ created.
 
 from collections import deque
 
-from posdata.engine.defs import MOVE_BITS
+from posdata.engine.defs import MAX_MOVES, MOVE_BITS
 from posdata.hdl.protocol import (CYCLES_BYTES, DEFAULT_BAUD, MOVE_RECORD_BYTES, PING_MAGIC,
                                   PING_REPLY, PROTOCOL_VERSION, RESYNC, Cmd, parse_record,
                                   position_args, write_square_args)
 
 from .driver import Generation, ShadowBoard, position_inputs
 
-MAX_MOVES = 1024          #: more move records than this means the stream is garbage
 MOVE_MASK = (1 << MOVE_BITS) - 1
 CLOCK_PERIOD = 1e-8       #: of the simulated board (its value only scales the simulated time)
 
@@ -123,9 +122,13 @@ class BoardClient:
                     raise ProtocolError(f"the board's end record counts {value} moves but "
                                         f"{len(moves)} arrived")
                 return moves
-            if value & ~MOVE_MASK or len(moves) >= MAX_MOVES:
+            if value & ~MOVE_MASK:
                 raise ProtocolError(f"garbage in the move stream (record {record.hex(' ')} after "
                                     f"{len(moves)} moves): is the baud rate right?")
+            if len(moves) >= MAX_MOVES:  # the move buffer's size, which no position exceeds
+                raise ProtocolError(f"the board sent more than {MAX_MOVES} moves in one "
+                                    f"generation, more than any position has: a stuck generator "
+                                    f"or a garbled line")
             moves.append(value)
 
     def _read(self, n: int, what: str) -> bytes:

@@ -1,6 +1,6 @@
 // C entry points around the CXXRTL model of hdl.movegen.MoveGenerator, so that Python pays one
 // ctypes call per generation instead of one per clock. The generated model is included by
-// the build (see sim/cxxrtl_driver.py) just before this file.
+// the build (see sim/cxxrtl_build.py) just before this file.
 //
 // Clocking follows the Amaranth-simulator testbench (sim/pysim_driver.py) exactly: inputs are
 // set, then one rising edge; outputs are sampled as they are just before an edge. Only the

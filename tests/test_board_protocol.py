@@ -18,8 +18,8 @@ from types import SimpleNamespace
 import pytest
 
 from posdata.engine.board import Board
-from posdata.engine.defs import (A1, A2, A3, B3, BLACK, CAPTURE, E1, E4, EMPTY, H8, KING, NO_PIECE,
-                                 NO_SQUARE, PAWN, PAWN_MOVE, WHITE, pack_move)
+from posdata.engine.defs import (A1, A2, A3, B3, BLACK, CAPTURE, E1, E4, EMPTY, H8, KING,
+                                 MAX_MOVES, NO_PIECE, NO_SQUARE, PAWN, PAWN_MOVE, WHITE, pack_move)
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.protocol import (ARGUMENT_FREE_BIT, PING_REPLY, RESYNC, Cmd, end_record,
                                   parse_record, position_args, write_square_args)
@@ -223,6 +223,19 @@ def test_fake_end_record_count_mismatch():
     client = BoardClient(FakeBoard({Cmd.GENERATE: move + end_record(2)}))
     with pytest.raises(ProtocolError, match="counts 2 moves but 1 arrived"):
         client.generate(Board())
+
+
+def test_fake_move_stream_up_to_the_buffer_size():
+    """A full move buffer is accepted; one move more is refused, not cut short."""
+    move = (E1 | E4 << 6).to_bytes(3, "little")
+    cycles = {Cmd.READ_CYCLES: bytes(4)}
+    full = BoardClient(FakeBoard({Cmd.GENERATE: move * MAX_MOVES + end_record(MAX_MOVES),
+                                  **cycles}))
+    assert len(full.generate(Board()).moves) == MAX_MOVES
+    over = BoardClient(FakeBoard({Cmd.GENERATE: move * (MAX_MOVES + 1)
+                                  + end_record(MAX_MOVES + 1), **cycles}))
+    with pytest.raises(ProtocolError, match=f"more than {MAX_MOVES} moves in one generation"):
+        over.generate(Board())
 
 
 def test_fake_request_bytes():

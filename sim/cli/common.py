@@ -1,8 +1,10 @@
 """What every subcommand shares: one-line errors, board setup from --fen/--moves, JSON output,
-progress on stderr."""
+progress on stderr, the clock for projected hardware times."""
 
 import argparse
+import glob
 import json
+import os
 import sys
 import time
 
@@ -55,6 +57,28 @@ def int_in_range(lo: int, hi: int, name: str):
             raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, not {value}")
         return value
     return parse
+
+
+def latest_fmax(build_dir: str = "build") -> float | None:
+    """Fmax (MHz) of the generator's clock from the newest synthesis report, if one exists."""
+    reports = glob.glob(os.path.join(build_dir, "synth", "*", "report.json"))
+    if not reports:
+        return None
+    newest = max(reports, key=os.path.getmtime)
+    try:
+        with open(newest) as f:
+            return float(json.load(f)["fmax_mhz"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def clock_mhz(mhz: float | None) -> float | None:
+    """The clock for projected hardware times: --mhz when given, else the latest Fmax."""
+    if mhz is None:
+        return latest_fmax()
+    if mhz <= 0:
+        raise CliError(f"--mhz must be positive, not {mhz}")
+    return mhz
 
 
 def print_json(obj) -> None:

@@ -5,8 +5,7 @@ import os
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
 
-from .common import CliError, Progress, add_json_arg, int_in_range, print_json
-from .perft_cmd import latest_fmax
+from .common import CliError, Progress, add_json_arg, clock_mhz, int_in_range, print_json
 
 
 def register(sub) -> None:
@@ -30,9 +29,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.mhz is not None and args.mhz <= 0:
-        raise CliError(f"--mhz must be positive, not {args.mhz}")
-    mhz = args.mhz if args.mhz is not None else latest_fmax()
+    mhz = clock_mhz(args.mhz)
     rows = compare_table({p.name: args.depth for p in STANDARD_POSITIONS}, args.sim, args.jobs,
                          mhz, quiet=args.quiet, echo=not args.json)
     if args.json:

@@ -85,8 +85,8 @@ def cycle_simulation() -> bool:
 
 
 def hardware_perft() -> bool:
+    from .common import latest_fmax
     from .compare_cmd import compare_table
-    from .perft_cmd import latest_fmax
 
     print("== Hardware vs software perft: the compiled gateware (CXXRTL) held to the reference "
           "at every node")

@@ -1,12 +1,10 @@
 """posdata perft: count the legal move tree on the reference generator, on the simulated
 gateware, or on both with a move-for-move comparison at every node."""
 
-import glob
-import json
 import os
 
-from .common import (CliError, Progress, add_json_arg, add_position_args, int_in_range,
-                     load_board, print_json)
+from .common import (CliError, Progress, add_json_arg, add_position_args, clock_mhz,
+                     int_in_range, load_board, print_json)
 
 MAX_DEPTH = 12
 
@@ -40,26 +38,11 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def latest_fmax(build_dir: str = "build") -> float | None:
-    """Fmax (MHz) of the generator's clock from the newest synthesis report, if one exists."""
-    reports = glob.glob(os.path.join(build_dir, "synth", "*", "report.json"))
-    if not reports:
-        return None
-    newest = max(reports, key=os.path.getmtime)
-    try:
-        with open(newest) as f:
-            return float(json.load(f)["fmax_mhz"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 def run(args) -> int:
     from posdata.sim.hwperft import run_perft
 
     board = load_board(args)
-    if args.mhz is not None and args.mhz <= 0:
-        raise CliError(f"--mhz must be positive, not {args.mhz}")
-    mhz = args.mhz if args.mhz is not None else latest_fmax()
+    mhz = clock_mhz(args.mhz)
     progress = Progress(args.quiet)
     try:
         report = run_perft(board, args.depth, args.backend, args.sim, args.jobs, progress)
