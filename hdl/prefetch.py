@@ -1,6 +1,7 @@
 """The piece prefetcher: takes the side's pieces in ascending square order and reads each one's
 start entry ``posdata[ptype][from][from]`` through a StartPort (the walk ROM's second port, or
-a table of start entries of its own) into a small queue, ahead of the walker, so a walk context that finishes a piece starts the next one at once.
+a table of start entries of its own) into a small queue, ahead of the walker, so a walk context
+that finishes a piece starts the next one at once.
 
 The queue is a ring of registers with read and write pointers: a record lands straight from the
 block RAM in the slot the write pointer names (no logic between a block RAM output, which comes

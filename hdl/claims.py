@@ -1,0 +1,45 @@
+"""The claim counter: hands out the nodes at the split ply, one thread each.
+
+Every thread numbers the nodes it reaches at the split ply in the same order (they all walk the
+same tree above it); the counter stands at the lowest node nobody has taken. A thread asking for
+node i gets it if the counter stands at i and no lower-numbered thread asks in the same clock;
+the grant is registered, and the counter then stands at i + 1, which tells every other thread
+asking for i that the node is taken.
+"""
+
+from amaranth import Const, Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In
+
+from .perft_thread import CLAIM_BITS, ClaimPort
+
+
+class ClaimCounter(wiring.Component):
+    """Ports
+    -----
+    start : In
+        A count begins: the counter returns to 0.
+    ports[i] : In(ClaimPort)
+        One per thread; a lower index wins a tie.
+    """
+
+    def __init__(self, threads: int):
+        if not isinstance(threads, int) or threads < 1:
+            raise TypeError(f"threads must be a positive integer, not {threads!r}")
+        self._threads = threads
+        super().__init__({"start": In(1), "ports": In(ClaimPort).array(threads)})
+
+    def elaborate(self, platform):
+        m = Module()
+        counter = Signal(CLAIM_BITS)
+        granted = Const(0)  # a lower-numbered thread won this clock
+        for i, port in enumerate(self.ports):
+            wins = Signal(name=f"wins{i}")
+            m.d.comb += [port.next.eq(counter),
+                         wins.eq(port.req & (port.index == counter) & ~granted)]
+            m.d.sync += port.grant.eq(wins)
+            granted = granted | wins
+        m.d.sync += counter.eq(counter + granted)
+        with m.If(self.start):
+            m.d.sync += counter.eq(0)
+        return m

@@ -1,0 +1,92 @@
+"""A perft thread's board: the generator's colour planes and piece memory (as ``hdl.board``),
+plus what the legality unit reads: one plane per kind of attacker and the two kings' squares.
+
+Every plane is a 64-bit register so the attack unit can gather any rank, file or diagonal in
+one clock; pieces also live in a small memory (one entry per square) for the prefetcher and for
+make/unmake, which read single squares. One square is written per clock (from the host while
+loading, from make/unmake while counting); nothing is reset, so the board is whatever was last
+written.
+"""
+
+from amaranth import Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
+
+from .attack import AttackPlanes
+from .board import PieceLookup, Planes
+from .layouts import PIECE, SQUARE
+
+
+class PerftBoard(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece : In
+        Write one square per clock.
+    planes : Out(Planes)
+        Colour planes for the generator core.
+    attack : Out(AttackPlanes)
+        Attacker planes and king squares for the attack unit.
+    lookup, probe_a, probe_b : In(PieceLookup)
+        Combinational reads of one square's piece each (the prefetcher's; make/unmake's two).
+    """
+
+    wr_en: In(1)
+    wr_sq: In(SQUARE)
+    wr_color: In(Color)
+    wr_piece: In(PIECE)
+    planes: Out(Planes)
+    attack: Out(AttackPlanes)
+    lookup: In(PieceLookup)
+    probe_a: In(PieceLookup)
+    probe_b: In(PieceLookup)
+
+    def elaborate(self, platform):
+        m = Module()
+        mask = Signal(64)
+        m.d.comb += mask.eq(Const(1, 64) << self.wr_sq)
+        color, piece = self.wr_color, self.wr_piece
+        occupied = color != Color.EMPTY
+        # per plane: what the written square becomes in it
+        values = {
+            "empty": ~occupied,
+            "black": color == Color.BLACK,
+            "orth": occupied & ((piece == ROOK) | (piece == QUEEN)),
+            "diag": occupied & ((piece == BISHOP) | (piece == QUEEN)),
+            "knight": occupied & (piece == KNIGHT),
+            "pawn": occupied & (piece == PAWN),
+        }
+        planes = {}
+        for name, value in values.items():
+            plane = Signal(64, name=name, reset_less=True, init=(1 << 64) - 1 if name == "empty"
+                           else 0)
+            with m.If(self.wr_en):
+                m.d.sync += plane.eq(Mux(value, plane | mask, plane & ~mask))
+            planes[name] = plane
+        kings = [Signal(SQUARE, name=f"king{c}", reset_less=True) for c in range(2)]
+        for c, king in enumerate(kings):
+            with m.If(self.wr_en & (piece == KING) & (color == c)):
+                m.d.sync += king.eq(self.wr_sq)
+
+        m.d.comb += [
+            self.planes.empty.eq(planes["empty"]),
+            self.planes.black.eq(planes["black"]),
+            self.attack.occupied.eq(~planes["empty"]),
+            self.attack.black.eq(planes["black"]),
+            self.attack.orth.eq(planes["orth"]),
+            self.attack.diag.eq(planes["diag"]),
+            self.attack.knight.eq(planes["knight"]),
+            self.attack.pawn.eq(planes["pawn"]),
+            self.attack.king[0].eq(kings[0]),
+            self.attack.king[1].eq(kings[1]),
+        ]
+
+        m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
+        wr = pieces.write_port()
+        m.d.comb += [wr.addr.eq(self.wr_sq), wr.data.eq(piece), wr.en.eq(self.wr_en)]
+        for port in (self.lookup, self.probe_a, self.probe_b):
+            rd = pieces.read_port(domain="comb")
+            m.d.comb += [rd.addr.eq(port.sq), port.piece.eq(rd.data)]
+        return m

@@ -1,0 +1,94 @@
+"""A perft engine: one posdata walk ROM, one table of start entries, two threads.
+
+Each thread walks on its own port of the two ROMs (``hdl.rom``: port A for thread 0, B for
+thread 1), so both keep their walkers busy at one table entry per clock. The engine loads the
+same root into both threads, starts them together and sums their leaves; the threads share the
+nodes at the split ply through a claim counter (``hdl.claims``), which the engine leaves to its
+owner, so that one counter can serve every engine of a chip (``hdl.perft_chip``).
+"""
+
+from amaranth import Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import Color
+
+from .layouts import PIECE, SQUARE, MoveLayout, Position
+from .perft_thread import ClaimPort, Phase, PerftThread
+from .rom import PosdataRom, StartRom
+
+THREADS = 2  #: one per port of the dual-ported ROMs
+
+
+class PerftEngine(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece : In
+        Load the root's board into both threads (while idle).
+    root : In(Position)
+    start, depth, bulk, split, abort : In
+        As a thread's (``hdl.perft_thread``).
+    claims : Out(ClaimPort) per thread
+        To the claim counter.
+    busy : Out
+        Some thread is counting.
+    leaves : Out(64)
+        The threads' leaves, summed (registered: valid a clock after the threads' counts).
+    overflow : Out
+        Some thread's move stack overflowed.
+    gen_start, moves, gen_cycles
+        Generate mode, on thread 0.
+    phases : Out(Phase) per thread
+        Observation only.
+    """
+
+    def __init__(self):
+        super().__init__({
+            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+            "root": In(Position),
+            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+            "claims": Out(ClaimPort).array(THREADS),
+            "busy": Out(1), "leaves": Out(64), "overflow": Out(1),
+            "gen_start": In(1), "moves": Out(stream.Signature(MoveLayout)),
+            "gen_cycles": Out(32),
+            "phases": Out(Phase).array(THREADS),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.rom = rom = PosdataRom()
+        m.submodules.starts = starts = StartRom()
+        threads = []
+        for i, (walk, start_port) in enumerate(((rom.a, starts.a), (rom.b, starts.b))):
+            m.submodules[f"thread{i}"] = thread = PerftThread()
+            threads.append(thread)
+            wiring.connect(m, thread.walk, walk)
+            wiring.connect(m, thread.starts, start_port)
+            wiring.connect(m, thread.claim, wiring.flipped(self.claims[i]))
+            m.d.comb += [
+                thread.wr_en.eq(self.wr_en), thread.wr_sq.eq(self.wr_sq),
+                thread.wr_color.eq(self.wr_color), thread.wr_piece.eq(self.wr_piece),
+                thread.root.eq(self.root),
+                thread.start.eq(self.start), thread.depth.eq(self.depth),
+                thread.bulk.eq(self.bulk), thread.split.eq(self.split),
+                thread.abort.eq(self.abort),
+                self.phases[i].eq(thread.phase),
+            ]
+        first = threads[0]
+        m.d.comb += [first.gen_start.eq(self.gen_start), self.gen_cycles.eq(first.gen_cycles)]
+        wiring.connect(m, wiring.flipped(self.moves), first.moves)
+        for thread in threads[1:]:
+            m.d.comb += thread.moves.ready.eq(0)
+
+        leaves = Signal(64)
+        total = threads[0].leaves
+        for thread in threads[1:]:
+            total = total + thread.leaves
+        m.d.sync += leaves.eq(total)
+        busy = threads[0].busy
+        overflow = threads[0].overflow
+        for thread in threads[1:]:
+            busy = busy | thread.busy
+            overflow = overflow | thread.overflow
+        m.d.comb += [self.leaves.eq(leaves), self.busy.eq(busy), self.overflow.eq(overflow)]
+        return m

@@ -1,0 +1,581 @@
+"""A perft thread: the whole node loop of perft on chip, around the generator core.
+
+The thread counts the leaves of the legal move tree below the position loaded into its board,
+depth first, TSCP style (README, "The perft engine: memory and threading model"):
+
+* **Generate** a node: the generator core streams the pseudo-legal moves in generation order
+  (promotions unexpanded). Each goes to the legality unit (``hdl.attack``: is the mover's king
+  attacked after the move? castling: three questions) and, when legal, onto the move stack
+  (``gen_dat``: ply p's moves lie between ``first[p]`` and ``end[p]``), or, at the last ply of a
+  bulk count, into the leaf counter (a promotion counts four).
+* **Descend**: take the ply's next move from the stack (a promotion entry is made four times,
+  once per piece of ``PROMOTION_ORDER``), save what unmake needs in the ply's undo record, make
+  it on the board (two square writes; three for en passant, four for castling), flip the side,
+  and generate the child.
+* **Return**: when a ply's moves are done, unmake the move that led to it and go on with the
+  parent's next move.
+* **Plain counting**: the last ply's pseudo-legal moves are stored, and each is made, its king
+  tested on the board after the move (castling: also the king's square and the square it
+  crosses, before), counted if legal, and unmade.
+
+Threads count independent subtrees. At the *split* ply every node must be claimed from a
+counter shared by all threads (``claim``): a thread descends into the i-th node it reaches at
+that ply only if the counter stands at i; otherwise another thread has it. The plies above the
+split are walked by every thread.
+
+The move stack holds ``STACK_DEPTH`` entries: 12 plies of the 323 pseudo-legal entries a
+position can have at most (README). A write beyond the end sets ``overflow``, which stays set
+until the next start: the count is then not to be trusted.
+"""
+
+import enum
+
+from amaranth import Const, Module, Mux, ResetInserter, Signal
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import CASTLES, KING, NO_PIECE, PAWN, PROMOTION_ORDER, ROOK, Color
+
+from .attack import LATENCY, AttackUnit
+from .core import GeneratorCore
+from .layouts import PIECE, SQUARE, MoveLayout, Position
+from .perft_board import PerftBoard
+from .rom import ReadPort, StartPort
+
+STACK_DEPTH = 4096  #: move stack entries (README: 12 plies x 323 <= 4096)
+MAX_PLIES = 16      #: ply records (undo, first/end, cursor); depth is at most MAX_PLIES - 1
+CLAIM_BITS = 32
+
+#: a thread asks the shared claim counter for the node it has numbered ``index``
+ClaimPort = wiring.Signature({
+    "req": Out(1),
+    "index": Out(CLAIM_BITS),
+    "grant": In(1),              # registered: the claim of the previous clock succeeded
+    "next": In(CLAIM_BITS),      # the counter: nodes below it are taken
+})
+
+#: one move on the stack
+StackEntry = data.StructLayout({"frm": SQUARE, "to": SQUARE, "promote": 1})
+
+#: what unmake needs, per ply
+Undo = data.StructLayout({
+    "frm": SQUARE, "to": SQUARE,
+    "moved": PIECE,      # the piece that left ``frm`` (a pawn for a promotion)
+    "captured": PIECE,   # the piece taken (a pawn for en passant), NO_PIECE if none
+    "castle": 1, "ep": 1, "promote": 1,
+    "rights": 4, "ep_valid": 1, "ep_sq": SQUARE,
+})
+
+
+class Phase(enum.IntEnum):
+    """What the thread is doing, per clock (an observation output for cycle accounts)."""
+    IDLE = 0
+    GENERATE = 1   #: the generator core runs (and legality queries with it)
+    DRAIN = 2      #: waiting for the last legality results of a node
+    MAKE = 3
+    UNMAKE = 4
+    NEXT = 5       #: reading the next move off the stack
+    CLAIM = 6
+    LEAF = 7       #: plain counting: testing a made leaf
+
+
+#: legality tags: what a result is about
+Tag = data.StructLayout({"part": 2, "promote": 1, "move": StackEntry})
+NORMAL, CASTLE_CHECK, CASTLE_CROSS, CASTLE_TO = range(4)
+
+
+def _castle_squares(to):
+    """(rook from, rook to) of the castling whose king lands on ``to`` (a Value)."""
+    rook_from, rook_to = Const(0, SQUARE), Const(0, SQUARE)
+    for side in CASTLES:
+        for c in side:
+            rook_from = Mux(to == c.king_to, c.rook_from, rook_from)
+            rook_to = Mux(to == c.king_to, c.rook_to, rook_to)
+    return rook_from, rook_to
+
+
+def _two_apart(a, b):
+    """Two files (or ranks) apart, from 3-bit coordinates."""
+    d = (a - b)[:4]
+    return (d == 2) | (d == 14)
+
+
+def _rights_after(rights, frm, to):
+    """Castling rights once a move from ``frm`` to ``to`` is made (TSCP's castle_mask)."""
+    keep = rights
+    for side in CASTLES:
+        for c in side:
+            touched = ((frm == c.king_from) | (frm == c.rook_from)
+                       | (to == c.king_from) | (to == c.rook_from))
+            keep = keep & ~Mux(touched, c.right, 0)
+    return keep[:4]
+
+
+class PerftThread(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece : In
+        Load the root position's board (while idle), one square per clock.
+    root : In(Position)
+        Side to move, castling rights, en passant square of the root; latched at start.
+    start, depth, bulk, split : In
+        Count perft(``depth``) (bulk or plain); nodes at ply ``split`` are claimed.
+    abort : In
+        Stop a count at once (the board is then not the root any more: reload it).
+    claim : Out(ClaimPort)
+    walk : Out(ReadPort), starts : Out(StartPort)
+        The walk ROM port and start-entry port of this thread's generator core.
+    busy : Out
+    leaves : Out(64)
+        Leaves counted so far (of this thread).
+    overflow : Out
+        The move stack overflowed during the count (sticky until the next start).
+    gen_start : In, moves : Out(stream), gen_cycles : Out(32)
+        Generate mode: the root position's pseudo-legal moves in generation order (promotions
+        expanded), as the move generator gives them.
+    phase : Out(Phase)
+        Observation only: where the clock goes.
+    """
+
+    wr_en: In(1)
+    wr_sq: In(SQUARE)
+    wr_color: In(Color)
+    wr_piece: In(PIECE)
+    root: In(Position)
+    start: In(1)
+    depth: In(4)
+    bulk: In(1)
+    split: In(4)
+    abort: In(1)
+    claim: Out(ClaimPort)
+    walk: Out(ReadPort)
+    starts: Out(StartPort)
+    busy: Out(1)
+    leaves: Out(64)
+    overflow: Out(1)
+    gen_start: In(1)
+    moves: Out(stream.Signature(MoveLayout))
+    gen_cycles: Out(32)
+    phase: Out(Phase)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.board = board = PerftBoard()
+        m.submodules.core = core = GeneratorCore()
+        m.submodules.attack = attack = AttackUnit(Tag)
+        wiring.connect(m, board.planes, core.planes)
+        wiring.connect(m, core.lookup, board.lookup)
+        wiring.connect(m, board.attack, attack.planes)
+        wiring.connect(m, core.walk, wiring.flipped(self.walk))
+        wiring.connect(m, core.starts, wiring.flipped(self.starts))
+
+        # --- memories: the move stack and the per-ply records ----------------------------------
+        m.submodules.stack = stack = Memory(shape=StackEntry, depth=STACK_DEPTH, init=[])
+        stack_w = stack.write_port()
+        stack_r = stack.read_port()  # synchronous: the entry arrives the clock after its address
+        ply_records = {}
+        for name, shape in (("first", range(STACK_DEPTH + 1)), ("end", range(STACK_DEPTH + 1)),
+                            ("cursor", range(STACK_DEPTH + 1)), ("promo", 2), ("undo", Undo)):
+            mem = Memory(shape=shape, depth=MAX_PLIES, init=[])
+            m.submodules[f"ply_{name}"] = mem
+            ply_records[name] = (mem.write_port(), mem.read_port(domain="comb"))
+
+        # --- the thread's registers ---------------------------------------------------------------
+        depth = Signal(4)
+        bulk = Signal()
+        split = Signal(4)
+        ply = Signal(range(MAX_PLIES))
+        side = Signal()
+        rights = Signal(4)
+        ep_valid = Signal()
+        ep_sq = Signal(SQUARE)
+        top = Signal(range(STACK_DEPTH + 1))   # next free stack entry
+        leaves = Signal(64)
+        overflow = Signal()
+        claims = Signal(CLAIM_BITS)            # nodes numbered so far at the split ply
+        busy = Signal()
+        gen_mode = Signal()
+        m.d.comb += [self.leaves.eq(leaves), self.overflow.eq(overflow), self.busy.eq(busy),
+                     self.gen_cycles.eq(core.cycles)]
+
+        for name in ("first", "end", "cursor", "promo", "undo"):
+            w, r = ply_records[name]
+            m.d.comb += [w.addr.eq(ply), r.addr.eq(ply)]
+        first_w, first_r = ply_records["first"]
+        end_w, end_r = ply_records["end"]
+        cursor_w, cursor_r = ply_records["cursor"]
+        promo_w, promo_r = ply_records["promo"]
+        undo_w, undo_r = ply_records["undo"]
+
+        remaining = Signal(5)
+        m.d.comb += remaining.eq(depth - ply)
+        frontier = remaining == 1
+        counting = frontier & bulk          # count legal moves, store nothing
+        store_all = frontier & ~bulk        # plain: store every pseudo-legal move
+
+        # --- the board's write port, shared by the host, make and unmake -------------------------
+        wr_en = Signal()
+        wr_sq = Signal(SQUARE)
+        wr_color = Signal(Color)
+        wr_piece = Signal(PIECE)
+        m.d.comb += [board.wr_en.eq(wr_en), board.wr_sq.eq(wr_sq), board.wr_color.eq(wr_color),
+                     board.wr_piece.eq(wr_piece)]
+
+        def write(sq, color, piece):
+            return [wr_en.eq(1), wr_sq.eq(sq), wr_color.eq(color), wr_piece.eq(piece)]
+
+        empty_sq = lambda sq: write(sq, Color.EMPTY, NO_PIECE)  # noqa: E731
+
+        # --- generator core: the thread's own position, or the root in generate mode -------------
+        core_start = Signal()
+        m.d.comb += [core.start.eq(core_start), core.expand.eq(gen_mode),
+                     core.position.side.eq(side), core.position.castle.eq(rights),
+                     core.position.ep_valid.eq(ep_valid), core.position.ep_sq.eq(ep_sq)]
+        moves = core.moves
+        m.d.comb += [self.moves.payload.eq(moves.payload),
+                     self.moves.valid.eq(moves.valid & gen_mode)]
+
+        # --- legality queries ---------------------------------------------------------------------
+        query = attack.query.payload.query
+        tag = attack.query.payload.tag
+        king = board.attack.king
+        own_king = king[side]
+        inflight = Signal(range(LATENCY + 8))
+        issued = attack.query.valid
+        answered = attack.result.valid
+        m.d.sync += inflight.eq(inflight + issued - answered)
+
+        word = moves.payload
+        castle_part = Signal(2)  # which of castling's three questions is being asked
+        is_king_move = word.frm == own_king
+        m.d.comb += [query.by.eq(~side), tag.move.frm.eq(word.frm), tag.move.to.eq(word.to),
+                     tag.promote.eq(word.flags.promotion)]
+
+        def ask_about_move():
+            """Queries for the move on the core's stream (the collector)."""
+            stmts = []
+            with m.If(word.flags.castle):
+                # the king's square, the square it crosses, its destination
+                with m.Switch(castle_part):
+                    with m.Case(0):
+                        m.d.comb += [query.sq.eq(word.frm), tag.part.eq(CASTLE_CHECK)]
+                    with m.Case(1):
+                        m.d.comb += [query.sq.eq((word.frm + word.to)[1:]),
+                                     tag.part.eq(CASTLE_CROSS)]
+                    with m.Default():
+                        m.d.comb += [query.sq.eq(word.to), tag.part.eq(CASTLE_TO),
+                                     query.clr.eq(word.frm), query.clr_valid.eq(1),
+                                     query.put.eq(word.to), query.put_valid.eq(1)]
+            with m.Else():
+                m.d.comb += [query.sq.eq(Mux(is_king_move, word.to, own_king)),
+                             tag.part.eq(NORMAL),
+                             query.clr.eq(word.frm), query.clr_valid.eq(1),
+                             query.put.eq(word.to), query.put_valid.eq(1),
+                             query.epc.eq(word.to ^ 8), query.epc_valid.eq(word.flags.ep)]
+            return stmts
+
+        # --- results: count, or store the legal moves ------------------------------------------
+        result = attack.result.payload
+        castle_seen = Signal()  # an attacked square among castling's questions so far
+        legal = Signal()
+        decided = Signal()
+        with m.Switch(result.tag.part):
+            with m.Case(NORMAL):
+                m.d.comb += [legal.eq(~result.attacked), decided.eq(1)]
+            with m.Case(CASTLE_TO):
+                m.d.comb += [legal.eq(~result.attacked & ~castle_seen), decided.eq(1)]
+        with m.If(answered):
+            with m.If(result.tag.part == CASTLE_CHECK):
+                m.d.sync += castle_seen.eq(result.attacked)
+            with m.Elif(result.tag.part == CASTLE_CROSS):
+                m.d.sync += castle_seen.eq(castle_seen | result.attacked)
+
+        push = Signal()          # a move goes onto the stack this clock
+        push_entry = Signal(StackEntry)
+        m.d.comb += [stack_w.addr.eq(top), stack_w.data.eq(push_entry),
+                     stack_w.en.eq(push & (top != STACK_DEPTH))]
+        with m.If(push):
+            with m.If(top == STACK_DEPTH):
+                m.d.sync += overflow.eq(1)
+            with m.Else():
+                m.d.sync += top.eq(top + 1)
+        count_leg = answered & decided & legal  # a legal move came out of the unit
+        with m.If(count_leg & ~store_all):
+            with m.If(counting):
+                m.d.sync += leaves.eq(leaves + Mux(result.tag.promote, 4, 1))
+            with m.Else():
+                m.d.comb += [push.eq(1), push_entry.eq(result.tag.move)]
+
+        # --- the move in hand: read off the stack, then made ------------------------------------
+        entry = Signal(StackEntry)     # the current ply's move being made
+        promo = promo_r.data
+        m.d.comb += [board.probe_a.sq.eq(entry.frm), board.probe_b.sq.eq(entry.to)]
+        piece_f = board.probe_a.piece
+        piece_t = board.probe_b.piece
+        to_occupied = ~board.planes.empty.bit_select(entry.to, 1)
+        df = (entry.frm[:3] - entry.to[:3])[:4]
+        is_castle = (piece_f == KING) & _two_apart(entry.frm[:3], entry.to[:3])
+        is_ep = (piece_f == PAWN) & ep_valid & (entry.to == ep_sq) & (df != 0)
+        promo_piece = Signal(PIECE)
+        with m.Switch(promo):
+            for i, p in enumerate(PROMOTION_ORDER):
+                with m.Case(i):
+                    m.d.comb += promo_piece.eq(p)
+        placed = Mux(entry.promote, promo_piece, piece_f)
+        captured = Mux(is_ep, PAWN, Mux(to_occupied, piece_t, NO_PIECE))
+        undo = undo_r.data
+        u_rook_from, u_rook_to = _castle_squares(undo.to)
+
+        # --- control ---------------------------------------------------------------------------
+        m.d.comb += self.claim.index.eq(claims)
+        phase = Signal(Phase)
+        m.d.comb += self.phase.eq(phase)
+        m.d.comb += phase.eq(Phase.IDLE)
+
+        def on_start():
+            return [depth.eq(self.depth), bulk.eq(self.bulk), split.eq(self.split),
+                    ply.eq(0), side.eq(self.root.side), rights.eq(self.root.castle),
+                    ep_valid.eq(self.root.ep_valid), ep_sq.eq(self.root.ep_sq), top.eq(0),
+                    leaves.eq(0), overflow.eq(0), claims.eq(0)]
+
+        with m.FSM(name="thread"):
+            with m.State("Idle"):
+                m.d.comb += write(self.wr_sq, self.wr_color, self.wr_piece)
+                m.d.comb += wr_en.eq(self.wr_en)
+                with m.If(self.start):
+                    m.d.sync += on_start()
+                    m.d.sync += busy.eq(1)
+                    with m.If(self.depth == 0):
+                        m.d.sync += leaves.eq(1)
+                        m.next = "Done"
+                    with m.Elif(self.split == 0):
+                        m.next = "Claim-Root"
+                    with m.Else():
+                        m.next = "Generate"
+                with m.Elif(self.gen_start):
+                    m.d.sync += [gen_mode.eq(1), side.eq(self.root.side),
+                                 rights.eq(self.root.castle), ep_valid.eq(self.root.ep_valid),
+                                 ep_sq.eq(self.root.ep_sq)]
+                    m.next = "Gen-Mode"
+
+            # generate mode: the root's moves go out on self.moves
+            with m.State("Gen-Mode"):
+                m.d.comb += core_start.eq(1)
+                m.next = "Gen-Mode-Wait"
+            with m.State("Gen-Mode-Wait"):
+                m.d.comb += moves.ready.eq(self.moves.ready)
+                with m.If(core.done):
+                    m.d.sync += gen_mode.eq(0)
+                    m.next = "Idle"
+
+            with m.State("Claim-Root"):
+                m.d.comb += [phase.eq(Phase.CLAIM), self.claim.req.eq(1)]
+                with m.If(self.claim.grant):
+                    m.next = "Generate"
+                with m.Elif(self.claim.next > claims):
+                    m.next = "Done"
+
+            # --- generate the node at ``ply`` -----------------------------------------------
+            with m.State("Generate"):
+                m.d.comb += [phase.eq(Phase.GENERATE), core_start.eq(1)]
+                # this ply's moves start where the parent's ended (the stack top)
+                m.d.comb += [first_w.en.eq(1), first_w.data.eq(top)]
+                m.d.sync += castle_part.eq(0)
+                m.next = "Collect"
+            with m.State("Collect"):
+                m.d.comb += phase.eq(Phase.GENERATE)
+                with m.If(store_all):
+                    # plain counting: every pseudo-legal move onto the stack, as it comes
+                    m.d.comb += [moves.ready.eq(1), push.eq(moves.valid),
+                                 push_entry.frm.eq(word.frm), push_entry.to.eq(word.to),
+                                 push_entry.promote.eq(word.flags.promotion)]
+                with m.Else():
+                    ask_about_move()
+                    last_part = ~word.flags.castle | (castle_part == 2)
+                    m.d.comb += [moves.ready.eq(last_part), attack.query.valid.eq(moves.valid)]
+                    with m.If(moves.valid & word.flags.castle):
+                        m.d.sync += castle_part.eq(Mux(last_part, 0, castle_part + 1))
+                with m.If(core.done):
+                    m.next = "Drain"
+            with m.State("Drain"):
+                m.d.comb += phase.eq(Phase.DRAIN)
+                with m.If((inflight == 0) & ~answered):
+                    with m.If(counting):
+                        m.next = "Return"
+                    with m.Else():
+                        m.d.comb += [end_w.en.eq(1), end_w.data.eq(top),
+                                     cursor_w.en.eq(1), cursor_w.data.eq(first_r.data),
+                                     promo_w.en.eq(1), promo_w.data.eq(0)]
+                        m.next = "Next"
+
+            # --- the next move of ``ply`` ---------------------------------------------------
+            with m.State("Next"):
+                m.d.comb += [phase.eq(Phase.NEXT), stack_r.addr.eq(cursor_r.data)]
+                with m.If(cursor_r.data == end_r.data):
+                    m.next = "Return"
+                with m.Else():
+                    m.next = "Read"
+            with m.State("Read"):
+                m.d.comb += phase.eq(Phase.NEXT)
+                m.d.sync += entry.eq(stack_r.data)
+                with m.If(store_all):
+                    m.next = "Leaf-Pre"
+                with m.Elif(ply + 1 == split):
+                    m.next = "Claim"
+                with m.Else():
+                    m.next = "Make"
+            with m.State("Claim"):
+                m.d.comb += [phase.eq(Phase.CLAIM), self.claim.req.eq(1)]
+                with m.If(self.claim.grant):
+                    m.d.sync += claims.eq(claims + 1)
+                    m.next = "Make"
+                with m.Elif(self.claim.next > claims):
+                    m.d.sync += claims.eq(claims + 1)
+                    m.next = "Skip"
+
+            # --- make ``entry`` ---------------------------------------------------------------
+            with m.State("Make"):
+                m.d.comb += phase.eq(Phase.MAKE)
+                m.d.comb += write(entry.to, side, placed)
+                m.d.comb += [undo_w.en.eq(1), undo_w.data.frm.eq(entry.frm),
+                             undo_w.data.to.eq(entry.to),
+                             undo_w.data.moved.eq(piece_f), undo_w.data.captured.eq(captured),
+                             undo_w.data.castle.eq(is_castle), undo_w.data.ep.eq(is_ep),
+                             undo_w.data.promote.eq(entry.promote),
+                             undo_w.data.rights.eq(rights), undo_w.data.ep_valid.eq(ep_valid),
+                             undo_w.data.ep_sq.eq(ep_sq)]
+                m.next = "Make-From"
+            with m.State("Make-From"):
+                m.d.comb += phase.eq(Phase.MAKE)
+                m.d.comb += empty_sq(undo.frm)
+                with m.If(undo.ep):
+                    m.next = "Make-Ep"
+                with m.Elif(undo.castle):
+                    m.next = "Make-Rook-From"
+                with m.Else():
+                    m.next = "Made"
+            with m.State("Make-Ep"):
+                m.d.comb += phase.eq(Phase.MAKE)
+                m.d.comb += empty_sq(undo.to ^ 8)
+                m.next = "Made"
+            with m.State("Make-Rook-From"):
+                m.d.comb += phase.eq(Phase.MAKE)
+                m.d.comb += empty_sq(u_rook_from)
+                m.next = "Make-Rook-To"
+            with m.State("Make-Rook-To"):
+                m.d.comb += phase.eq(Phase.MAKE)
+                m.d.comb += write(u_rook_to, side, ROOK)
+                m.next = "Made"
+            with m.State("Made"):
+                m.d.comb += phase.eq(Phase.MAKE)
+                u = undo
+                double_step = (u.moved == PAWN) & _two_apart(u.frm[3:], u.to[3:])
+                m.d.sync += [rights.eq(_rights_after(rights, u.frm, u.to)),
+                             ep_valid.eq(double_step), ep_sq.eq((u.frm + u.to)[1:]),
+                             side.eq(~side)]
+                with m.If(store_all):
+                    m.next = "Leaf-Test"
+                with m.Else():
+                    m.d.sync += ply.eq(ply + 1)
+                    m.next = "Generate"
+
+            # --- return from ``ply``: unmake the move that led here ---------------------------
+            with m.State("Return"):
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                with m.If(ply == 0):
+                    m.next = "Done"
+                with m.Else():
+                    m.d.sync += [ply.eq(ply - 1), side.eq(~side)]
+                    m.next = "Unmake"
+            with m.State("Unmake"):
+                # ``side`` is the mover again; ``undo`` is the record of the move made at ``ply``;
+                # the child's moves leave the stack
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                m.d.comb += write(undo.frm, side, undo.moved)
+                m.d.sync += top.eq(end_r.data)
+                m.next = "Unmake-To"
+            with m.State("Unmake-To"):
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                with m.If(undo.captured.any() & ~undo.ep):
+                    m.d.comb += write(undo.to, ~side, undo.captured)
+                with m.Else():
+                    m.d.comb += empty_sq(undo.to)
+                m.d.sync += [rights.eq(undo.rights), ep_valid.eq(undo.ep_valid),
+                             ep_sq.eq(undo.ep_sq)]
+                with m.If(undo.ep):
+                    m.next = "Unmake-Ep"
+                with m.Elif(undo.castle):
+                    m.next = "Unmake-Rook-To"
+                with m.Else():
+                    m.next = "Unmade"
+            with m.State("Unmake-Ep"):
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                m.d.comb += write(undo.to ^ 8, ~side, PAWN)
+                m.next = "Unmade"
+            with m.State("Unmake-Rook-To"):
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                m.d.comb += empty_sq(u_rook_to)
+                m.next = "Unmake-Rook-From"
+            with m.State("Unmake-Rook-From"):
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                m.d.comb += write(u_rook_from, side, ROOK)
+                m.next = "Unmade"
+            # --- on to the ply's next move (the next promotion piece, or the next entry) -----
+            # after unmaking, the move is the ply's undo record; after a claim another thread
+            # won, it is the entry in hand
+            for state, promote in (("Unmade", undo.promote), ("Skip", entry.promote)):
+                with m.State(state):
+                    m.d.comb += phase.eq(Phase.UNMAKE if state == "Unmade" else Phase.CLAIM)
+                    with m.If(promote & (promo != len(PROMOTION_ORDER) - 1)):
+                        m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
+                    with m.Else():
+                        m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
+                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_r.data + 1)]
+                    m.next = "Next"
+
+            # --- plain counting: test a made leaf ---------------------------------------------
+            with m.State("Leaf-Pre"):
+                # castling: the king's square and the square it crosses, before the move
+                m.d.comb += phase.eq(Phase.LEAF)
+                m.d.sync += castle_part.eq(0)
+                with m.If(is_castle):
+                    m.next = "Leaf-Castle-Check"
+                with m.Else():
+                    m.next = "Make"
+            with m.State("Leaf-Castle-Check"):
+                m.d.comb += phase.eq(Phase.LEAF)
+                m.d.comb += [attack.query.valid.eq(1), query.sq.eq(entry.frm),
+                             tag.part.eq(CASTLE_CHECK)]
+                m.next = "Leaf-Castle-Cross"
+            with m.State("Leaf-Castle-Cross"):
+                m.d.comb += phase.eq(Phase.LEAF)
+                m.d.comb += [attack.query.valid.eq(1), query.sq.eq((entry.frm + entry.to)[1:]),
+                             tag.part.eq(CASTLE_CROSS)]
+                m.next = "Leaf-Castle-Wait"
+            with m.State("Leaf-Castle-Wait"):
+                # the board must not change while the unit reads it
+                m.d.comb += phase.eq(Phase.LEAF)
+                with m.If((inflight == 0) & ~answered):
+                    m.next = "Make"
+            with m.State("Leaf-Test"):
+                # the move is made: is the mover's king attacked now? (``side`` has flipped)
+                m.d.comb += phase.eq(Phase.LEAF)
+                m.d.comb += [attack.query.valid.eq(1), query.sq.eq(king[~side]), query.by.eq(side),
+                             tag.part.eq(Mux(undo.castle, CASTLE_TO, NORMAL))]
+                m.next = "Leaf-Wait"
+            with m.State("Leaf-Wait"):
+                m.d.comb += phase.eq(Phase.LEAF)
+                with m.If(answered):
+                    with m.If(legal):
+                        m.d.sync += leaves.eq(leaves + 1)
+                    m.d.sync += ply.eq(ply + 1)
+                    m.next = "Return"
+
+            with m.State("Done"):
+                m.d.sync += busy.eq(0)
+                m.next = "Idle"
+
+        # ABORT resets the control and the core (the board's planes and memories keep what
+        # they hold: reload the root before the next count)
+        return ResetInserter({"sync": self.abort})(m)
