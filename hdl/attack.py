@@ -161,7 +161,7 @@ class AttackUnit(wiring.Component):
                 masks[name] = mask
             lines[kind] = (occ_r, att_r, pos_r, masks)
 
-        # knights and pawns that could attack the square, minus a captured one
+        # knights and pawns that could attack the square, unless the move takes them off
         file, rank = q.sq[:3], q.sq[3:]
         enemy = p.occupied & Mux(by, p.black, ~p.black)
         leapers = []
@@ -174,9 +174,10 @@ class AttackUnit(wiring.Component):
             r2 = (rank + dr_v)[:4]
             on_board = ~f2[3] & ~r2[3]  # ... as file/rank -1 = 15 or 8 .. 9
             sq2 = Cat(f2[:3], r2[:3])
-            captured = ((q.put_valid & (q.put == sq2)) | (q.epc_valid & (q.epc == sq2)))
+            gone = ((q.clr_valid & (q.clr == sq2)) | (q.put_valid & (q.put == sq2))
+                    | (q.epc_valid & (q.epc == sq2)))
             bit = Signal(name=f"leaper{i}")
-            m.d.sync += bit.eq(on_board & (plane & enemy).bit_select(sq2, 1) & ~captured)
+            m.d.sync += bit.eq(on_board & (plane & enemy).bit_select(sq2, 1) & ~gone)
             leapers.append(bit)
         king = p.king[by]
         kdf = (king[:3] - file)[:4]  # 4 bits, so that -1 (15) and +7 (7) differ

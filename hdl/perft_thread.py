@@ -81,7 +81,7 @@ class Phase(enum.IntEnum):
 
 
 #: legality tags: what a result is about
-Tag = data.StructLayout({"part": 2, "promote": 1, "move": StackEntry})
+Tag = data.StructLayout({"part": 2, "move": StackEntry})
 NORMAL, CASTLE_CHECK, CASTLE_CROSS, CASTLE_TO = range(4)
 
 
@@ -108,7 +108,7 @@ def _rights_after(rights, frm, to):
         for c in side:
             touched = ((frm == c.king_from) | (frm == c.rook_from)
                        | (to == c.king_from) | (to == c.rook_from))
-            keep = keep & ~Mux(touched, c.right, 0)
+            keep = keep & ~Mux(touched, Const(c.right, 4), Const(0, 4))  # 4 bits wide
     return keep[:4]
 
 
@@ -250,7 +250,7 @@ class PerftThread(wiring.Component):
         castle_part = Signal(2)  # which of castling's three questions is being asked
         is_king_move = word.frm == own_king
         m.d.comb += [query.by.eq(~side), tag.move.frm.eq(word.frm), tag.move.to.eq(word.to),
-                     tag.promote.eq(word.flags.promotion)]
+                     tag.move.promote.eq(word.flags.promotion)]
 
         def ask_about_move():
             """Queries for the move on the core's stream (the collector)."""
@@ -303,7 +303,7 @@ class PerftThread(wiring.Component):
         count_leg = answered & decided & legal  # a legal move came out of the unit
         with m.If(count_leg & ~store_all):
             with m.If(counting):
-                m.d.sync += leaves.eq(leaves + Mux(result.tag.promote, 4, 1))
+                m.d.sync += leaves.eq(leaves + Mux(result.tag.move.promote, 4, 1))
             with m.Else():
                 m.d.comb += [push.eq(1), push_entry.eq(result.tag.move)]
 
