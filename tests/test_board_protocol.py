@@ -1,6 +1,7 @@
 """The board's command protocol end to end: ``BoardClient`` talking to ``UartFrontEnd`` in
 Amaranth's simulator through ``SimulatedTransport`` (UART bits on rx and tx), held to the
-reference generator (moves, in order) and to the timing model (cycles); the client's error
+reference generator (moves, in order) and to the compiled model's cycle counts (the front end
+must not change the generator's timing); the client's error
 handling against small fake boards; ``posdata board`` errors.
 
 The simulated transport's watchdog ends a read once nothing has arrived for a bounded number of
@@ -25,7 +26,8 @@ from posdata.hdl.protocol import (ARGUMENT_FREE_BIT, PING_REPLY, RESYNC, Cmd, en
                                   parse_record, position_args, write_square_args)
 from posdata.sim.board_client import BoardClient, BoardTimeout, ProtocolError, SimulatedTransport
 from posdata.sim.cli import main
-from posdata.sim.model import predict
+
+from .compiled import compiled_cycles
 
 DIVISOR = 4  # the smallest: the UART simulation dominates the test time
 
@@ -45,7 +47,7 @@ def client():
 def check(client, board):
     result = client.generate(board)
     assert result.moves == board.moves(), board.fen()
-    assert result.cycles == predict(board).cycles, board.fen()
+    assert result.cycles == compiled_cycles(board), board.fen()
     return result
 
 
@@ -126,7 +128,7 @@ def test_single_move_stream_is_not_cut_short():
     with BoardClient(SimulatedTransport(DIVISOR)) as c:
         result = c.generate(board)
     assert result.moves == [pack_move(A2, B3, CAPTURE | PAWN_MOVE)]
-    assert result.cycles == predict(board).cycles
+    assert result.cycles == compiled_cycles(board)
 
 
 @pytest.mark.parametrize("fifo_depth", [0, 4])
@@ -138,7 +140,7 @@ def test_backpressure(fifo_depth):
         result = c.generate(board)
         assert result.moves == board.moves()
         unsent = len(result.moves) - fifo_depth
-        assert result.cycles > predict(board).cycles + 25 * DIVISOR * unsent
+        assert result.cycles > compiled_cycles(board) + 25 * DIVISOR * unsent
 
 
 @pytest.mark.slow
@@ -151,7 +153,7 @@ def test_other_divisors_and_fifo_depths(divisor, fifo_depth):
             result = c.generate(board)
             assert result.moves == board.moves()
             if fifo_depth == 256:
-                assert result.cycles == predict(board).cycles
+                assert result.cycles == compiled_cycles(board)
 
 
 # --- The client against fake boards (no simulation) --------------------------------------------
@@ -320,7 +322,7 @@ def test_cli_over_a_serial_port(capsys):
     data = json.loads(out)
     board = Board(STANDARD_POSITIONS[2].fen)
     assert data["match"] is True and data["port"] == port
-    assert data["cycles"] == predict(board).cycles
+    assert data["cycles"] == compiled_cycles(board)
 
 
 def test_cli_silent_serial_port_is_a_one_line_error(capsys):
@@ -362,5 +364,5 @@ def test_cli_sim_json(capsys):
     assert status == 0 and err == ""
     assert set(data) == {"fen", "moves", "cycles", "match", "port"}
     assert data["match"] is True and data["port"] == "sim" and data["fen"] == board.fen()
-    assert data["cycles"] == predict(board).cycles
+    assert data["cycles"] == compiled_cycles(board)
     assert data["moves"][:2] == ["b1a3", "b1c3"] and len(data["moves"]) == len(board.moves())

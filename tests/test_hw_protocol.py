@@ -9,8 +9,9 @@ from posdata.engine.board import Board
 from posdata.engine.positions import BY_NAME
 from posdata.hdl.movegen import MoveGenerator
 from posdata.sim.driver import ShadowBoard, position_inputs
-from posdata.sim.model import predict
 from posdata.sim.pysim_driver import collect_moves, start, write_squares
+
+from .compiled import compiled_cycles
 
 WATCHDOG = 2000
 
@@ -50,7 +51,7 @@ def test_reset_mid_generation_then_clean_restart():
     run_bench(bench, top)
     assert outcome["busy_after_reset"] == 0 and outcome["valid_after_reset"] == 0
     assert outcome["moves"] == expected
-    assert outcome["cycles"] == predict(board).cycles
+    assert outcome["cycles"] == compiled_cycles(board)
 
 
 def test_start_and_writes_while_busy_are_ignored():
@@ -84,7 +85,7 @@ def test_start_and_writes_while_busy_are_ignored():
 
     run_bench(bench, dut)
     assert outcome["moves"] == expected
-    assert outcome["cycles"] == predict(board).cycles
+    assert outcome["cycles"] == compiled_cycles(board)
 
 
 def test_empty_side_finishes():

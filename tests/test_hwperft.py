@@ -64,11 +64,12 @@ def stuck_empty_bit(square, value):
         def elaborate(self, platform):
             m = Module()
             m.submodules.inner = inner = self.inner
-            for name in ("wr_en", "wr_sq", "wr_color", "wr_piece", "rd_sq"):
+            for name in ("wr_en", "wr_sq", "wr_color", "wr_piece"):
                 m.d.comb += getattr(inner, name).eq(getattr(self, name))
-            stuck = inner.empty | (1 << square) if value else inner.empty & ~(1 << square)
-            m.d.comb += [self.empty.eq(stuck), self.black.eq(inner.black),
-                         self.rd_piece.eq(inner.rd_piece)]
+            wiring.connect(m, wiring.flipped(self.lookup), inner.lookup)
+            empty = inner.planes.empty
+            stuck = empty | (1 << square) if value else empty & ~(1 << square)
+            m.d.comb += [self.planes.empty.eq(stuck), self.planes.black.eq(inner.planes.black)]
             return m
 
     def patch(monkeypatch):

@@ -1,0 +1,114 @@
+"""The perft chip (hdl.perft_chip) as a compiled model: load a root, count perft on the simulated
+gateware by itself, read the leaves, the clocks, and where each thread's clocks went.
+
+The library is built and cached like the move generator's (sim.cxxrtl_build, design ``chip``),
+once per RTL change and number of engines.
+"""
+
+import ctypes
+from dataclasses import dataclass, field
+
+from posdata.engine.defs import NO_SQUARE
+
+from .cxxrtl_build import build_library
+from .driver import WatchdogError
+
+#: hdl.perft_thread.Phase, by value (kept here so the host reads accounts without amaranth)
+PHASES = ("idle", "generate", "drain", "make", "unmake", "next", "claim", "leaf")
+CHUNK = 1 << 20  #: clocks per call into the native loop (progress is reported between calls)
+
+
+def default_split(depth: int) -> int:
+    """The ply whose nodes the threads claim: 2 (the initial position has 400 nodes there),
+    at most depth - 1 (a node must be generated to be split), 0 for depth <= 1."""
+    return max(0, min(2, depth - 1))
+
+
+def pack_root(board) -> int:
+    """The root's side, castling rights and en passant square as hdl.layouts.Position."""
+    from posdata.hdl.layouts import Position
+    ep = board.ep
+    value = Position.const({"side": board.side, "castle": board.castle,
+                            "ep_valid": int(ep != NO_SQUARE), "ep_sq": max(ep, 0)})
+    return value.as_value().value
+
+
+def pack_squares(board) -> bytes:
+    return bytes(c | p << 2 for c, p in zip(board.color, board.piece))
+
+
+@dataclass
+class ChipCount:
+    leaves: int
+    clocks: int            #: from start until the last thread was done (the makespan)
+    overflow: bool         #: a move stack overflowed: ``leaves`` is not to be trusted
+    depth: int
+    bulk: bool
+    split: int
+    #: per thread, clocks per phase (PHASES)
+    phases: list[dict[str, int]] = field(default_factory=list)
+
+    @property
+    def clocks_per_leaf(self) -> float | None:
+        return self.clocks / self.leaves if self.leaves else None
+
+
+class ChipModel:
+    """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.perft_chip."""
+
+    def __init__(self, engines: int = 1, library: str | None = None, verbose: bool = True):
+        self.engines = engines
+        self.lib = ctypes.CDLL(library or build_library(
+            verbose=verbose, design="chip", params={"engines": engines}))
+        lib = self.lib
+        u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
+        lib.posdata_chip_create.restype = vp
+        lib.posdata_chip_destroy.argtypes = [vp]
+        lib.posdata_chip_threads.restype = u32
+        lib.posdata_chip_load.argtypes = [vp, ctypes.c_char_p, u32]
+        lib.posdata_chip_start.argtypes = [vp, u32, u32, u32]
+        lib.posdata_chip_run.argtypes = [vp, u64, ctypes.POINTER(u64), ctypes.POINTER(u64),
+                                         ctypes.POINTER(u32)]
+        lib.posdata_chip_run.restype = ctypes.c_int32
+        lib.posdata_chip_phases.argtypes = [vp, ctypes.POINTER(u64)]
+        lib.posdata_chip_abort.argtypes = [vp]
+        self.threads = lib.posdata_chip_threads()
+        self.handle = lib.posdata_chip_create()
+
+    def close(self) -> None:
+        if getattr(self, "handle", None):
+            self.lib.posdata_chip_destroy(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
+              progress=None, watchdog: int | None = None) -> ChipCount:
+        """Count perft(``depth``) of ``board`` on the chip. ``progress(leaves, clocks)`` is
+        called between native runs; ``watchdog`` bounds the clocks (a stuck design fails)."""
+        if split is None:
+            split = default_split(depth)
+        lib, h = self.lib, self.handle
+        lib.posdata_chip_load(h, pack_squares(board), pack_root(board))
+        lib.posdata_chip_start(h, depth, int(bulk), split)
+        leaves, clocks, overflow = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint32()
+        while not lib.posdata_chip_run(h, CHUNK, ctypes.byref(leaves), ctypes.byref(clocks),
+                                       ctypes.byref(overflow)):
+            if progress:
+                progress(leaves.value, clocks.value)
+            if watchdog is not None and clocks.value > watchdog:
+                lib.posdata_chip_abort(h)
+                raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
+        counts = (ctypes.c_uint64 * (self.threads * len(PHASES)))()
+        lib.posdata_chip_phases(h, counts)
+        phases = [{name: counts[t * len(PHASES) + i] for i, name in enumerate(PHASES)}
+                  for t in range(self.threads)]
+        return ChipCount(leaves.value, clocks.value, bool(overflow.value), depth, bulk, split,
+                         phases)
