@@ -24,12 +24,14 @@ class PerftChip(wiring.Component):
     start, depth, bulk, split, abort : In
         A count (see hdl.perft_thread); ``start`` while busy is ignored.
     busy : Out
+        Counting or listing.
     leaves, clocks : Out(64)
         Leaves so far (final once ``busy`` falls) and clocks since start.
     overflow : Out
         Some move stack overflowed: the count is not to be trusted.
-    gen_start, moves, gen_cycles
-        Generate mode (engine 0, thread 0): the root's moves in generation order.
+    gen_start, gen_legal, moves, gen_cycles
+        Listing the root's moves (engine 0, thread 0): pseudo-legal in generation order, or
+        (``gen_legal``) legal; ``busy`` until the last has been taken.
     phases : Out(Phase) per thread
         Observation only: where each thread's clock goes.
 
@@ -47,7 +49,7 @@ class PerftChip(wiring.Component):
             "root": In(Position),
             "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
             "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
-            "gen_start": In(1), "moves": Out(stream.Signature(MoveLayout)),
+            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),
             "phases": Out(Phase).array(engines * THREADS),
         })
@@ -60,8 +62,9 @@ class PerftChip(wiring.Component):
         m = Module()
         m.submodules.claims = claims = ClaimCounter(self._engines * THREADS)
         engines = []
-        busy = Signal()
-        begin = self.start & ~busy
+        busy = Signal()      # a count is running
+        listing = Signal()   # engine 0 is busy (counting, or listing the root's moves)
+        begin = self.start & ~busy & ~listing
         for e in range(self._engines):
             m.submodules[f"engine{e}"] = engine = PerftEngine()
             engines.append(engine)
@@ -69,14 +72,16 @@ class PerftChip(wiring.Component):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])
                 m.d.comb += self.phases[e * THREADS + t].eq(engine.phases[t])
             m.d.comb += [
-                engine.wr_en.eq(self.wr_en & ~busy), engine.wr_sq.eq(self.wr_sq),
+                engine.wr_en.eq(self.wr_en & ~busy & ~listing), engine.wr_sq.eq(self.wr_sq),
                 engine.wr_color.eq(self.wr_color), engine.wr_piece.eq(self.wr_piece),
                 engine.root.eq(self.root),
                 engine.start.eq(begin), engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
                 engine.split.eq(self.split), engine.abort.eq(self.abort),
             ]
         first = engines[0]
-        m.d.comb += [first.gen_start.eq(self.gen_start & ~busy),
+        m.d.comb += listing.eq(first.busy)
+        m.d.comb += [first.gen_start.eq(self.gen_start & ~busy & ~listing),
+                     first.gen_legal.eq(self.gen_legal),
                      self.gen_cycles.eq(first.gen_cycles)]
         wiring.connect(m, wiring.flipped(self.moves), first.moves)
         m.d.comb += claims.start.eq(begin)
@@ -111,6 +116,8 @@ class PerftChip(wiring.Component):
                 with m.Else():
                     m.d.sync += busy.eq(0)
                     m.next = "Idle"
-        m.d.comb += [self.busy.eq(busy), self.leaves.eq(leaves), self.overflow.eq(overflow)]
+        # busy also while engine 0 lists the root's moves
+        m.d.comb += [self.busy.eq(busy | listing), self.leaves.eq(leaves),
+                     self.overflow.eq(overflow)]
         # ABORT returns every engine and the count to idle (boards keep what they hold)
         return ResetInserter({"sync": self.abort})(m)

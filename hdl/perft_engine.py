@@ -36,8 +36,8 @@ class PerftEngine(wiring.Component):
         The threads' leaves, summed (registered: valid a clock after the threads' counts).
     overflow : Out
         Some thread's move stack overflowed.
-    gen_start, moves, gen_cycles
-        Generate mode, on thread 0.
+    gen_start, gen_legal, moves, gen_cycles
+        Listing the root's moves, on thread 0 (see hdl.perft_thread).
     phases : Out(Phase) per thread
         Observation only.
     """
@@ -49,7 +49,7 @@ class PerftEngine(wiring.Component):
             "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
             "claims": Out(ClaimPort).array(THREADS),
             "busy": Out(1), "leaves": Out(64), "overflow": Out(1),
-            "gen_start": In(1), "moves": Out(stream.Signature(MoveLayout)),
+            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),
             "phases": Out(Phase).array(THREADS),
         })
@@ -75,7 +75,8 @@ class PerftEngine(wiring.Component):
                 self.phases[i].eq(thread.phase),
             ]
         first = threads[0]
-        m.d.comb += [first.gen_start.eq(self.gen_start), self.gen_cycles.eq(first.gen_cycles)]
+        m.d.comb += [first.gen_start.eq(self.gen_start), first.gen_legal.eq(self.gen_legal),
+                     self.gen_cycles.eq(first.gen_cycles)]
         wiring.connect(m, wiring.flipped(self.moves), first.moves)
         for thread in threads[1:]:
             m.d.comb += thread.moves.ready.eq(0)

@@ -101,6 +101,12 @@ def _two_apart(a, b):
     return (d == 2) | (d == 14)
 
 
+def restore_after_unmake(undo, rights, ep_valid, ep_sq):
+    """What unmake puts back besides the board: the castling rights and the en passant square
+    the position had (a seam for the tests' fault injection)."""
+    return [rights.eq(undo.rights), ep_valid.eq(undo.ep_valid), ep_sq.eq(undo.ep_sq)]
+
+
 def _rights_after(rights, frm, to):
     """Castling rights once a move from ``frm`` to ``to`` is made (TSCP's castle_mask)."""
     keep = rights
@@ -127,13 +133,16 @@ class PerftThread(wiring.Component):
     walk : Out(ReadPort), starts : Out(StartPort)
         The walk ROM port and start-entry port of this thread's generator core.
     busy : Out
+        Counting, or listing moves.
     leaves : Out(64)
         Leaves counted so far (of this thread).
     overflow : Out
         The move stack overflowed during the count (sticky until the next start).
-    gen_start : In, moves : Out(stream), gen_cycles : Out(32)
-        Generate mode: the root position's pseudo-legal moves in generation order (promotions
-        expanded), as the move generator gives them.
+    gen_start, gen_legal : In; moves : Out(stream); gen_cycles : Out(32)
+        Listing the root's moves (while idle): ``gen_start`` alone streams its pseudo-legal
+        moves in generation order (promotions expanded), as the move generator does; with
+        ``gen_legal`` its legal moves, tested by the legality unit (the move word carries from,
+        to and the promoted piece; no other flags).
     phase : Out(Phase)
         Observation only: where the clock goes.
     """
@@ -155,6 +164,7 @@ class PerftThread(wiring.Component):
     leaves: Out(64)
     overflow: Out(1)
     gen_start: In(1)
+    gen_legal: In(1)
     moves: Out(stream.Signature(MoveLayout))
     gen_cycles: Out(32)
     phase: Out(Phase)
@@ -196,6 +206,7 @@ class PerftThread(wiring.Component):
         claims = Signal(CLAIM_BITS)            # nodes numbered so far at the split ply
         busy = Signal()
         gen_mode = Signal()
+        listing = Signal()                     # listing the root's legal moves
         m.d.comb += [self.leaves.eq(leaves), self.overflow.eq(overflow), self.busy.eq(busy),
                      self.gen_cycles.eq(core.cycles)]
 
@@ -233,8 +244,10 @@ class PerftThread(wiring.Component):
                      core.position.side.eq(side), core.position.castle.eq(rights),
                      core.position.ep_valid.eq(ep_valid), core.position.ep_sq.eq(ep_sq)]
         moves = core.moves
-        m.d.comb += [self.moves.payload.eq(moves.payload),
-                     self.moves.valid.eq(moves.valid & gen_mode)]
+        listed = Signal(MoveLayout)  # a legal move of the listing, from the stack
+        listed_valid = Signal()
+        m.d.comb += [self.moves.payload.eq(Mux(listing, listed, moves.payload)),
+                     self.moves.valid.eq(Mux(listing, listed_valid, moves.valid & gen_mode))]
 
         # --- legality queries ---------------------------------------------------------------------
         query = attack.query.payload.query
@@ -402,8 +415,14 @@ class PerftThread(wiring.Component):
                         m.next = "Claim-Root"
                     with m.Else():
                         m.next = "Generate"
+                with m.Elif(self.gen_start & self.gen_legal):
+                    # the root generated as an interior node: its legal moves on the stack
+                    m.d.sync += on_start()
+                    m.d.sync += [depth.eq(2), bulk.eq(1), split.eq(0), listing.eq(1),
+                                 busy.eq(1)]
+                    m.next = "Generate"
                 with m.Elif(self.gen_start):
-                    m.d.sync += [gen_mode.eq(1), side.eq(self.root.side),
+                    m.d.sync += [gen_mode.eq(1), busy.eq(1), side.eq(self.root.side),
                                  rights.eq(self.root.castle), ep_valid.eq(self.root.ep_valid),
                                  ep_sq.eq(self.root.ep_sq)]
                     m.next = "Gen-Mode"
@@ -415,7 +434,7 @@ class PerftThread(wiring.Component):
             with m.State("Gen-Mode-Wait"):
                 m.d.comb += moves.ready.eq(self.moves.ready)
                 with m.If(core.done):
-                    m.d.sync += gen_mode.eq(0)
+                    m.d.sync += [gen_mode.eq(0), busy.eq(0)]
                     m.next = "Idle"
 
             with m.State("Claim-Root"):
@@ -456,7 +475,31 @@ class PerftThread(wiring.Component):
                         m.d.comb += [end_w.en.eq(1), end_w.data.eq(top),
                                      cursor_w.en.eq(1), cursor_w.data.eq(first_r.data),
                                      promo_w.en.eq(1), promo_w.data.eq(0)]
-                        select_next(first_r.data, top)
+                        with m.If(listing):
+                            m.next = "List-Read"
+                        with m.Else():
+                            select_next(first_r.data, top)
+
+            # --- listing the root's legal moves off the stack --------------------------------
+            with m.State("List-Read"):
+                m.d.comb += stack_r.addr.eq(cursor_r.data)
+                with m.If(cursor_r.data == end_r.data):
+                    m.d.sync += listing.eq(0)
+                    m.next = "Done"
+                with m.Else():
+                    m.next = "List-Send"
+            with m.State("List-Send"):
+                m.d.comb += [stack_r.addr.eq(cursor_r.data), listed_valid.eq(1),
+                             listed.frm.eq(arriving.frm), listed.to.eq(arriving.to)]
+                with m.If(arriving.promote):
+                    m.d.comb += [listed.flags.promotion.eq(1), listed.promo.eq(promo_piece)]
+                with m.If(self.moves.ready):
+                    with m.If(arriving.promote & (promo != len(PROMOTION_ORDER) - 1)):
+                        m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
+                    with m.Else():
+                        m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
+                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_r.data + 1)]
+                    m.next = "List-Read"
 
             # --- the ply's next move, read off the stack ------------------------------------
             with m.State("Read"):
@@ -527,8 +570,7 @@ class PerftThread(wiring.Component):
                     m.d.comb += write(undo.to, ~side, undo.captured)
                 with m.Else():
                     m.d.comb += empty_sq(undo.to)
-                m.d.sync += [rights.eq(undo.rights), ep_valid.eq(undo.ep_valid),
-                             ep_sq.eq(undo.ep_sq)]
+                m.d.sync += restore_after_unmake(undo, rights, ep_valid, ep_sq)
                 with m.If(undo.ep):
                     m.next = "Unmake-Ep"
                 with m.Elif(undo.castle):

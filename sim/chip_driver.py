@@ -8,10 +8,10 @@ once per RTL change and number of engines.
 import ctypes
 from dataclasses import dataclass, field
 
-from posdata.engine.defs import NO_SQUARE
+from posdata.engine.defs import MAX_MOVES, NO_SQUARE
 
 from .cxxrtl_build import build_library
-from .driver import WatchdogError
+from .driver import Generation, MoveOverflowError, WatchdogError
 
 #: hdl.perft_thread.Phase, by value (kept here so the host reads accounts without amaranth)
 PHASES = ("idle", "generate", "drain", "make", "unmake", "next", "claim", "leaf")
@@ -72,6 +72,10 @@ class ChipModel:
         lib.posdata_chip_run.restype = ctypes.c_int32
         lib.posdata_chip_phases.argtypes = [vp, ctypes.POINTER(u64)]
         lib.posdata_chip_abort.argtypes = [vp]
+        lib.posdata_chip_list.argtypes = [vp, u32, ctypes.POINTER(u32), ctypes.c_int32, u64,
+                                          ctypes.POINTER(u64)]
+        lib.posdata_chip_list.restype = ctypes.c_int32
+        self._moves = (u32 * MAX_MOVES)()
         self.threads = lib.posdata_chip_threads()
         self.handle = lib.posdata_chip_create()
 
@@ -112,3 +116,18 @@ class ChipModel:
                   for t in range(self.threads)]
         return ChipCount(leaves.value, clocks.value, bool(overflow.value), depth, bulk, split,
                          phases)
+
+    def list_moves(self, board, legal: bool = True, watchdog: int = 100_000) -> Generation:
+        """The root's moves as the chip lists them: legal (from its legality unit; from, to and
+        promoted piece only), or pseudo-legal in generation order (the generator core)."""
+        lib, h = self.lib, self.handle
+        lib.posdata_chip_load(h, pack_squares(board), pack_root(board))
+        cycles = ctypes.c_uint64()
+        n = lib.posdata_chip_list(h, int(legal), self._moves, MAX_MOVES, watchdog,
+                                  ctypes.byref(cycles))
+        if n < 0:
+            raise WatchdogError(f"the perft chip did not list its moves within {watchdog} clocks")
+        if n > MAX_MOVES:
+            raise MoveOverflowError(f"the chip listed {n} moves, more than the {MAX_MOVES} the "
+                                    f"host holds")
+        return Generation(self._moves[:n], cycles.value, 64)

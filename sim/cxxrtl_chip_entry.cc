@@ -103,6 +103,35 @@ void posdata_chip_phases(void *handle, uint64_t *out) {
     for (int p = 0; p < PHASES; p++) out[t * PHASES + p] = chip->phase_clocks[t][p];
 }
 
+// List the loaded root's moves: pseudo-legal in generation order, or (legal != 0) the legal ones.
+// Returns the number of moves (at most `capacity` stored), or -1 when the listing did not end
+// within `watchdog` clocks; `*cycles` receives the clocks it took.
+int32_t posdata_chip_list(void *handle, uint32_t legal, uint32_t *moves, int32_t capacity,
+                          uint64_t watchdog, uint64_t *cycles) {
+  Chip *chip = static_cast<Chip *>(handle);
+  auto &top = chip->top;
+  top.p_gen__start.set<bool>(true);
+  top.p_gen__legal.set<bool>(legal != 0);
+  top.p_moves____ready.set<bool>(true);
+  chip->tick();
+  top.p_gen__start.set<bool>(false);
+  int32_t count = 0;
+  for (uint64_t clock = 1; clock < watchdog; clock++) {
+    bool valid = rd(top.p_moves____valid);
+    uint32_t word = (uint32_t)rd(top.p_moves____payload);
+    chip->tick();
+    if (valid) {
+      if (count < capacity) moves[count] = word;
+      count++;
+    }
+    if (!rd(top.p_busy)) {
+      *cycles = clock;
+      return count;
+    }
+  }
+  return -1;
+}
+
 // Abort a count.
 void posdata_chip_abort(void *handle) {
   Chip *chip = static_cast<Chip *>(handle);
