@@ -1,6 +1,11 @@
 """The perft chip (hdl.perft_chip) in Amaranth's simulator: the golden reference of the compiled
 model (sim.chip_driver), with the same interface; slow (about a thousand clocks per second), so
-for small counts, fault injection and waveforms (``vcd``)."""
+for small counts, fault injection and waveforms (``vcd``).
+
+One simulation lives as long as the object: each call hands the testbench a request and advances
+the simulation until the answer is there, so the design is elaborated once."""
+
+from collections import deque
 
 from amaranth.sim import Simulator
 
@@ -19,19 +24,50 @@ class ChipSimulation:
         from posdata.hdl.perft_chip import PerftChip
         self.dut = dut if dut is not None else PerftChip(engines)
         self.threads = len(self.dut.phases)
-        self.vcd, self.gtkw = vcd, gtkw
-
-    def _run(self, bench):
-        sim = Simulator(self.dut)
-        sim.add_clock(CLOCK_PERIOD)
-        sim.add_testbench(bench)
-        if self.vcd:
+        self._requests: deque = deque()
+        self._answer = None
+        self.sim = Simulator(self.dut)
+        self.sim.add_clock(CLOCK_PERIOD)
+        self.sim.add_testbench(self._bench)
+        self._vcd = None
+        if vcd:
             d = self.dut
-            traces = [d.start, d.busy, d.leaves, d.clocks, d.overflow, *d.phases]
-            with sim.write_vcd(self.vcd, self.gtkw, traces=traces):
-                sim.run()
-        else:
-            sim.run()
+            traces = [d.start, d.busy, d.depth, d.leaves, d.clocks, d.overflow, *d.phases]
+            self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
+            self._vcd.__enter__()
+
+    def close(self) -> None:
+        if self._vcd is not None:
+            self._vcd.__exit__(None, None, None)
+            self._vcd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _ask(self, request):
+        self._requests.append(request)
+        self._answer = None
+        while self._answer is None:
+            self.sim.advance()
+        answer, self._answer = self._answer, None
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    async def _bench(self, ctx):
+        while True:
+            if not self._requests:
+                await ctx.tick()
+                continue
+            work, board, args = self._requests.popleft()
+            try:
+                await self._load(ctx, board)
+                self._answer = await work(ctx, *args)
+            except WatchdogError as e:
+                self._answer = e
 
     async def _load(self, ctx, board):
         dut = self.dut
@@ -48,60 +84,51 @@ class ChipSimulation:
               progress=None, watchdog: int | None = 10_000_000) -> ChipCount:
         if split is None:
             split = default_split(depth)
+        return self._ask((self._perft, board, (depth, bulk, split, progress, watchdog)))
+
+    async def _perft(self, ctx, depth, bulk, split, progress, watchdog):
         dut = self.dut
-        out = {}
-
-        async def bench(ctx):
-            await self._load(ctx, board)
-            ctx.set(dut.depth, depth)
-            ctx.set(dut.bulk, int(bulk))
-            ctx.set(dut.split, split)
-            ctx.set(dut.start, 1)
+        ctx.set(dut.depth, depth)
+        ctx.set(dut.bulk, int(bulk))
+        ctx.set(dut.split, split)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        counts = [[0] * len(PHASES) for _ in range(self.threads)]
+        clock = 0
+        while True:
+            for t, phase in enumerate(ctx.get(p) for p in dut.phases):
+                counts[t][int(phase)] += 1
             await ctx.tick()
-            ctx.set(dut.start, 0)
-            counts = [[0] * len(PHASES) for _ in range(self.threads)]
-            clock = 0
-            while True:
-                phases = [ctx.get(p) for p in dut.phases]
-                for t, phase in enumerate(phases):
-                    counts[t][int(phase)] += 1
+            clock += 1
+            if not ctx.get(dut.busy):
+                break
+            if watchdog is not None and clock > watchdog:
+                ctx.set(dut.abort, 1)
                 await ctx.tick()
-                clock += 1
-                if not ctx.get(dut.busy):
-                    break
-                if watchdog is not None and clock > watchdog:
-                    raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
-                if progress and clock % 100_000 == 0:
-                    progress(ctx.get(dut.leaves), clock)
-            out["count"] = ChipCount(
-                ctx.get(dut.leaves), ctx.get(dut.clocks), bool(ctx.get(dut.overflow)), depth,
-                bulk, split, [dict(zip(PHASES, row)) for row in counts])
-
-        self._run(bench)
-        return out["count"]
+                ctx.set(dut.abort, 0)
+                raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
+            if progress and clock % 100_000 == 0:
+                progress(ctx.get(dut.leaves), clock)
+        return ChipCount(ctx.get(dut.leaves), ctx.get(dut.clocks), bool(ctx.get(dut.overflow)),
+                         depth, bulk, split, [dict(zip(PHASES, row)) for row in counts])
 
     def list_moves(self, board, legal: bool = True, watchdog: int = 100_000) -> Generation:
+        return self._ask((self._list, board, (legal, watchdog)))
+
+    async def _list(self, ctx, legal, watchdog):
         dut = self.dut
-        out = {}
-
-        async def bench(ctx):
-            await self._load(ctx, board)
-            ctx.set(dut.gen_start, 1)
-            ctx.set(dut.gen_legal, int(legal))
-            ctx.set(dut.moves.ready, 1)
-            await ctx.tick()
-            ctx.set(dut.gen_start, 0)
-            moves = []
-            payload = dut.moves.payload.as_value()
-            for clock in range(1, watchdog):
-                _, _, valid, word, busy = await ctx.tick().sample(dut.moves.valid, payload,
-                                                                   dut.busy)
-                if valid:
-                    moves.append(word)
-                if not busy and clock > 1:
-                    out["generation"] = Generation(moves, clock, 64)
-                    return
-            raise WatchdogError(f"the perft chip did not list its moves within {watchdog} clocks")
-
-        self._run(bench)
-        return out["generation"]
+        ctx.set(dut.gen_start, 1)
+        ctx.set(dut.gen_legal, int(legal))
+        ctx.set(dut.moves.ready, 1)
+        await ctx.tick()
+        ctx.set(dut.gen_start, 0)
+        moves = []
+        payload = dut.moves.payload.as_value()
+        for clock in range(1, watchdog):
+            _, _, valid, word, busy = await ctx.tick().sample(dut.moves.valid, payload, dut.busy)
+            if valid:
+                moves.append(word)
+            if not busy and clock > 1:
+                return Generation(moves, clock, 64)
+        raise WatchdogError(f"the perft chip did not list its moves within {watchdog} clocks")

@@ -1,11 +1,11 @@
-"""Hardware vs software perft.
+"""Perft with the move generator in the loop (``posdata perft --backend gen``).
 
-``hw``: every node's move list comes from the simulated gateware; make/takeback and legality
-stay on the host's reference board. ``both``: a software perft for its own count, then the
-hardware perft with the reference generator run beside the gateware at every node
+Every node's move list comes from the simulated move generator; make/takeback and legality stay
+on the host's reference board. With ``check``: a software perft for its own count, then the
+generator-in-the-loop perft with the reference generator run beside the gateware at every node
 (sim.checked_movegen); the first node whose move sequences differ stops the run and is reported
 as a FEN, the line of moves that leads there from the root, and the moves one generator has and
-the other lacks.
+the other lacks. (The chip that counts by itself is sim.chip_perft's.)
 
 ``jobs > 1`` splits the root moves over worker processes (sim.perft_pool); every figure is a
 sum over deterministic per-node work, so the results equal those of ``jobs = 1``.
@@ -25,21 +25,21 @@ from .worker_driver import worker_driver
 
 
 def subtree(fen: str, depth: int, backend: str, sim: str, factory=None,
-            prefix: tuple = ()) -> SubtreeResult:
+            prefix: tuple = (), check: bool = False, bulk: bool = False) -> SubtreeResult:
     """perft of one position (a root move's subtree, reached by ``prefix``) on a backend."""
     board = Board(fen)
     result = SubtreeResult()
     if backend == "sw":
-        result.nodes = perft(board, depth)
+        result.nodes = perft(board, depth, bulk=bulk)
         return result
     hw = GatewareMoveGen(worker_driver(sim, factory))
-    if backend == "both":
-        result.sw_nodes = perft(board, depth)
+    if check:
+        result.sw_nodes = perft(board, depth, bulk=bulk)
         gen = CheckingMoveGen(hw, len(board.hist), list(prefix)).gen
     else:
         gen = hw.gen
     try:
-        result.nodes = perft(board, depth, gen)
+        result.nodes = perft(board, depth, gen, bulk=bulk)
     except GeneratorMismatch as e:
         result.mismatch = str(e)
     result.calls, result.cycles, result.moves = hw.calls, hw.cycles, hw.moves
@@ -47,21 +47,24 @@ def subtree(fen: str, depth: int, backend: str, sim: str, factory=None,
 
 
 def run_perft(board: Board, depth: int, backend: str = "sw", sim: str = "cxxrtl",
-              jobs: int = 1, progress=None, factory=None) -> PerftReport:
-    """Perft with divide. ``factory`` (tests) builds the gateware driver instead of ``sim``."""
+              jobs: int = 1, progress=None, factory=None, check: bool = False,
+              bulk: bool = False) -> PerftReport:
+    """Perft with divide, in software (``sw``) or with the generator in the loop (``gen``).
+    ``factory`` (tests) builds the gateware driver instead of ``sim``."""
     fen = board.fen()
-    report = PerftReport(fen, depth, backend, None if backend == "sw" else sim)
+    report = PerftReport(fen, depth, backend, None if backend == "sw" else sim, check)
     start = time.perf_counter()
     if depth == 0:
-        report.nodes, report.sw_nodes = 1, (1 if backend == "both" else None)
+        report.nodes, report.sw_nodes = 1, (1 if check else None)
         report.seconds = time.perf_counter() - start
         return report
 
-    if backend != "sw":  # the root node's own generation, on the chosen backend
+    roots = board.legal_moves()
+    if backend != "sw":  # the root's moves from the gateware too (legality: makemove)
         hw = GatewareMoveGen(worker_driver(sim, factory))
-        gen = CheckingMoveGen(hw, len(board.hist), []).gen if backend == "both" else hw.gen
+        gen = CheckingMoveGen(hw, len(board.hist), []).gen if check else hw.gen
         try:
-            gen(board)
+            roots = board.legal_moves(gen)
         except GeneratorMismatch as e:
             report.mismatch = str(e)
         report.calls, report.cycles, report.moves = hw.calls, hw.cycles, hw.moves
@@ -69,13 +72,12 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim: str = "cxxrtl"
             report.seconds = time.perf_counter() - start
             return report
 
-    roots = board.legal_moves()
     children = []
     for m in roots:
         board.makemove(m)
         children.append((move_uci(m), board.fen()))
         board.takeback()
-    job_list = [(child_fen, depth - 1, backend, sim, factory, (name,))
+    job_list = [(child_fen, depth - 1, backend, sim, factory, (name,), check, bulk)
                 for name, child_fen in children]
 
     def account(i, r: SubtreeResult) -> None:
@@ -93,7 +95,7 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim: str = "cxxrtl"
             account(i, subtree(*job))
             if report.mismatch:
                 break  # the first differing position is found; the rest would only repeat it
-    if backend == "both" and report.sw_nodes is None:
+    if check and report.sw_nodes is None:
         report.sw_nodes = 0
     report.seconds = time.perf_counter() - start
     return report

@@ -18,9 +18,10 @@ class SubtreeResult:
 class PerftReport:
     fen: str
     depth: int
-    backend: str
+    backend: str                 #: "sw" or "gen"
     sim: str | None
-    nodes: int = 0               #: hw nodes for hw/both, sw nodes for sw
+    check: bool = False          #: the reference generator ran beside the gateware
+    nodes: int = 0               #: the backend's count
     sw_nodes: int | None = None
     calls: int = 0               #: generator calls answered by the gateware
     cycles: int = 0              #: gateware clock cycles over all calls
@@ -31,7 +32,7 @@ class PerftReport:
 
     @property
     def match(self) -> bool | None:
-        if self.backend != "both":
+        if not self.check:
             return None
         return self.mismatch is None and self.nodes == self.sw_nodes
 
@@ -61,7 +62,8 @@ class PerftReport:
             if mhz:
                 out["mhz"] = mhz
                 out["projected_hw_seconds"] = self.cycles / (mhz * 1e6)
-        if self.backend == "both":
+        if self.check:
+            out["check"] = True
             out["sw_nodes"] = self.sw_nodes
             out["match"] = self.match
             out["mismatch"] = self.mismatch

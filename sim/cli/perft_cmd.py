@@ -1,5 +1,5 @@
-"""posdata perft: count the legal move tree on the reference generator, on the simulated
-gateware, or on both with a move-for-move comparison at every node."""
+"""posdata perft: count the legal move tree in software, with the simulated move generator in the
+loop, or on the simulated perft chip, which counts by itself."""
 
 import os
 
@@ -7,30 +7,40 @@ from .common import (CliError, Progress, add_json_arg, add_position_args, clock_
                      int_in_range, load_board, print_json)
 
 MAX_DEPTH = 12
+BACKENDS = ("sw", "gen", "hw", "both")
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "perft", help="count the nodes of the legal move tree (perft), in software or hardware",
-        description="Count the leaf nodes of the legal move tree to a fixed depth. Moves come "
-                    "from the posdata generator, in software (sw) or from the simulated "
-                    "gateware (hw); legality from makemove on the host, as in TSCP. 'both' "
-                    "holds the gateware to the reference at every node and reports the first "
-                    "position where they differ.")
+        description="Count the leaf nodes of the legal move tree to a fixed depth. sw: the "
+                    "reference posdata walk in Python. hw: the perft chip counts the whole tree "
+                    "by itself (generation, legality, make/unmake, counting in gateware); the "
+                    "host loads the root and reads the result. gen: the move generator in the "
+                    "loop, legality and make/unmake on the host (--check: the reference "
+                    "generator beside it at every node). both: the software count against the "
+                    "chip's; on a difference, the first position whose legal moves differ.")
     add_position_args(p)
     p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=4,
                    help="plies to search (default: 4)")
-    p.add_argument("--backend", choices=("sw", "hw", "both"), default="sw",
-                   help="move generator: sw (reference, default), hw (gateware), both (compare)")
+    p.add_argument("--backend", choices=BACKENDS, default="sw",
+                   help="sw (reference, default), hw (the chip), gen (generator in the loop), "
+                        "both (sw against hw)")
+    p.add_argument("--bulk", action="store_true",
+                   help="count the last ply's legal moves without making them (default: plain, "
+                        "every leaf made and unmade)")
+    p.add_argument("--check", action="store_true",
+                   help="with --backend gen: hold the generator to the reference at every node")
     p.add_argument("--sim", choices=("cxxrtl", "pysim"), default="cxxrtl",
-                   help="gateware simulator for hw/both: cxxrtl (compiled, default) or pysim "
+                   help="simulator for hw/gen/both: cxxrtl (compiled, default) or pysim "
                         "(Amaranth's, slow)")
-    p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"),
-                   default=os.cpu_count() or 1,
-                   help="worker processes, the root moves split among them (default: cores)")
+    p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=None,
+                   help="worker processes, the root moves split among them (default: the "
+                        "number of cores; for hw/both 1: one count on the chip, whose threads "
+                        "share the tree)")
     p.add_argument("--mhz", type=float, default=None,
-                   help="clock for the projected hardware time (default: Fmax of the latest "
-                        "synthesis report under build/, if any)")
+                   help="clock for the hardware time (default: Fmax of the latest synthesis "
+                        "report under build/, if any)")
     p.add_argument("--divide", action="store_true",
                    help="also print the count below each legal root move")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -39,50 +49,73 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from posdata.sim.hwperft import run_perft
-
+    if args.check and args.backend != "gen":
+        raise CliError("--check goes with --backend gen (both already compares)")
     board = load_board(args)
     mhz = clock_mhz(args.mhz)
+    if args.jobs is None:
+        args.jobs = 1 if args.backend in ("hw", "both") else os.cpu_count() or 1
     progress = Progress(args.quiet)
     try:
-        report = run_perft(board, args.depth, args.backend, args.sim, args.jobs, progress)
+        if args.backend in ("hw", "both"):
+            from posdata.sim.chip_perft import run_chip_perft
+            report = run_chip_perft(board, args.depth, args.backend, args.sim, args.bulk,
+                                    args.jobs, args.divide, progress)
+        else:
+            from posdata.sim.hwperft import run_perft
+            report = run_perft(board, args.depth, args.backend, args.sim, args.jobs, progress,
+                               check=args.check, bulk=args.bulk)
     except RuntimeError as e:  # a missing toolchain for the compiled model, a stuck simulation
         raise CliError(str(e)) from None
     finally:
         progress.done()
+    failed = bool(report.mismatch) or report.match is False
 
     if args.json:
         out = report.as_dict(mhz)
+        out["bulk"] = args.bulk
         if args.divide:
             out["divide"] = report.divide
         print_json(out)
-        return 1 if report.mismatch or report.match is False else 0
+        return 1 if failed else 0
 
     if args.divide:
         for move, count in report.divide.items():
             print(f"{move}: {count}")
         print()
     nps = report.nodes / report.seconds if report.seconds > 0 else 0.0
+    mode = "bulk" if args.bulk else "plain"
     print(f"fen      {report.fen}")
-    print(f"depth    {report.depth}")
+    print(f"depth    {report.depth} ({mode})")
     if args.backend == "sw":
         print("backend  sw (reference posdata walk)")
+    elif args.backend == "gen":
+        check = ", checked against the reference at every node" if args.check else ""
+        print(f"backend  gen (move generator in {args.sim}, host legality{check}), "
+              f"{args.jobs} job(s)")
     else:
-        print(f"backend  {args.backend} (gateware in {args.sim}), {args.jobs} job(s)")
+        print(f"backend  {args.backend} (the perft chip in {args.sim} counts by itself)")
     print(f"nodes    {report.nodes}")
-    if args.backend == "both":
+    if report.sw_nodes is not None:
         print(f"sw nodes {report.sw_nodes}")
-    if args.backend != "sw" and report.calls:
+    if args.backend == "gen" and report.calls:
         print(f"calls    {report.calls} generations by the gateware")
         print(f"cycles   {report.cycles} ({report.cycles / report.calls:.2f} per generation, "
               f"{report.cycles / max(1, report.moves):.3f} per emitted move)")
+    if args.backend in ("hw", "both"):
+        per = f" ({report.clocks / report.nodes:.3f} per leaf)" if report.nodes else ""
+        runs = f", over {report.counts} chip counts" if report.counts > 1 else ""
+        print(f"clocks   {report.clocks}{per}{runs}")
     print(f"time     {report.seconds:.3f} s on the host ({nps:,.0f} nodes/s)")
+    hw_clocks = report.clocks if args.backend in ("hw", "both") else report.cycles
     if args.backend != "sw" and mhz:
-        print(f"hw time  {report.cycles / (mhz * 1e6):.6f} s projected at {mhz:g} MHz "
-              "(the gateware's cycles alone)")
+        what = "the chip's clocks" if args.backend in ("hw", "both") else \
+            "the generator's cycles alone"
+        print(f"hw time  {hw_clocks / (mhz * 1e6):.6f} s at {mhz:g} MHz ({what})")
     if report.mismatch:
         print(f"MISMATCH {report.mismatch}")
         return 1
-    if args.backend == "both":
-        print("match    yes: same moves in the same order at every node")
+    if args.backend == "both" or args.check:
+        print("match    yes" + (": same moves in the same order at every node" if args.check
+                                else ": the chip's count is the software's"))
     return 0
