@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search clean
+.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search bench-chip clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -13,12 +13,13 @@ help:
 	@echo "make test-slow   the deeper sweeps marked slow"
 	@echo "make lint        ruff"
 	@echo "make perft-deep  software perft of the standard positions, deeper"
-	@echo "make perft-hw    hardware vs software perft: six positions to depth 4, initial to 5"
+	@echo "make perft-hw    the perft chip against software perft: six positions to depth 4, initial to 5"
 	@echo "make synth       bitstream and report for the ULX3S-25F (BOARD=... for another)"
 	@echo "make bench       software perft speed against python-chess"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
 	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
+	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +49,7 @@ perft-deep: $(STAMP)
 perft-hw: $(STAMP)
 	$(POSDATA) compare --depth 4
 	$(POSDATA) perft --backend both --depth 5
+	$(POSDATA) perft --backend gen --check --depth 4
 
 synth: $(STAMP)
 	$(POSDATA) synth --board $(BOARD)
@@ -63,6 +65,9 @@ bench-sim: $(STAMP)
 
 bench-search: $(STAMP)
 	$(PY) bench/search.py
+
+bench-chip: $(STAMP)
+	$(PY) bench/chip.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -1,5 +1,6 @@
-"""Hardware perft: the gateware agrees with the reference at every node, -j gives the same
-figures as one process, and injected faults are caught and localised to a position."""
+"""Perft with the move generator in the loop (``--backend gen``): the gateware agrees with the
+reference at every node (``--check``), -j gives the same figures as one process, and injected
+faults are caught and localised to a position."""
 
 import pytest
 from amaranth import Module
@@ -19,7 +20,7 @@ CI_DEPTH = 3  # `make perft-hw` goes to depth 4 (and 5 for the initial position)
 
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_both_agree_on_standard_positions(pos):
-    report = run_perft(Board(pos.fen), CI_DEPTH, "both", "cxxrtl", jobs=1)
+    report = run_perft(Board(pos.fen), CI_DEPTH, "gen", "cxxrtl", jobs=1, check=True)
     assert report.mismatch is None, report.mismatch
     assert report.nodes == report.sw_nodes == pos.counts[CI_DEPTH - 1]
     assert report.calls > 0 and report.cycles > report.moves > 0
@@ -27,8 +28,8 @@ def test_both_agree_on_standard_positions(pos):
 
 def test_jobs_give_identical_results():
     board = Board(BY_NAME["kiwipete"].fen)
-    one = run_perft(board, 3, "hw", "cxxrtl", jobs=1)
-    two = run_perft(board, 3, "hw", "cxxrtl", jobs=2)
+    one = run_perft(board, 3, "gen", "cxxrtl", jobs=1)
+    two = run_perft(board, 3, "gen", "cxxrtl", jobs=2)
     assert (one.nodes, one.calls, one.cycles, one.moves, one.divide) == \
            (two.nodes, two.calls, two.cycles, two.moves, two.divide)
 
@@ -91,7 +92,7 @@ def test_corrupted_rom_word_is_caught_and_localised(monkeypatch):
     frm = 18
     first = posdata.hdl.rom.rom_image()[posdata.hdl.rom.rom_address(KNIGHT, frm, frm)] & 63
     driver = faulty_driver(monkeypatch, corrupt_rom_word(KNIGHT, frm, first, frm | frm << 6))
-    report = run_perft(Board(), 3, "both", "pysim", factory=lambda: driver)
+    report = run_perft(Board(), 3, "gen", "pysim", factory=lambda: driver, check=True)
     fen = check_localised(report, driver)
     assert "b1c3" in report.mismatch.split("FEN")[0]  # the line from the root leads there
     assert "missing from hw" in report.mismatch
@@ -101,6 +102,6 @@ def test_corrupted_rom_word_is_caught_and_localised(monkeypatch):
 def test_stuck_colour_bit_is_caught_and_localised(monkeypatch):
     # e6 reads as never empty: a white pawn reaching e5 could not push, a bishop ray stops short
     driver = faulty_driver(monkeypatch, stuck_empty_bit(44, 0))
-    report = run_perft(Board(), 3, "both", "pysim", factory=lambda: driver)
+    report = run_perft(Board(), 3, "gen", "pysim", factory=lambda: driver, check=True)
     fen = check_localised(report, driver)
     assert Board(fen).color[44] == EMPTY

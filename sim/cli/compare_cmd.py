@@ -1,4 +1,4 @@
-"""posdata compare: hardware vs software perft of the standard positions, as one table."""
+"""posdata compare: hardware against software perft of the standard positions, as one table."""
 
 import os
 
@@ -11,18 +11,23 @@ from .common import CliError, Progress, add_json_arg, clock_mhz, int_in_range, p
 def register(sub) -> None:
     p = sub.add_parser(
         "compare", help="hardware vs software perft of the six standard positions",
-        description="Run perft with the gateware held to the reference generator at every node "
-                    "(perft --backend both) on the six standard positions, and print one table: "
-                    "software and hardware node counts, the published count, whether they all "
-                    "match, the gateware's cycles and the projected hardware time.")
+        description="Count perft of the six standard positions in software and in hardware and "
+                    "print one table: software and hardware node counts, the published count, "
+                    "whether they all match, the hardware's clocks and time. hw (default): the "
+                    "perft chip counts by itself (perft --backend both). gen: the move generator "
+                    "in the loop, held to the reference at every node (perft --backend gen "
+                    "--check).")
     p.add_argument("--depth", type=int_in_range(1, 8, "--depth"), default=3,
                    help="perft depth for every position (default: 3)")
+    p.add_argument("--backend", choices=("hw", "gen"), default="hw",
+                   help="hw: the perft chip (default); gen: the generator in the loop")
+    p.add_argument("--bulk", action="store_true", help="bulk counting (default: plain)")
     p.add_argument("--sim", choices=("cxxrtl", "pysim"), default="cxxrtl",
                    help="gateware simulator (default: cxxrtl)")
-    p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"),
-                   default=os.cpu_count() or 1, help="worker processes (default: cores)")
+    p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=None,
+                   help="worker processes (default: cores for gen, 1 for hw)")
     p.add_argument("--mhz", type=float, default=None,
-                   help="clock for the projected hardware time (default: latest synthesis Fmax)")
+                   help="clock for the hardware time (default: latest synthesis Fmax)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     add_json_arg(p)
     p.set_defaults(run=run)
@@ -30,21 +35,26 @@ def register(sub) -> None:
 
 def run(args) -> int:
     mhz = clock_mhz(args.mhz)
-    rows = compare_table({p.name: args.depth for p in STANDARD_POSITIONS}, args.sim, args.jobs,
-                         mhz, quiet=args.quiet, echo=not args.json)
+    jobs = args.jobs or (1 if args.backend == "hw" else os.cpu_count() or 1)
+    rows = compare_table({p.name: args.depth for p in STANDARD_POSITIONS}, args.sim, jobs,
+                         mhz, quiet=args.quiet, echo=not args.json, backend=args.backend,
+                         bulk=args.bulk)
     if args.json:
-        print_json({"depth": args.depth, "sim": args.sim, "mhz": mhz, "positions": rows})
+        print_json({"depth": args.depth, "backend": args.backend, "sim": args.sim,
+                    "mode": "bulk" if args.bulk else "plain", "mhz": mhz, "positions": rows})
     return 0 if all(r["match"] for r in rows) else 1
 
 
 def compare_table(depths: dict, sim: str, jobs: int, mhz: float | None, quiet=False,
-                  echo=True) -> list[dict]:
+                  echo=True, backend: str = "hw", bulk: bool = False) -> list[dict]:
     """Run the comparison for each named standard position at its depth; print the table as
     it fills when ``echo``. Returns one dict per position."""
+    from posdata.sim.chip_perft import run_chip_perft
     from posdata.sim.hwperft import run_perft
 
+    unit = "clk/leaf" if backend == "hw" else "cyc/move"
     header = (f"{'position':<10} {'depth':>5} {'sw nodes':>10} {'hw nodes':>10} "
-              f"{'published':>10} {'match':>5} {'hw cycles':>11} {'cyc/move':>8} "
+              f"{'published':>10} {'match':>5} {'hw clocks':>11} {unit:>8} "
               f"{'hw time':>10} {'host s':>7}")
     if echo:
         print(header)
@@ -55,32 +65,40 @@ def compare_table(depths: dict, sim: str, jobs: int, mhz: float | None, quiet=Fa
         depth = depths[pos.name]
         progress = Progress(quiet)
         try:
-            report = run_perft(Board(pos.fen), depth, "both", sim, jobs, progress)
+            if backend == "hw":
+                report = run_chip_perft(Board(pos.fen), depth, "both", sim, bulk, jobs,
+                                        progress=progress)
+                clocks, per = report.clocks, report.clocks / max(1, report.nodes)
+            else:
+                report = run_perft(Board(pos.fen), depth, "gen", sim, jobs, progress,
+                                   check=True, bulk=bulk)
+                clocks, per = report.cycles, report.cycles / max(1, report.moves)
         except RuntimeError as e:
             raise CliError(str(e)) from None
         finally:
             progress.done()
         published = pos.counts[depth - 1] if depth <= len(pos.counts) else None
         match = bool(report.match) and (published is None or report.nodes == published)
-        hw_time = report.cycles / (mhz * 1e6) if mhz else None
+        hw_time = clocks / (mhz * 1e6) if mhz else None
         row = {"position": pos.name, "depth": depth, "sw_nodes": report.sw_nodes,
                "hw_nodes": report.nodes, "published": published, "match": match,
-               "hw_cycles": report.cycles, "generator_calls": report.calls,
-               "cycles_per_move": round(report.cycles / max(1, report.moves), 3),
-               "projected_hw_seconds": hw_time, "host_seconds": round(report.seconds, 3),
+               "hw_cycles": clocks, ("cycles_per_node" if backend == "hw"
+                                     else "cycles_per_move"): round(per, 3),
+               "hw_seconds": hw_time, "host_seconds": round(report.seconds, 3),
                "mismatch": report.mismatch}
         rows.append(row)
         if echo:
             shown = f"{hw_time * 1e3:.3f} ms" if hw_time is not None else "n/a"
             print(f"{pos.name:<10} {depth:>5} {report.sw_nodes:>10} {report.nodes:>10} "
                   f"{published if published is not None else '-':>10} "
-                  f"{'yes' if match else 'NO':>5} {report.cycles:>11} "
-                  f"{row['cycles_per_move']:>8.3f} {shown:>10} {report.seconds:>7.2f}",
-                  flush=True)
+                  f"{'yes' if match else 'NO':>5} {clocks:>11} {per:>8.3f} {shown:>10} "
+                  f"{report.seconds:>7.2f}", flush=True)
             if report.mismatch:
                 print(f"  MISMATCH {report.mismatch}")
     if echo:
         clock = f"{mhz:g} MHz (latest synthesis Fmax or --mhz)" if mhz else \
             "no clock known: run `posdata synth` or pass --mhz"
-        print(f"hw time: the gateware's cycles alone at {clock}")
+        what = "the chip's clocks for the whole count" if backend == "hw" else \
+            "the generator's cycles alone"
+        print(f"hw time: {what} at {clock}")
     return rows
