@@ -20,7 +20,7 @@ from .board import PieceLookup, Planes
 from .layouts import SQUARE, MoveLayout, Position
 from .merger import OutputMerger
 from .prefetch import PiecePrefetcher
-from .rom import ReadPort, StartPort
+from .rom import DEFAULT_LAYOUT, ReadPort, StartPort, check_layout
 from .walker import Walker
 
 
@@ -48,6 +48,11 @@ class GeneratorCore(wiring.Component):
         Busy clocks of the last (or current) generation.
     walking, stepping, walk_from : Out
         Observation only (see hdl.walker).
+
+    Parameters
+    ----------
+    layout : "dense" or "sparse"
+        The walk ROM's layout (``hdl.rom``).
     """
 
     start: In(1)
@@ -65,10 +70,14 @@ class GeneratorCore(wiring.Component):
     stepping: Out(1)
     walk_from: Out(SQUARE)
 
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
         m.submodules.prefetch = prefetch = PiecePrefetcher()
-        m.submodules.walker = walker = Walker()
+        m.submodules.walker = walker = Walker(self._layout)
         m.submodules.merger = merger = OutputMerger()
 
         # The block diagram: start entries feed the prefetcher, the walk ROM the walker; pieces

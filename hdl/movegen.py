@@ -73,7 +73,7 @@ from posdata.engine.defs import Color
 from .board import BoardMemory
 from .core import GeneratorCore
 from .layouts import PIECE, SQUARE, MoveLayout
-from .rom import PosdataRom, StartsFromWalkRom
+from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, StartsFromWalkRom, check_layout
 
 
 class MoveGenerator(wiring.Component):
@@ -95,6 +95,11 @@ class MoveGenerator(wiring.Component):
     walking, stepping, walk_from : Out
         Observation only (simulation traces, cycle accounts): the walker's logic stage is on
         the piece standing on ``walk_from`` and, with ``stepping``, consumes a table entry.
+
+    Parameters
+    ----------
+    layout : "dense" (default) or "sparse"
+        The posdata ROM's layout (``hdl.rom``). Same moves, same order, same cycles.
     """
 
     wr_en: In(1)
@@ -114,20 +119,32 @@ class MoveGenerator(wiring.Component):
     stepping: Out(1)
     walk_from: Out(SQUARE)
 
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
+        super().__init__()
+
+    @property
+    def layout(self) -> str:
+        return self._layout
+
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = BoardMemory()
-        m.submodules.core = core = GeneratorCore()
-        m.submodules.rom = rom = PosdataRom()
-        m.submodules.starts = starts = StartsFromWalkRom()
-
-        # ROM port A walks, port B serves the start entries.
+        m.submodules.core = core = GeneratorCore(self._layout)
+        m.submodules.rom = rom = PosdataRom(self._layout)
         wiring.connect(m, board.planes, core.planes)
         wiring.connect(m, core.lookup, board.lookup)
         wiring.connect(m, core.walk, rom.a)
-        wiring.connect(m, core.starts, starts.starts)
-        wiring.connect(m, starts.rom, rom.b)
         wiring.connect(m, wiring.flipped(self.moves), core.moves)
+        # ROM port A walks; the start entries come from port B (sparse: they are words of the
+        # same table) or from a table of their own (dense: it also holds each walk's address)
+        if self._layout == "sparse":
+            m.submodules.starts = starts = StartsFromWalkRom()
+            wiring.connect(m, core.starts, starts.starts)
+            wiring.connect(m, starts.rom, rom.b)
+        else:
+            m.submodules.starts = starts = StartRom(self._layout)
+            wiring.connect(m, core.starts, starts.a)
 
         m.d.comb += [
             board.wr_en.eq(self.wr_en & ~core.busy),

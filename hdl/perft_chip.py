@@ -14,6 +14,7 @@ from .claims import ClaimCounter
 from .layouts import PIECE, SQUARE, MoveLayout, Position
 from .perft_engine import THREADS, PerftEngine
 from .perft_thread import Phase
+from .rom import DEFAULT_LAYOUT, check_layout
 
 
 class PerftChip(wiring.Component):
@@ -38,12 +39,15 @@ class PerftChip(wiring.Component):
     Parameters
     ----------
     engines : int
+    layout : "dense" or "sparse"
+        The posdata ROMs' layout (``hdl.rom``).
     """
 
-    def __init__(self, engines: int = 1):
+    def __init__(self, engines: int = 1, layout: str = DEFAULT_LAYOUT):
         if not isinstance(engines, int) or engines < 1:
             raise TypeError(f"engines must be a positive integer, not {engines!r}")
         self._engines = engines
+        self._layout = check_layout(layout)
         super().__init__({
             "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
             "root": In(Position),
@@ -66,7 +70,7 @@ class PerftChip(wiring.Component):
         listing = Signal()   # engine 0 is busy (counting, or listing the root's moves)
         begin = self.start & ~busy & ~listing
         for e in range(self._engines):
-            m.submodules[f"engine{e}"] = engine = PerftEngine()
+            m.submodules[f"engine{e}"] = engine = PerftEngine(self._layout)
             engines.append(engine)
             for t in range(THREADS):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])

@@ -15,7 +15,7 @@ from posdata.engine.defs import Color
 
 from .layouts import PIECE, SQUARE, MoveLayout, Position
 from .perft_thread import ClaimPort, Phase, PerftThread
-from .rom import PosdataRom, StartRom
+from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
 
 THREADS = 2  #: one per port of the dual-ported ROMs
 
@@ -40,9 +40,15 @@ class PerftEngine(wiring.Component):
         Listing the root's moves, on thread 0 (see hdl.perft_thread).
     phases : Out(Phase) per thread
         Observation only.
+
+    Parameters
+    ----------
+    layout : "dense" or "sparse"
+        The ROMs' layout (``hdl.rom``).
     """
 
-    def __init__(self):
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
         super().__init__({
             "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
             "root": In(Position),
@@ -56,11 +62,11 @@ class PerftEngine(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.rom = rom = PosdataRom()
-        m.submodules.starts = starts = StartRom()
+        m.submodules.rom = rom = PosdataRom(self._layout)
+        m.submodules.starts = starts = StartRom(self._layout)
         threads = []
         for i, (walk, start_port) in enumerate(((rom.a, starts.a), (rom.b, starts.b))):
-            m.submodules[f"thread{i}"] = thread = PerftThread()
+            m.submodules[f"thread{i}"] = thread = PerftThread(self._layout)
             threads.append(thread)
             wiring.connect(m, thread.walk, walk)
             wiring.connect(m, thread.starts, start_port)

@@ -41,7 +41,7 @@ from .attack import LATENCY, AttackUnit
 from .core import GeneratorCore
 from .layouts import PIECE, SQUARE, MoveLayout, Position
 from .perft_board import PerftBoard
-from .rom import ReadPort, StartPort
+from .rom import DEFAULT_LAYOUT, ReadPort, StartPort, check_layout
 
 STACK_DEPTH = 4096  #: move stack entries (README: 12 plies x 323 <= 4096)
 MAX_PLIES = 16      #: ply records (undo, first/end, cursor); depth is at most MAX_PLIES - 1
@@ -145,6 +145,11 @@ class PerftThread(wiring.Component):
         to and the promoted piece; no other flags).
     phase : Out(Phase)
         Observation only: where the clock goes.
+
+    Parameters
+    ----------
+    layout : "dense" or "sparse"
+        The walk ROM's layout (``hdl.rom``).
     """
 
     wr_en: In(1)
@@ -169,10 +174,14 @@ class PerftThread(wiring.Component):
     gen_cycles: Out(32)
     phase: Out(Phase)
 
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = PerftBoard()
-        m.submodules.core = core = GeneratorCore()
+        m.submodules.core = core = GeneratorCore(self._layout)
         m.submodules.attack = attack = AttackUnit(Tag)
         wiring.connect(m, board.planes, core.planes)
         wiring.connect(m, core.lookup, board.lookup)

@@ -19,6 +19,7 @@ from .board import PieceLookup, Planes
 from .layouts import SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
+from .dense_image import ADDR_BITS as DENSE_ADDR_BITS
 from .rom import StartPort
 from .rom_image import TABLE_BITS, table_index
 
@@ -29,6 +30,8 @@ PieceRecord = data.StructLayout({
     "frm": SQUARE,
     "first": SQUARE,      # nextpos[from][from]: the first square (a pawn's first push)
     "d1": SQUARE,         # nextdir[from][from]: a pawn's first capture square
+    "base": DENSE_ADDR_BITS,  # dense layout: the walk's first address ...
+    "pushes": 2,              # ... and a pawn's pushes, stored before its captures
 })
 
 
@@ -99,7 +102,8 @@ class PiecePrefetcher(wiring.Component):
         # The start entry lands straight in the queue.
         landed = Signal(PieceRecord)
         m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.starts.data[:6]),
-                     landed.d1.eq(self.starts.data[6:])]
+                     landed.d1.eq(self.starts.data[6:12]), landed.base.eq(self.starts.data[12:24]),
+                     landed.pushes.eq(self.starts.data[24:26])]
         with m.If(inflight):
             m.d.sync += [ring[wr].eq(landed), wr.eq(wr + 1)]
         pop = self.pieces.valid & self.pieces.ready

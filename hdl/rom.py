@@ -1,20 +1,25 @@
-"""The posdata ROM, initialised at elaboration from engine's tables (contents and addressing:
-``hdl.rom_image``).
+"""The posdata ROM, initialised at elaboration from engine's tables, in one of two layouts:
 
-Beside each word the gateware keeps two bits derived from the same tables at elaboration:
-whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a pawn's
-thread, ends there). The walker needs that answer in the cycle the word arrives from the block
-RAM; reading it from the ROM instead of comparing six bits keeps a comparator off the path that
-limits the clock.
+* ``dense`` (the default): every walk stored contiguously, 3,992 entries of 15 bits
+  (``hdl.dense_image``, where the layout is described with a worked example); five ECP5 block
+  RAMs, and a table of start entries of its own (448 x 26 bits, one block RAM);
+* ``sparse``: Sandström's layout, ``posdata[table][from][to]``, 28,672 words of 12 bits
+  (``hdl.rom_image``); 28 block RAMs. Its start entries are words of the same table.
 
-For an FPGA (elaborated with a platform) the ROM is fourteen memories of one bit each
-(bit-sliced); in simulation (no platform) it is one memory of 14-bit words, which the
-simulators read in one step instead of fourteen. Both are the same synchronous ROM: same
-contents, same one-cycle latency. A one-bit memory of
-28672 words can only map onto ECP5 block RAMs in their 16K x 1 shape, two per bit, so a read
-passes one 2:1 multiplexer (address bit 14) between the block RAM and its register; a
-twelve-bit-wide memory is mapped as 2K x 9 blocks behind an 8:1 multiplexer tree, which costs
-several nanoseconds on the path that limits the clock.
+Both give the walker the same word for the same square (``nextpos | nextdir << 6``; the dense
+layout adds ``skip``, how far on the nextdir entry is stored) and the same two bits derived
+beside it: whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a
+pawn's thread, ends there). The walker needs that answer in the cycle the word arrives from the
+block RAM; reading it from the ROM instead of comparing six bits keeps a comparator off the path
+that limits the clock.
+
+For an FPGA (elaborated with a platform) the ROM is cut into narrow memories (bit-sliced), so
+that each maps onto whole block RAMs with no multiplexer, or one 2:1, between a block RAM and its
+register: the sparse ROM as fourteen 28,672 x 1 memories (two 16K x 1 blocks each), the dense
+one as 4,096 x 4 memories (one 4K x 4 block each). A wide memory would be mapped as 2K x 9 or
+1K x 18 blocks behind a multiplexer tree, several nanoseconds on the path that limits the clock.
+In simulation (no platform) each is one memory of whole words, which the simulators read in one
+step. Both are the same synchronous ROM: same contents, same one-cycle latency.
 """
 
 from amaranth import Cat, Module
@@ -22,17 +27,47 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from . import dense_image as dense
 from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
                         TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
                         start_image, table_index)
 
-#: a read port of the walk ROM: an address in, the posdata word and its end bits out
-ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1), "data": In(WORD_BITS),
-                             "ends": In(END_BITS)})
+LAYOUTS = ("dense", "sparse")
+DEFAULT_LAYOUT = "dense"
 
-#: where a piece's walk starts: (table, from-square) in, ``posdata[table][from][from]`` out
+#: a read port of the walk ROM, wide enough for either layout (a sparse ROM's word has no skip
+#: field, a dense ROM's address only 12 bits)
+ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1),
+                             "data": In(dense.WORD_BITS), "ends": In(END_BITS)})
+
+#: where a piece's walk starts: (table, from-square) in; out the start entry: first square,
+#: first capture square, and for the dense layout the walk's first address and pawn pushes
 StartPort = wiring.Signature({"table": Out(TABLE_BITS), "frm": Out(6), "en": Out(1),
-                              "data": In(WORD_BITS)})
+                              "data": In(dense.START_BITS)})
+
+
+def check_layout(layout: str) -> str:
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown ROM layout {layout!r}: choose from {', '.join(LAYOUTS)}")
+    return layout
+
+
+def _sliced_rom(m, image: list[int], width: int, slice_bits: int, ports, platform):
+    """One synchronous ROM of ``image`` (``width``-bit words) with a read port per entry of
+    ``ports`` ((addr, en) pairs); returns each port's word. Cut into ``slice_bits``-wide memories
+    for an FPGA, whole for simulation."""
+    step = slice_bits if platform is not None else width
+    words = [[] for _ in ports]
+    for low in range(0, width, step):
+        bits = min(step, width - low)
+        mem = Memory(shape=bits, depth=len(image), init=[w >> low & ((1 << bits) - 1)
+                                                         for w in image])
+        m.submodules[f"bits{low}"] = mem
+        for i, (addr, en) in enumerate(ports):
+            r = mem.read_port()
+            m.d.comb += [r.addr.eq(addr), r.en.eq(en)]
+            words[i].append(r.data)
+    return [Cat(*w) for w in words]
 
 
 class PosdataRom(wiring.Component):
@@ -42,36 +77,43 @@ class PosdataRom(wiring.Component):
     Ports
     -----
     a, b : In(ReadPort)
+
+    Parameters
+    ----------
+    layout : "dense" or "sparse"
     """
 
     a: In(ReadPort)
     b: In(ReadPort)
 
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
+        super().__init__()
+
+    @property
+    def layout(self) -> str:
+        return self._layout
+
     def elaborate(self, platform):
         m = Module()
         words = rom_image()
-        image = [w | e << WORD_BITS for w, e in zip(words, end_image(words))]
-        width = WORD_BITS + END_BITS
-        slices = [(bit, 1) for bit in range(width)] if platform is not None else [(0, width)]
-        words = {"a": [], "b": []}
-        for low, bits in slices:
-            mem = Memory(shape=bits, depth=ROM_DEPTH,
-                         init=[w >> low & ((1 << bits) - 1) for w in image])
-            m.submodules[f"bits{low}"] = mem
-            for name, port in (("a", self.a), ("b", self.b)):
-                r = mem.read_port()
-                m.d.comb += [r.addr.eq(port.addr), r.en.eq(port.en)]
-                words[name].append(r.data)
-        for name, port in (("a", self.a), ("b", self.b)):
-            word = Cat(*words[name])
-            m.d.comb += [port.data.eq(word[:WORD_BITS]), port.ends.eq(word[WORD_BITS:])]
+        if self._layout == "sparse":
+            image = [w | e << WORD_BITS for w, e in zip(words, end_image(words))]
+            word_bits, slice_bits = WORD_BITS, 1
+        else:
+            d = dense.dense_image(words)
+            image = [w | e << dense.WORD_BITS for w, e in zip(d.words, d.ends)]
+            word_bits, slice_bits = dense.WORD_BITS, 4
+        ports = [(self.a.addr, self.a.en), (self.b.addr, self.b.en)]
+        out = _sliced_rom(m, image, word_bits + END_BITS, slice_bits, ports, platform)
+        for port, word in zip((self.a, self.b), out):
+            m.d.comb += [port.data.eq(word[:word_bits]), port.ends.eq(word[word_bits:])]
         return m
 
 
 class StartsFromWalkRom(wiring.Component):
-    """Serves a StartPort from a walk-ROM port: the start entry of (table, from) is the walk
-    ROM's word at (table, from, from). The move generator reads its start entries this way, on
-    the walk ROM's second port."""
+    """Serves a StartPort from a port of a sparse walk ROM: the start entry of (table, from) is
+    the word at (table, from, from). (A dense ROM has a StartRom of its own.)"""
 
     starts: In(StartPort)
     rom: Out(ReadPort)
@@ -80,13 +122,14 @@ class StartsFromWalkRom(wiring.Component):
         m = Module()
         s = self.starts
         m.d.comb += [self.rom.addr.eq(rom_address(s.table, s.frm, s.frm)),
-                     self.rom.en.eq(s.en), s.data.eq(self.rom.data)]
+                     self.rom.en.eq(s.en), s.data.eq(self.rom.data[:WORD_BITS])]
         return m
 
 
 class StartRom(wiring.Component):
     """The 448 start entries as a memory of their own (one block RAM), with two synchronous read
-    ports: the perft engine's two threads prefetch from it while both walk-ROM ports walk.
+    ports: a perft engine's two threads prefetch from it while both walk-ROM ports walk; the
+    dense layout's move generator needs it for the walks' first addresses.
 
     Ports
     -----
@@ -96,10 +139,18 @@ class StartRom(wiring.Component):
     a: In(StartPort)
     b: In(StartPort)
 
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
-        m.submodules.mem = mem = Memory(shape=WORD_BITS, depth=START_DEPTH,
-                                        init=start_image(rom_image()))
+        words = rom_image()
+        if self._layout == "sparse":
+            image, width = start_image(words), WORD_BITS
+        else:
+            image, width = dense.dense_image(words).starts, dense.START_BITS
+        m.submodules.mem = mem = Memory(shape=width, depth=START_DEPTH, init=image)
         for port in (self.a, self.b):
             r = mem.read_port()
             m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en),

@@ -42,10 +42,12 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 
 from .board import Planes, color_of
+from .dense_image import ADDR_BITS as DENSE_ADDR_BITS
+from .dense_image import SKIP_BITS
 from .layouts import SQUARE, MoveLayout, Position
 from .params import CONTEXTS
 from .prefetch import PieceRecord
-from .rom import ReadPort
+from .rom import DEFAULT_LAYOUT, ReadPort, check_layout
 from .rom_image import TABLE_BITS, rom_address
 
 
@@ -117,6 +119,8 @@ Context = data.StructLayout({
     "capt": 1,        # a pawn in its capture thread
     "push2": 1,       # a pawn at its double-step square
     "u": SQUARE,      # the square whose entry this context reads
+    "addr": DENSE_ADDR_BITS,     # dense layout: that entry's address ...
+    "d1_addr": DENSE_ADDR_BITS,  # ... and the address of the pawn's first capture square
 })
 
 #: what the rule decided for a context's square while it waited for the ROM; the logic stage
@@ -212,6 +216,13 @@ class Walker(wiring.Component):
         Observation only (traces, cycle accounts): the context in the logic stage walks the
         piece on ``walk_from``; ``stepping``: and consumes its ROM entry (else it stalls on a
         full FIFO and replays it).
+
+    Parameters
+    ----------
+    layout : "dense" or "sparse"
+        How the ROM stores the table (``hdl.rom``): the walk and its timing are the same; only
+        how the next entry's address is formed differs (from (table, from, square), or this
+        entry's address plus 1 or ``skip``).
     """
 
     start: In(1)
@@ -225,6 +236,10 @@ class Walker(wiring.Component):
     walking: Out(1)
     stepping: Out(1)
     walk_from: Out(SQUARE)
+
+    def __init__(self, layout: str = DEFAULT_LAYOUT):
+        self._layout = check_layout(layout)
+        super().__init__()
 
     def elaborate(self, platform):
         m = Module()
@@ -244,7 +259,9 @@ class Walker(wiring.Component):
         with m.If(self.start):  # the same ring phase every time: timing never depends on history
             m.d.sync += [ring_l.active.eq(0), ring_r.active.eq(0), ring_l.id.eq(0),
                          ring_r.id.eq(1)]
-        m.d.comb += [self.rom.addr.eq(rom_address(nxt.table, nxt.frm, nxt.u)),
+        dense = self._layout == "dense"
+        m.d.comb += [self.rom.addr.eq(nxt.addr if dense else
+                                      rom_address(nxt.table, nxt.frm, nxt.u)),
                      self.rom.en.eq(1)]
 
         # --- while a context waits for the ROM: the rule applied to its square ---------------
@@ -294,7 +311,8 @@ class Walker(wiring.Component):
         # --- the logic stage: where the walk goes next, from the registered ROM word --------
         c = ring_l
         nextpos = data_q[:6]
-        nextdir = data_q[6:]
+        nextdir = data_q[6:12]
+        skip = data_q[12:12 + SKIP_BITS]  # dense: how far on the nextdir entry is stored
         piece_end = Signal()
         to_capture = Signal()
         next_u = Signal(SQUARE)
@@ -317,6 +335,10 @@ class Walker(wiring.Component):
         m.d.comb += [advanced.eq(c), advanced.u.eq(next_u),
                      advanced.capt.eq(c.capt | to_capture),
                      advanced.push2.eq(c.pawn & ~c.capt & ~to_capture)]
+        if dense:
+            m.d.comb += [fresh.addr.eq(head.base), fresh.d1_addr.eq(head.base + head.pushes),
+                         advanced.addr.eq(Mux(take_np, c.addr + 1,
+                                              Mux(pre.use_nd, c.addr + skip, c.d1_addr)))]
         advance = step & ~piece_end   # on to the next square of the same piece
         finishing = step | ~c.active  # done with a piece (or had none): may take the next
         take = self.pieces.valid & self.pieces.ready

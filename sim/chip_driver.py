@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from posdata.engine.defs import MAX_MOVES, NO_SQUARE
 
-from .cxxrtl_build import build_library
+from .cxxrtl_build import DEFAULT_LAYOUT, build_library
 from .driver import Generation, MoveOverflowError, WatchdogError
 
 #: hdl.perft_thread.Phase, by value (kept here so the host reads accounts without amaranth)
@@ -56,10 +56,14 @@ class ChipCount:
 class ChipModel:
     """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.perft_chip."""
 
-    def __init__(self, engines: int = 1, library: str | None = None, verbose: bool = True):
+    def __init__(self, engines: int = 1, library: str | None = None, verbose: bool = True,
+                 layout: str | None = None):
         self.engines = engines
-        self.lib = ctypes.CDLL(library or build_library(
-            verbose=verbose, design="chip", params={"engines": engines}))
+        params = {"engines": engines}
+        if layout not in (None, DEFAULT_LAYOUT):
+            params["layout"] = layout
+        self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design="chip",
+                                                        params=params))
         lib = self.lib
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
         lib.posdata_chip_create.restype = vp

@@ -19,6 +19,7 @@ from .model_cache import ModelCache, hash_sources, write_atomic
 from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
+DEFAULT_LAYOUT = "dense"  #: hdl.rom.DEFAULT_LAYOUT (kept here so the host needs no amaranth)
 LIBRARY = "libposdata_model.so"
 
 

@@ -6,7 +6,7 @@ import ctypes
 
 from posdata.engine.defs import MAX_MOVES
 
-from .cxxrtl_build import build_library
+from .cxxrtl_build import DEFAULT_LAYOUT, build_library
 from .driver import Generation, MoveOverflowError, ShadowBoard, WatchdogError, position_inputs
 
 
@@ -15,9 +15,11 @@ class CxxrtlGenerator:
     size of the move buffer (tests make it small to see an overflow)."""
 
     def __init__(self, watchdog: int = 20_000, library: str | None = None, verbose=True,
-                 capacity: int = MAX_MOVES):
+                 capacity: int = MAX_MOVES, layout: str | None = None):
         if library is None:
-            library = build_library(verbose=verbose)
+            # the default layout's model needs no parameter (one cache entry either way)
+            params = {"layout": layout} if layout not in (None, DEFAULT_LAYOUT) else None
+            library = build_library(verbose=verbose, params=params)
         self.watchdog = watchdog
         self.lib = ctypes.CDLL(library)
         lib = self.lib

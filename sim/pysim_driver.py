@@ -19,8 +19,10 @@ class PysimGenerator:
     ``watchdog`` bounds the cycles of one generation (a stuck FSM fails instead of hanging)."""
 
     def __init__(self, vcd=None, gtkw=None, ready=None, watchdog: int = 20_000, dut=None,
-                 trace: bool = False):
-        self.dut = dut if dut is not None else MoveGenerator()
+                 trace: bool = False, layout: str | None = None):
+        if dut is None:
+            dut = MoveGenerator(layout) if layout else MoveGenerator()
+        self.dut = dut
         self.ready = ready
         self.trace = trace
         self.watchdog = watchdog

@@ -94,17 +94,19 @@ def test_cli_unknown_board_and_missing_tool(tmp_path):
     assert out.returncode == 2 and "invalid choice" in out.stderr
 
 
-def test_generator_maps_onto_block_ram(tmp_path):
-    """synth_ecp5 + stat on the generator alone: the ROM becomes 14 bit-slices x 2 DP16KD in
-    their 16K x 1 shape, and the logic stays small."""
+@pytest.mark.parametrize("layout, blocks", [("dense", 6), ("sparse", 28)])
+def test_generator_maps_onto_block_ram(tmp_path, layout, blocks):
+    """synth_ecp5 + stat on the generator alone: the dense ROM becomes 5 bit-slices of one
+    DP16KD each in their 4K x 4 shape plus one for the start entries; the sparse one 14
+    bit-slices x 2 DP16KD in their 16K x 1 shape. The logic stays small."""
     platform = platform_for("ulx3s-25f")  # elaborated for an FPGA: the bit-sliced ROM
-    (tmp_path / "gen.il").write_text(rtlil.convert(MoveGenerator(), name="gen",
+    (tmp_path / "gen.il").write_text(rtlil.convert(MoveGenerator(layout), name="gen",
                                                    platform=platform))
     subprocess.run([tool("YOSYS"), "-q", "-p",
                     "read_rtlil gen.il; synth_ecp5 -top gen; tee -q -o stat.json stat -json"],
                    cwd=tmp_path, check=True, timeout=900)
     cells = json.loads((tmp_path / "stat.json").read_text())["design"]["num_cells_by_type"]
-    assert cells.get("DP16KD") == 28, cells
+    assert cells.get("DP16KD") == blocks, cells
     assert cells.get("LUT4", 0) < 2500, cells
     unmapped = [n for n in cells if n.startswith("$") and n != "$scopeinfo"]
     assert not unmapped, cells  # every cell is an ECP5 primitive

@@ -1,0 +1,108 @@
+"""The dense posdata layout: Sandström's table stored by walk instead of by (from, to).
+
+Of the 28,672 words of the (table, from, to) layout only 3,992 can ever be reached by a walk
+(plus the 448 start entries ``posdata[table][from][from]``), and no walk is longer than 27 entries
+(a queen in the centre). Here every walk is stored contiguously, its entries in the order a walk
+visits them, walks one after another in (table, from) order:
+
+* a knight .. king: the entries of its nextpos chain, that is every target, ray after ray. So
+  **nextpos is always the next entry**, and nextdir (the first square of the next ray) is a few
+  entries further on: the entry keeps that distance, ``skip`` (1 .. 7, the length of a ray);
+* a pawn: its push thread (nextpos chain), then its capture thread (nextdir chain, ``skip`` 1).
+
+An entry holds the same 12-bit word as the (from, to) layout, ``nextpos | nextdir << 6``: the
+walker needs the *square* of the next entry while it waits for that entry's word (to look up the
+square's colour ahead), and the pointers give it; the entry's address is this entry's plus 1
+(nextpos) or plus ``skip`` (nextdir). Word: ``nextpos | nextdir << 6 | skip << 12``, 15 bits,
+with the same two end bits beside it (nextpos / nextdir leads back to the from-square).
+
+A walk's start entry gives its first square, a pawn's first capture square ``d1`` (as in the
+(from, to) layout), the walk's first address ``base``, and the number of pawn pushes stored
+before the captures (so the capture thread starts at ``base + pushes``): 26 bits, one of 448.
+
+Worked example, the white knight on g1 (table 2, 3 targets in GNU Chess's direction order:
+e2, f3, h3). Its start entry: first = e2, d1 = e2, base = 345, pushes = 0. Its walk:
+
+    address  square  nextpos  nextdir  skip  ends
+    345      e2      f3       f3       1     -     e2 empty: a quiet move, on to 345 + 1;
+                                                   e2 occupied: nextdir, 345 + 1 as well
+    346      f3      h3       h3       1     -
+    347      h3      g1       g1       0     both  back at g1 either way: the walk ends
+
+Everything here is derived from the (from, to) words (``hdl.rom_image.rom_image``), never from a
+copy, so a corrupted word in the tests' fault injection corrupts the dense image the same way.
+"""
+
+from dataclasses import dataclass
+
+from .rom_image import START_DEPTH, rom_address, rom_image, start_address
+
+DEPTH = 4096        #: 3,992 entries, rounded up to the block RAM's depth
+ADDR_BITS = 12
+SKIP_BITS = 3
+WORD_BITS = 12 + SKIP_BITS
+START_BITS = 12 + ADDR_BITS + 2
+PAWN_TABLES = (0, 1)  #: hdl.rom_image.table_index of BPAWN and PAWN
+MAX_WALK = 64       #: a corrupted chain that never returns is cut here (64 > any real walk)
+
+
+@dataclass(frozen=True)
+class DenseImage:
+    words: list[int]        #: by dense address: nextpos | nextdir << 6 | skip << 12
+    ends: list[int]         #: by dense address: bit 0 nextpos, bit 1 nextdir leads home
+    starts: list[int]       #: by start_address: first | d1 << 6 | base << 12 | pushes << 24
+    address: dict           #: (table, from, to) -> dense address, for the tests
+    entries: int            #: entries stored (3,992 for the engine's tables)
+
+
+def _chain(words, table, frm, field):
+    """The squares of a chain from ``frm`` through ``field`` (0: nextpos, 6: nextdir)."""
+    out = []
+    u = words[rom_address(table, frm, frm)] >> field & 63
+    while u != frm and len(out) < MAX_WALK:
+        out.append(u)
+        u = words[rom_address(table, frm, u)] >> field & 63
+    return out
+
+
+def walk_order(words, table: int, frm: int) -> tuple[list[int], int]:
+    """The squares of the walk of ``table`` from ``frm`` in storage order, and how many of them
+    are pawn pushes."""
+    if table in PAWN_TABLES:
+        pushes = _chain(words, table, frm, 0)
+        return pushes + _chain(words, table, frm, 6), len(pushes)
+    return _chain(words, table, frm, 0), 0
+
+
+def dense_image(words: list[int] | None = None) -> DenseImage:
+    if words is None:
+        words = rom_image()
+    dense, ends = [0] * DEPTH, [0] * DEPTH
+    starts = [0] * START_DEPTH
+    address = {}
+    base = 0
+    for table in range(7):
+        for frm in range(64):
+            order, pushes = walk_order(words, table, frm)
+            if base + len(order) > DEPTH:
+                raise ValueError(f"the dense posdata image needs more than {DEPTH} entries")
+            position = {}
+            for i, u in enumerate(order):
+                position.setdefault(u, i)
+                address[table, frm, u] = base + i
+            for i, u in enumerate(order):
+                w = words[rom_address(table, frm, u)]
+                nextpos, nextdir = w & 63, w >> 6
+                capture_thread = table in PAWN_TABLES and i >= pushes
+                skip = 0
+                if (table not in PAWN_TABLES or capture_thread) and nextdir != frm:
+                    skip = position.get(nextdir, i) - i
+                    if not 0 < skip < 1 << SKIP_BITS:
+                        raise ValueError(f"nextdir of table {table} from {frm} at {u} is "
+                                         f"{skip} entries on: no {SKIP_BITS}-bit skip holds it")
+                dense[base + i] = w | skip << 12
+                ends[base + i] = int(nextpos == frm) | int(nextdir == frm) << 1
+            first = words[rom_address(table, frm, frm)]
+            starts[start_address(table, frm)] = first | base << 12 | pushes << 24
+            base += len(order)
+    return DenseImage(dense, ends, starts, address, base)
