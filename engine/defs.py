@@ -132,14 +132,23 @@ CASTLING_LETTERS = {"K": WHITE_KINGSIDE, "Q": WHITE_QUEENSIDE,
 
 class Castle:
     """One castling move: the right it needs, king and rook squares, the squares that must be empty
-    and the square the king passes over (which must not be attacked)."""
+    and the squares the king crosses (which must not be attacked; where it lands is makemove's
+    usual king test). Orthodox chess has the four of ``CASTLES``; a Chess960 position makes its
+    own (``engine.chess960.castle_for``), where king and rook may stay put or swap."""
 
     def __init__(self, right, king_from, king_to, rook_from, rook_to, empty):
         self.right = right
         self.king_from, self.king_to = king_from, king_to
         self.rook_from, self.rook_to = rook_from, rook_to
         self.empty = empty
-        self.passes = rook_to  # the king crosses the rook's destination square
+        self.passes = rook_to  # orthodox: the king crosses the rook's destination square
+        step = 1 if king_to > king_from else -1
+        self.crosses = tuple(range(king_from + step, king_to, step))
+        self.kingside = king_to > rook_to
+
+    def __repr__(self):
+        return (f"Castle({SQUARE_NAMES[self.king_from]}->{SQUARE_NAMES[self.king_to]}, "
+                f"{SQUARE_NAMES[self.rook_from]}->{SQUARE_NAMES[self.rook_to]})")
 
 
 #: per side, in generation order: king side first, then queen side

@@ -2,7 +2,8 @@
 
 Terms (written for this project; the numbers are round, hand-picked values):
 
-* material: pawn 100, knight 320, bishop 330, rook 500, queen 900, plus a bishop pair bonus;
+* material: pawn 100, knight 320, bishop 330, rook 500, queen 900, plus a bishop pair bonus
+  (other variants' pieces: their values in ``engine.variants``);
 * piece-square tables built at import by small functions of centre distance and rank, so each
   table's intent reads as a formula instead of 64 numbers;
 * pawn structure: doubled and isolated pawns cost, passed pawns earn by how far they have
@@ -17,6 +18,7 @@ Squares are white's view (a1 = 0); a black piece on ``sq`` reads its tables at `
 """
 
 from .defs import BISHOP, BLACK, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from .pieces import AttackKind, parse_piece
 
 PIECE_VALUE = (0, 100, 320, 330, 500, 900, 0)  #: by piece; the king is never traded
 BISHOP_PAIR = 30
@@ -87,14 +89,62 @@ PST = (None, _table(_pawn), _table(_knight), _table(_bishop), _table(_rook), _ta
 KING_MG = _table(_king_middlegame)
 KING_EG = _table(_king_endgame)
 
-#: SIGNED_PST[color * 7 + piece][sq]: material + table, read from the piece's side, negative
-#: for black, so one sum gives white's lead
-SIGNED_PST = [[0] * 64 for _ in range(2 * 7)]
-for _c, _sign in ((WHITE, 1), (BLACK, -1)):
-    for _p in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN):
-        for _sq in range(64):
-            _own = _sq if _c == WHITE else _sq ^ 56
-            SIGNED_PST[_c * 7 + _p][_sq] = _sign * (PIECE_VALUE[_p] + PST[_p][_own])
+
+def _signed_pst(values, tables) -> list[list[int]]:
+    """SIGNED_PST[color * 8 + piece][sq]: material + table, read from the piece's side, negative
+    for black, so one sum gives white's lead."""
+    out = [[0] * 64 for _ in range(2 * 8)]
+    for c, sign in ((WHITE, 1), (BLACK, -1)):
+        for p, table in enumerate(tables):
+            if table is None:
+                continue
+            for sq in range(64):
+                own = sq if c == WHITE else sq ^ 56
+                out[c * 8 + p][sq] = sign * (values[p] + table[own])
+    return out
+
+
+SIGNED_PST = _signed_pst(PIECE_VALUE, PST)
+
+
+class VariantEval:
+    """A variant's material and tables: piece values from ``engine.variants``; a new piece
+    reads the table of the orthodox piece it most resembles (a rider on ranks and files and
+    diagonals the queen's, on ranks and files alone the rook's, ...; leapers and nightriders
+    the knight's, which rewards the centre). The phase and the king danger scale with the
+    variant's own starting material."""
+
+    def __init__(self, variant):
+        values = [0] * 8
+        tables = [None] * 8
+        for p in variant.pieces:
+            values[p.code] = p.value
+            if p.code == KING:
+                continue
+            if p.code == PAWN:
+                tables[p.code] = PST[PAWN]
+                continue
+            kinds = parse_piece(p.moves).attack_kinds
+            orth = bool(kinds & AttackKind.ORTHOGONAL_RIDER)
+            diag = bool(kinds & AttackKind.DIAGONAL_RIDER)
+            tables[p.code] = PST[QUEEN if orth and diag else ROOK if orth else
+                                 BISHOP if diag else KNIGHT]
+        self.value = tuple(values)
+        self.signed_pst = _signed_pst(values, tables)
+        start = max(sum(values[code] * n for code, n in variant.start_army(c).items()
+                        if code != PAWN) for c in (WHITE, BLACK))
+        self.pieces_start = start
+        self.phase_max = 2 * start
+
+
+_EVALS = {}
+
+
+def _variant_eval(variant):
+    e = _EVALS.get(variant.name)
+    if e is None:
+        e = _EVALS[variant.name] = VariantEval(variant)
+    return e
 
 
 #: by the bit mask of files holding a side's pawns: how many files, and which have no pawn
@@ -122,13 +172,15 @@ def evaluate(board) -> int:
     white_low = [8] * 8
     black_high = [-1] * 8
     masks = [0, 0]  # per side, the files that hold its pawns, as bits
-    pst = SIGNED_PST
-    value = PIECE_VALUE
+    v = _variant_eval(board.variant)
+    pst = v.signed_pst
+    value = v.value
+    phase_max, pieces_start = v.phase_max, v.pieces_start
     for sq, c in enumerate(color):
         if c == EMPTY:
             continue
         p = piece[sq]
-        total += pst[c * 7 + p][sq]
+        total += pst[c * 8 + p][sq]
         if p == PAWN:
             f = sq & 7
             r = sq >> 3
@@ -149,8 +201,8 @@ def evaluate(board) -> int:
             elif p == ROOK:
                 rooks.append(sq)
 
-    phase = min(pieces[WHITE] + pieces[BLACK], PHASE_MAX)
-    endgame = PHASE_MAX - phase
+    phase = min(pieces[WHITE] + pieces[BLACK], phase_max)
+    endgame = phase_max - phase
     # The highest black / lowest white pawn rank over each file and its neighbours.
     black_block = list(map(max, [-1] + black_high[:7], black_high, black_high[1:] + [-1]))
     white_block = list(map(min, [8] + white_low[:7], white_low, white_low[1:] + [8]))
@@ -177,7 +229,7 @@ def evaluate(board) -> int:
                 passed_mg += PASSED_MG[rel]
                 passed_eg += PASSED_EG[rel]
             if passed_mg:
-                s += (passed_mg * phase + passed_eg * endgame) // PHASE_MAX
+                s += (passed_mg * phase + passed_eg * endgame) // phase_max
         for sq in rooks:
             if color[sq] == c:
                 f = sq & 7
@@ -186,9 +238,9 @@ def evaluate(board) -> int:
         # The king: table blended by phase, shield weighted by the enemy's attacking material.
         k = board.king[c]
         ksq = k if c == WHITE else k ^ 56
-        s += (KING_MG[ksq] * phase + KING_EG[ksq] * endgame) // PHASE_MAX
+        s += (KING_MG[ksq] * phase + KING_EG[ksq] * endgame) // phase_max
         if pieces[x]:
-            s -= _shield_penalty(k, c, color, piece, their) * pieces[x] // PIECES_START
+            s -= _shield_penalty(k, c, color, piece, their) * pieces[x] // pieces_start
         total += sign * s
 
     return total if board.side == WHITE else -total

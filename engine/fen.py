@@ -2,15 +2,27 @@
 
 Every rejection raises ``FenError`` with a one-line message naming the problem; the CLI turns
 it into ``posdata: error: ...`` and exit status 2.
+
+Letters are the variant's (``engine.variants``: Fairy-Stockfish's). Castling rights: ``KQkq``
+with the king on e1/e8 and the rooks in the corners; in Chess960 also X-FEN (``K``/``Q`` is the
+outermost rook on that side of the king, a file letter names an inner one) and Shredder-FEN
+(rook files, ``HAha``). Output is X-FEN, as python-chess writes it.
+
+Material: a side has at most 16 pieces and 8 pawns, and its pieces beyond the variant's starting
+army (per kind) must be ones it can promote to, no more of them than its missing pawns. That
+bounds every position the engine accepts (the hardware's move stack is sized by it).
 """
 
 from dataclasses import dataclass
 
+from .chess960 import castle_for
 from .defs import (BLACK, CASTLES, CASTLING_LETTERS, EMPTY, KING, NO_PIECE, NO_SQUARE, PAWN,
-                   PIECE_LETTERS, ROOK, SQUARE_NAMES, WHITE)
+                   ROOK, SQUARE_NAMES, WHITE)
+from .variants import CHESS, Variant
 
-
-_FEN_PIECES = PIECE_LETTERS[1:] + PIECE_LETTERS[1:].upper()
+MAX_PIECES = 16
+MAX_PAWNS = 8
+_SIDE_NAMES = ("white", "black")
 
 
 class FenError(ValueError):
@@ -26,31 +38,40 @@ class Position:
     ep: int
     fifty: int
     fullmove: int
+    #: per side, the castlings the rights may name, king side first (engine.defs.Castle)
+    castles: tuple = CASTLES
 
 
-def parse_fen(text: str) -> Position:
+def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) -> Position:
+    """``check_material=False`` lets through material no game reaches (tests of buffers)."""
     fields = text.split()
     if len(fields) not in (4, 6):
         raise FenError(f"bad FEN: expected 6 fields (or 4 for EPD), got {len(fields)}: {text!r}")
     placement, side_s, castling_s, ep_s = fields[:4]
-    color, piece = _parse_placement(placement)
+    color, piece = _parse_placement(placement, variant)
+    if check_material:
+        _check_material(color, piece, variant)
 
     if side_s not in ("w", "b"):
         raise FenError(f"bad FEN: side to move must be 'w' or 'b', not {side_s!r}")
     side = WHITE if side_s == "w" else BLACK
 
-    castle = _parse_castling(castling_s, color, piece)
+    if variant.chess960:
+        castle, castles = _parse_castling_960(castling_s, color, piece)
+    else:
+        castle, castles = _parse_castling(castling_s, color, piece), CASTLES
     ep = _parse_ep(ep_s, side, color, piece)
 
     fifty, fullmove = 0, 1
     if len(fields) == 6:
         fifty = _parse_count(fields[4], "halfmove clock", 0)
         fullmove = _parse_count(fields[5], "fullmove number", 1)
-    return Position(color, piece, side, castle, ep, fifty, fullmove)
+    return Position(color, piece, side, castle, ep, fifty, fullmove, castles)
 
 
-def _parse_placement(placement: str) -> tuple[list[int], list[int]]:
+def _parse_placement(placement: str, variant: Variant) -> tuple[list[int], list[int]]:
     color, piece = [EMPTY] * 64, [NO_PIECE] * 64
+    letters = variant.fen_letters
     ranks = placement.split("/")
     if len(ranks) != 8:
         raise FenError(f"bad FEN: expected 8 ranks, got {len(ranks)}")
@@ -60,14 +81,14 @@ def _parse_placement(placement: str) -> tuple[list[int], list[int]]:
         for ch in row:
             if ch in "12345678":
                 file += int(ch)
-            elif ch in _FEN_PIECES:  # ASCII only: str.lower() also maps e.g. the Kelvin sign
+            elif ch in letters:  # ASCII only: str.lower() also maps e.g. the Kelvin sign
                 if file < 8:
                     sq = rank * 8 + file
-                    color[sq] = WHITE if ch.isupper() else BLACK
-                    piece[sq] = PIECE_LETTERS.index(ch.lower())
+                    color[sq], piece[sq] = letters[ch]
                 file += 1
             else:
-                raise FenError(f"bad FEN: unknown piece letter {ch!r} on rank {rank + 1}")
+                where = "" if variant is CHESS else f" in {variant.name}"
+                raise FenError(f"bad FEN: unknown piece letter {ch!r} on rank {rank + 1}{where}")
         if file != 8:
             raise FenError(f"bad FEN: rank {rank + 1} has {file} files, not 8: {row!r}")
     for side, name in ((WHITE, "white"), (BLACK, "black")):
@@ -78,6 +99,37 @@ def _parse_placement(placement: str) -> tuple[list[int], list[int]]:
         if piece[sq] == PAWN:
             raise FenError(f"impossible position: pawn on {SQUARE_NAMES[sq]} (rank 1 or 8)")
     return color, piece
+
+
+def _check_material(color: list[int], piece: list[int], variant: Variant) -> None:
+    for side in (WHITE, BLACK):
+        name = _SIDE_NAMES[side]
+        have = {}
+        for sq in range(64):
+            if color[sq] == side:
+                have[piece[sq]] = have.get(piece[sq], 0) + 1
+        total = sum(have.values())
+        if total > MAX_PIECES:
+            raise FenError(f"impossible material: {name} has {total} pieces, more than "
+                           f"{MAX_PIECES}")
+        pawns = have.get(PAWN, 0)
+        if pawns > MAX_PAWNS:
+            raise FenError(f"impossible material: {name} has {pawns} pawns, more than "
+                           f"{MAX_PAWNS}")
+        start = variant.start_army(side)
+        extra = 0
+        for code, n in sorted(have.items()):
+            beyond = n - start.get(code, 0)
+            if beyond <= 0 or code == PAWN:
+                continue
+            if code not in variant.promotions[side]:
+                kind = variant.by_code[code].name
+                raise FenError(f"impossible material: {name} has {n} {kind}(s), more than the "
+                               f"{start.get(code, 0)} it starts with, and cannot promote to one")
+            extra += beyond
+        if extra > MAX_PAWNS - pawns:
+            raise FenError(f"impossible material: {name} has {extra} pieces beyond its starting "
+                           f"army but only {MAX_PAWNS - pawns} missing pawns to promote")
 
 
 def _parse_castling(text: str, color: list[int], piece: list[int]) -> int:
@@ -100,6 +152,53 @@ def _parse_castling(text: str, color: list[int], piece: list[int]) -> int:
                            f"{SQUARE_NAMES[c.rook_from]}")
         castle |= right
     return castle
+
+
+def _parse_castling_960(text: str, color: list[int], piece: list[int]) -> tuple[int, tuple]:
+    """X-FEN or Shredder-FEN rights: (the 4-bit rights, per side its Castle records)."""
+    if text == "-":
+        return 0, ((), ())
+    found = ({}, {})  # per side: kingside (bool) -> Castle
+    for ch in text:
+        side = WHITE if ch.isupper() else BLACK
+        low = ch.lower()
+        if low not in "kqabcdefgh":
+            raise FenError(f"bad FEN: unknown castling letter {ch!r}")
+        base = 0 if side == WHITE else 56
+        rank = "1" if side == WHITE else "8"
+        name = _SIDE_NAMES[side]
+        king = next((base + f for f in range(8)
+                     if color[base + f] == side and piece[base + f] == KING), None)
+        if king is None:
+            raise FenError(f"bad FEN: castling right {ch!r} without a {name} king on rank {rank}")
+        rooks = [base + f for f in range(8) if color[base + f] == side and piece[base + f] == ROOK]
+        if low == "k":
+            outer = [r for r in rooks if r > king]
+            rook = max(outer) if outer else None
+        elif low == "q":
+            outer = [r for r in rooks if r < king]
+            rook = min(outer) if outer else None
+        else:
+            rook = base + "abcdefgh".index(low)
+            if rook not in rooks:
+                rook = None
+        if rook is None:
+            where = {"k": f"east of the king on rank {rank}",
+                     "q": f"west of the king on rank {rank}"}.get(low, f"on {low}{rank}")
+            raise FenError(f"bad FEN: castling right {ch!r} without a {name} rook {where}")
+        kingside = rook > king
+        if kingside in found[side]:
+            raise FenError(f"bad FEN: castling letter {ch!r} repeats {name}'s "
+                           f"{'king' if kingside else 'queen'} side right")
+        found[side][kingside] = castle_for(side, king, rook)
+    castle = 0
+    castles = []
+    for side in (WHITE, BLACK):
+        records = tuple(found[side][k] for k in (True, False) if k in found[side])
+        castles.append(records)
+        for c in records:
+            castle |= c.right
+    return castle, tuple(castles)
 
 
 def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
@@ -132,7 +231,8 @@ def _parse_count(text: str, name: str, minimum: int) -> int:
     return int(text)
 
 
-def format_fen(color, piece, side, castle, ep, fifty, fullmove) -> str:
+def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant = CHESS,
+               castles=CASTLES) -> str:
     rows = []
     for rank in range(7, -1, -1):
         row, gap = "", 0
@@ -143,9 +243,27 @@ def format_fen(color, piece, side, castle, ep, fifty, fullmove) -> str:
                 continue
             if gap:
                 row, gap = row + str(gap), 0
-            letter = PIECE_LETTERS[piece[sq]]
-            row += letter.upper() if color[sq] == WHITE else letter
+            row += variant.letter(color[sq], piece[sq])
         rows.append(row + (str(gap) if gap else ""))
-    rights = "".join(ch for ch, bit in CASTLING_LETTERS.items() if castle & bit) or "-"
+    if variant.chess960:
+        rights = _xfen_rights(color, piece, castle, castles) or "-"
+    else:
+        rights = "".join(ch for ch, bit in CASTLING_LETTERS.items() if castle & bit) or "-"
     ep_s = SQUARE_NAMES[ep] if ep != NO_SQUARE else "-"
     return f"{'/'.join(rows)} {'wb'[side]} {rights} {ep_s} {fifty} {fullmove}"
+
+
+def _xfen_rights(color, piece, castle, castles) -> str:
+    """K/Q when the castling rook is the outermost rook of its side of the king, else its file
+    (python-chess's ``castling_xfen``)."""
+    out = ""
+    for side in (WHITE, BLACK):
+        for c in castles[side]:
+            if not castle & c.right:
+                continue
+            base = c.rook_from & 56
+            outside = range(c.rook_from + 1, base + 8) if c.kingside else range(base, c.rook_from)
+            inner = any(color[s] == side and piece[s] == ROOK for s in outside)
+            ch = "abcdefgh"[c.rook_from & 7] if inner else ("k" if c.kingside else "q")
+            out += ch.upper() if side == WHITE else ch
+    return out

@@ -5,29 +5,26 @@ to move, in the generation order documented in ``engine.defs``, and sets ``first
 ``gen_caps(board)`` does the same for the moves a quiescence search wants (captures, en passant
 and promotions): exactly the subsequence of ``gen`` that carries CAPTURE or PROMOTION.
 
-This is the model the gateware is held to, move for move and in order.
+This is the model the gateware is held to, move for move and in order. The walk is the same in
+every variant: the board's variant supplies the tables (per side, by piece code), the promotion
+pieces of each side in order, and the castlings its position allows (``board.castles``).
 """
 
 from .defs import (
-    BLACK,
-    BPAWN,
     CAPTURE,
     CASTLE,
-    CASTLES,
     DOUBLE,
     EMPTY,
     EP,
     PAWN,
     PAWN_MOVE,
-    PROMO_SHIFT,
     PROMOTION,
-    PROMOTION_ORDER,
 )
-from .posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
 
-# The four promotion flag+piece words, in PROMOTION_ORDER.
-_PROMOTIONS = tuple(PAWN_MOVE | PROMOTION | p << PROMO_SHIFT for p in PROMOTION_ORDER)
 _PROMOTION_RANKS = (range(56, 64), range(8))  # per side, the to-squares that promote
+_PAWN_ROW = PAWN * 64
+#: this generator plays every variant of engine.variants (the UCI engine asks)
+SUPPORTS_VARIANTS = True
 
 
 def gen(board) -> None:
@@ -40,18 +37,20 @@ def gen(board) -> None:
     start = board.first_move[ply]
     del moves[start:]
     push = moves.append
-    pawn_row = (BPAWN if side == BLACK else PAWN) * 64
+    data = board.data
+    pos_rows, dir_rows = data.pos_rows[side], data.dir_rows[side]  # by piece code, per side
+    promotions = data.promotion_words[side]
     promoting = _PROMOTION_RANKS[side]
 
     for sq in [s for s in range(64) if color[s] == side]:
         p = piece[sq]
         if p == PAWN:
-            ppos = NEXTPOS_ROWS[pawn_row + sq]
-            pdir = NEXTDIR_ROWS[pawn_row + sq]
+            ppos = pos_rows[_PAWN_ROW + sq]
+            pdir = dir_rows[_PAWN_ROW + sq]
             u = ppos[sq]  # push thread
             if u != sq and color[u] == EMPTY:
                 if u in promoting:
-                    for w in _PROMOTIONS:
+                    for w in promotions:
                         push(sq | u << 6 | w)
                 else:
                     push(sq | u << 6 | PAWN_MOVE)
@@ -63,7 +62,7 @@ def gen(board) -> None:
                 c = color[u]
                 if c == xside:
                     if u in promoting:
-                        for w in _PROMOTIONS:
+                        for w in promotions:
                             push(sq | u << 6 | CAPTURE | w)
                     else:
                         push(sq | u << 6 | CAPTURE | PAWN_MOVE)
@@ -72,8 +71,8 @@ def gen(board) -> None:
                 u = pdir[u]
         else:
             row = p * 64 + sq
-            ppos = NEXTPOS_ROWS[row]
-            pdir = NEXTDIR_ROWS[row]
+            ppos = pos_rows[row]
+            pdir = dir_rows[row]
             u = ppos[sq]
             while u != sq:
                 c = color[u]
@@ -87,7 +86,7 @@ def gen(board) -> None:
 
     castle = board.castle
     if castle:
-        for c in CASTLES[side]:
+        for c in board.castles[side]:
             if castle & c.right and all(color[s] == EMPTY for s in c.empty):
                 push(c.king_from | c.king_to << 6 | CASTLE)
     board.first_move[ply + 1] = len(moves)

@@ -9,7 +9,7 @@ plugs in here with the same signature.
 playing them where a cheap test is exact (``count_legal``); the node counts are the same.
 """
 
-from .defs import BISHOP, CASTLE, EMPTY, EP, QUEEN, ROOK
+from .defs import CASTLE, EMPTY, EP
 from .lines import RAYS
 from .movegen import gen as reference_gen
 
@@ -41,12 +41,13 @@ def count_legal(board, moves, start: int, end: int) -> int:
     """How many of the pseudo-legal ``moves[start:end]`` of the side to move are legal.
 
     Not in check, a move other than a king move, castling or en passant is illegal only if it
-    takes a pinned piece off the line through its king; the pins are found once per node by
+    takes a pinned piece off the line through its king (in variants whose riders all move along
+    lines; with a nightrider every move goes through makemove); the pins are found once per node by
     walking the eight lines out from the king (``RAYS``). A king move is legal if its target
     square is not attacked once the king has left its square. Castling, en passant and every
     move when in check go through makemove.
     """
-    if board.in_check():
+    if board.in_check() or not board.data.lines_only:
         return _count_by_makemove(board, moves, start, end)
     color, piece = board.color, board.piece
     side = board.side
@@ -54,6 +55,7 @@ def count_legal(board, moves, start: int, end: int) -> int:
     king = board.king[side]
 
     pinned = {}  # own pinned piece -> the squares it may move to (its line through the king)
+    line_attackers = board.line_attackers  # (orthogonal, diagonal) riders of the variant
     for squares, diagonal in RAYS[king]:
         own = -1
         for s in squares:
@@ -65,10 +67,8 @@ def count_legal(board, moves, start: int, end: int) -> int:
                     break  # two own pieces: no pin on this line
                 own = s
                 continue
-            if own >= 0:
-                p = piece[s]
-                if p == QUEEN or p == (BISHOP if diagonal else ROOK):
-                    pinned[own] = squares
+            if own >= 0 and piece[s] in line_attackers[diagonal]:
+                pinned[own] = squares
             break
 
     nodes = 0

@@ -1,4 +1,4 @@
-"""Sandström's posdata tables: ``nextpos[ptype][from][to]`` and ``nextdir[ptype][from][to]``.
+"""Sandström's posdata tables: ``nextpos[table][from][to]`` and ``nextdir[table][from][to]``.
 
 Ref: GNU Chess 4.0 doc/MOVE-GEN (H. E. Sandström, 1989) and init.c Initialize_moves.
 
@@ -10,26 +10,36 @@ Every move of every piece type from every square, ignoring other pieces, is chai
 * ``nextdir[p][f][u]``: where to go when ``u`` was occupied (the first square of the next ray).
 
 Every entry defaults to the from-square ``f``, and reaching ``f`` again ends the walk. The walk
-starts at ``nextpos[p][f][f]``. For knights and kings every ray is one square long, so the two
-chains coincide.
+starts at ``nextpos[p][f][f]``. For leapers (knights, kings) every ray is one square long, so the
+two chains coincide.
 
 Pawns (PAWN for white, BPAWN for black) keep two separate threads that both start at the
 from-square: ``nextpos`` holds the pushes (one step; a second step only from the home rank)
 and ``nextdir`` holds the diagonal capture squares. Pawns on their last rank get empty threads.
 
-The tables are built once by a pure function; ``NEXTPOS``/``NEXTDIR`` are numpy uint8 arrays
-(the ROM image of the gateware) and ``NEXTPOS_ROWS``/``NEXTDIR_ROWS`` the same data as plain
-lists, ``ROWS[ptype * 64 + from][to]``, for the Python generator's hot loop.
+Any leaper or rider of ``engine.pieces``' notation fills a table the same way; a *layout* names
+what each of the 8 tables holds (``build_tables``), so a variant's pieces are a new ROM image.
+Orthodox chess is the layout ``ORTHODOX_LAYOUT``, indexed by GNU Chess's ptype: ``NEXTPOS`` /
+``NEXTDIR`` are its numpy uint8 arrays (the gateware's ROM image) and ``NEXTPOS_ROWS`` /
+``NEXTDIR_ROWS`` the same data as plain lists, ``ROWS[ptype * 64 + from][to]``, for the Python
+generator's hot loop.
 """
+
+from functools import cache
 
 import numpy as np
 
 from .defs import BPAWN, DIRECTIONS, HOME_RANK, MAX_STEPS, N_PTYPES, PAWN
+from .pieces import parse_piece
+
+#: what each table of orthodox chess holds, by ptype: nothing (NO_PIECE), a pawn thread, or a
+#: piece definition (engine.pieces)
+ORTHODOX_LAYOUT = (None, PAWN, "N", "B", "R", "Q", "K", BPAWN)
 
 
 def rays(pt: int, frm: int) -> list[list[int]]:
-    """The rays of a piece of type ``pt`` on ``frm`` on an empty board, in generation order.
-    Rays that leave the board at once are dropped. For pawns: [pushes, capture, capture]."""
+    """The rays of an orthodox piece of type ``pt`` on ``frm`` on an empty board, in generation
+    order. Rays that leave the board at once are dropped. For pawns: [pushes, capture, capture]."""
     f0, r0 = frm & 7, frm >> 3
     result = []
     for i, (df, dr) in enumerate(DIRECTIONS[pt]):
@@ -48,29 +58,47 @@ def rays(pt: int, frm: int) -> list[list[int]]:
     return result
 
 
-def build_posdata() -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(nextpos, nextdir)``, each of shape (8, 64, 64), dtype uint8."""
+@cache
+def build_tables(layout: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """``(nextpos, nextdir)`` of a layout, each of shape (8, 64, 64), dtype uint8, read-only.
+    ``layout[t]`` is None (an empty table), PAWN or BPAWN (the pawn threads), or a piece
+    definition in ``engine.pieces``' notation. Pure: the same layout, the same tables."""
+    assert len(layout) == N_PTYPES, "8 tables"
     nextpos = np.empty((N_PTYPES, 64, 64), dtype=np.uint8)
     nextdir = np.empty((N_PTYPES, 64, 64), dtype=np.uint8)
     for frm in range(64):
         nextpos[:, frm, :] = frm
         nextdir[:, frm, :] = frm
-    for pt in DIRECTIONS:
+    for t, what in enumerate(layout):
+        if what is None:
+            continue
         for frm in range(64):
-            ppos, pdir = nextpos[pt, frm], nextdir[pt, frm]
-            if pt in (PAWN, BPAWN):
-                pushes, *captures = rays(pt, frm)
+            ppos, pdir = nextpos[t, frm], nextdir[t, frm]
+            if what in (PAWN, BPAWN):
+                pushes, *captures = rays(what, frm)
                 _chain(ppos, frm, pushes)
                 _chain(pdir, frm, [ray[0] for ray in captures if ray])
             else:
-                all_rays = rays(pt, frm)
-                _chain(ppos, frm, [u for ray in all_rays for u in ray])
-                starts = [ray[0] for ray in all_rays]
-                for ray, next_start in zip(all_rays, starts[1:] + [frm]):
-                    for u in ray:
-                        pdir[u] = next_start
-                pdir[frm] = starts[0] if starts else frm
+                _fill_piece(ppos, pdir, frm, parse_piece(what).rays(frm))
+    nextpos.flags.writeable = False
+    nextdir.flags.writeable = False
     return nextpos, nextdir
+
+
+def build_posdata() -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(nextpos, nextdir)`` of orthodox chess, each of shape (8, 64, 64), dtype uint8."""
+    return build_tables(ORTHODOX_LAYOUT)
+
+
+def _fill_piece(ppos: np.ndarray, pdir: np.ndarray, frm: int, all_rays: list[list[int]]) -> None:
+    """nextpos runs through every ray in turn; nextdir jumps from any square of a ray to the
+    first square of the next one."""
+    _chain(ppos, frm, [u for ray in all_rays for u in ray])
+    starts = [ray[0] for ray in all_rays]
+    for ray, next_start in zip(all_rays, starts[1:] + [frm]):
+        for u in ray:
+            pdir[u] = next_start
+    pdir[frm] = starts[0] if starts else frm
 
 
 def _chain(table: np.ndarray, frm: int, squares: list[int]) -> None:
@@ -82,17 +110,23 @@ def _chain(table: np.ndarray, frm: int, squares: list[int]) -> None:
     table[prev] = frm
 
 
+def table_rows(table: np.ndarray) -> list[list[int]]:
+    """A (tables, 64, 64) array as plain lists, ``rows[t * 64 + from][to]``."""
+    return [list(map(int, row)) for row in table.reshape(-1, 64)]
+
+
 NEXTPOS, NEXTDIR = build_posdata()
-NEXTPOS.flags.writeable = False
-NEXTDIR.flags.writeable = False
-NEXTPOS_ROWS = [list(map(int, row)) for row in NEXTPOS.reshape(-1, 64)]
-NEXTDIR_ROWS = [list(map(int, row)) for row in NEXTDIR.reshape(-1, 64)]
+NEXTPOS_ROWS = table_rows(NEXTPOS)
+NEXTDIR_ROWS = table_rows(NEXTDIR)
 
 
-def walk(pt: int, frm: int, occupied=frozenset()) -> list[int]:
+def walk(pt: int, frm: int, occupied=frozenset(), nextpos_rows=None, nextdir_rows=None
+         ) -> list[int]:
     """The squares a piece visits on a board where ``occupied`` squares block (for tests and
-    documentation; the generator inlines this loop)."""
-    ppos, pdir = NEXTPOS_ROWS[pt * 64 + frm], NEXTDIR_ROWS[pt * 64 + frm]
+    documentation; the generator inlines this loop). Orthodox tables unless rows are given."""
+    pos_rows = NEXTPOS_ROWS if nextpos_rows is None else nextpos_rows
+    dir_rows = NEXTDIR_ROWS if nextdir_rows is None else nextdir_rows
+    ppos, pdir = pos_rows[pt * 64 + frm], dir_rows[pt * 64 + frm]
     seen, u = [], ppos[frm]
     while u != frm:
         seen.append(u)

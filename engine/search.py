@@ -105,7 +105,11 @@ def uci_score(score: int) -> str:
     return f"mate {mate_in(score)}" if is_mate_score(score) else f"cp {score}"
 
 
-def pv_uci(pv: list[int]) -> str:
+def pv_uci(pv: list[int], board=None) -> str:
+    """The moves in UCI; with ``board``, in its notation (its variant's letters, castling as
+    its ``chess960_notation`` says)."""
+    if board is not None:
+        return " ".join(board.uci(m) for m in pv)
     return " ".join(move_uci(m) for m in pv)
 
 

@@ -9,19 +9,26 @@ legal ``bestmove``).
 
 Supported: uci, isready, ucinewgame, position startpos|fen ... [moves ...], go (depth, movetime,
 wtime/btime/winc/binc/movestogo, nodes, mate, infinite, ponder, searchmoves), stop, ponderhit,
-quit, setoption (MoveGen: one of the generators the engine was given), debug and register
-(accepted, ignored), and ``d`` (not UCI: prints the current FEN as an info string, for people
-typing at the engine).
+quit, setoption, debug and register (accepted, ignored), and ``d`` (not UCI: prints the current
+FEN as an info string, for people typing at the engine).
+
+Options: MoveGen (one of the generators the engine was given), UCI_Variant (a combo of the
+variants of ``engine.variants``, Fairy-Stockfish's names accepted too: ``fischerandom`` is
+``chess960``) and UCI_Chess960 (a check, as Fairy-Stockfish offers them). With UCI_Chess960 on,
+chess is played as Chess960 (Shredder-FEN or X-FEN castling rights), and castling is written as
+the king taking its own rook (``e1h1``) in every variant; the chess960 variant always writes it
+so. A generator that cannot play a variant (the gateware: orthodox chess only) is refused for it
+with an info string.
 """
 
 import sys
 import threading
 
 from .board import Board
-from .defs import START_FEN, move_uci
 from .fen import FenError
 from . import movegen as reference_movegen
 from .search import MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
+from .variants import BY_NAME, CHESS, VARIANTS, VariantError, get_variant
 
 ENGINE_NAME = "posdata"
 ENGINE_AUTHOR = "the posdata developers"
@@ -41,6 +48,15 @@ _GO_FLAGS = ("infinite", "ponder")
 #: the generators of a bare engine (``python -m posdata.engine``): name -> factory. The
 #: ``posdata uci`` command adds the gateware's (posdata.sim.movegens).
 SOFTWARE_MOVEGENS = {"sw": lambda: reference_movegen}
+#: the values UCI_Variant offers: ours, then Fairy-Stockfish's other spellings
+VARIANT_CHOICES = tuple(v.name for v in VARIANTS) + tuple(
+    v.fsf_name for v in VARIANTS if v.fsf_name != v.name)
+
+
+def plays_variant(movegen, variant) -> bool:
+    """Can this move generator play ``variant``? A generator declares it with
+    ``SUPPORTS_VARIANTS`` (the reference does); any other plays orthodox chess only."""
+    return variant is CHESS or getattr(movegen, "SUPPORTS_VARIANTS", False)
 
 
 class UciEngine:
@@ -51,7 +67,10 @@ class UciEngine:
     def __init__(self, out=None, movegens=None):
         self.out = out if out is not None else sys.stdout
         self.out_lock = threading.Lock()
-        self.board = Board()
+        self.variant_choice = CHESS  #: UCI_Variant
+        self.search_board = None  #: the board of the running search (its notation)
+        self.chess960 = False  #: UCI_Chess960
+        self.board = self.new_board()
         self.movegens = dict(movegens or SOFTWARE_MOVEGENS)
         self.movegen_name = next(iter(self.movegens))
         self.movegen = self.movegens[self.movegen_name]()
@@ -109,6 +128,20 @@ class UciEngine:
             self.info_string(f"unknown command: {line.strip()[:200]}")
         return True
 
+    # --- variants --------------------------------------------------------------------------
+
+    @property
+    def variant(self):
+        """What is played: UCI_Variant, except that chess with UCI_Chess960 is Chess960."""
+        if self.chess960 and self.variant_choice is CHESS:
+            return BY_NAME["chess960"]
+        return self.variant_choice
+
+    def new_board(self, fen: str | None = None) -> Board:
+        board = Board(fen, self.variant)
+        board.chess960_notation = self.chess960 or self.variant.chess960
+        return board
+
     # --- commands --------------------------------------------------------------------------
 
     def cmd_uci(self, args) -> None:
@@ -116,6 +149,9 @@ class UciEngine:
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"option name MoveGen type combo default {next(iter(self.movegens))} "
                   f"{' '.join('var ' + n for n in self.movegens)}")
+        self.send(f"option name UCI_Variant type combo default {CHESS.name} "
+                  f"{' '.join('var ' + n for n in VARIANT_CHOICES)}")
+        self.send("option name UCI_Chess960 type check default false")
         self.send("uciok")
 
     def cmd_isready(self, args) -> None:
@@ -132,7 +168,7 @@ class UciEngine:
 
     def cmd_ucinewgame(self, args) -> None:
         self.stop_search()
-        self.board = Board()
+        self.board = self.new_board()
 
     def cmd_setoption(self, args) -> None:
         # setoption name <id, may contain spaces> [value <x>]
@@ -145,10 +181,15 @@ class UciEngine:
             name, value = " ".join(rest[:k]), " ".join(rest[k + 1:])
         else:
             name, value = " ".join(rest), ""
-        if name.lower() != "movegen":
+        setter = {"movegen": self._set_movegen, "uci_variant": self._set_variant,
+                  "uci_chess960": self._set_chess960}.get(name.lower())
+        if setter is None:
             self.info_string(f"setoption: no option named {name!r}")
             return
-        value = value.strip().lower()
+        setter(value.strip())
+
+    def _set_movegen(self, value: str) -> None:
+        value = value.lower()
         if value not in self.movegens:
             self.info_string(f"setoption: MoveGen must be one of {', '.join(self.movegens)}, "
                              f"not {value!r}")
@@ -159,7 +200,38 @@ class UciEngine:
         except MoveGenUnavailable as e:
             self.info_string(f"{e}; MoveGen stays {self.movegen_name}")
             return
+        if not plays_variant(movegen, self.variant):
+            self.info_string(f"MoveGen {value} does not play {self.variant.name}; MoveGen stays "
+                             f"{self.movegen_name}")
+            return
         self.movegen, self.movegen_name = movegen, value
+
+    def _set_variant(self, value: str) -> None:
+        try:
+            variant = get_variant(value.lower())
+        except VariantError as e:
+            self.info_string(f"setoption: UCI_Variant: {e}")
+            return
+        self._change_variants(variant, self.chess960, f"UCI_Variant {variant.name}")
+
+    def _set_chess960(self, value: str) -> None:
+        if value.lower() not in ("true", "false"):
+            self.info_string(f"setoption: UCI_Chess960 must be true or false, not {value!r}")
+            return
+        self._change_variants(self.variant_choice, value.lower() == "true",
+                              f"UCI_Chess960 {value.lower()}")
+
+    def _change_variants(self, choice, chess960: bool, what: str) -> None:
+        self.stop_search()
+        old = (self.variant_choice, self.chess960)
+        self.variant_choice, self.chess960 = choice, chess960
+        if not plays_variant(self.movegen, self.variant):
+            self.info_string(f"MoveGen {self.movegen_name} does not play {self.variant.name}; "
+                             f"{what} refused")
+            self.variant_choice, self.chess960 = old
+            return
+        if (choice, chess960) != old:
+            self.board = self.new_board()
 
     def cmd_position(self, args) -> None:
         self.stop_search()
@@ -168,7 +240,7 @@ class UciEngine:
             return
         moves_at = args.index("moves") if "moves" in args else len(args)
         if args[0] == "startpos":
-            fen = START_FEN
+            fen = None
         elif args[0] == "fen":
             fields = args[1:moves_at]
             if len(fields) == 5:  # a FEN without the fullmove number: as good as one
@@ -179,7 +251,7 @@ class UciEngine:
                              f"position unchanged")
             return
         try:
-            board = Board(fen)
+            board = self.new_board(fen)
         except FenError as e:
             self.info_string(f"position: {e}; position unchanged")
             return
@@ -210,6 +282,7 @@ class UciEngine:
                 limits.infinite = True
         self.release.clear()
         self.searcher = Searcher(self.movegen)
+        self.search_board = self.board
         self.thread = threading.Thread(target=self._search,
                                        args=(self.searcher, self.board, limits),
                                        name="search", daemon=True)
@@ -289,7 +362,7 @@ class UciEngine:
         try:
             result = searcher.think(board, limits, self._send_iteration)
             if result.best_move is not None:
-                best = move_uci(result.best_move)
+                best = board.uci(result.best_move)
             elif board.in_check():
                 self.send("info depth 0 score mate 0")
             else:
@@ -298,7 +371,7 @@ class UciEngine:
             self.info_string(f"search failed: {type(e).__name__}: {e}")
             try:
                 legal = board.legal_moves()
-                best = move_uci(legal[0]) if legal else "0000"
+                best = board.uci(legal[0]) if legal else "0000"
             except Exception as e2:  # noqa: BLE001  (the board itself is broken)
                 self.info_string(f"no legal move found: {type(e2).__name__}: {e2}")
         if limits.infinite:  # UCI: no bestmove before stop (or ponderhit)
@@ -309,7 +382,7 @@ class UciEngine:
         ms = int(it.seconds * 1000)
         nps = int(it.nodes / it.seconds) if it.seconds > 0 else 0
         self.send(f"info depth {it.depth} seldepth {it.seldepth} score {uci_score(it.score)} "
-                  f"nodes {it.nodes} nps {nps} time {ms} pv {pv_uci(it.pv)}")
+                  f"nodes {it.nodes} nps {nps} time {ms} pv {pv_uci(it.pv, self.search_board)}")
 
     # --- the search thread -----------------------------------------------------------------
 
@@ -327,8 +400,11 @@ class UciEngine:
         self.thread = None
 
 
-def main(movegens=None) -> int:
+def main(movegens=None, variant=CHESS) -> int:
+    """``variant``: the UCI_Variant to start with (``posdata uci --variant``)."""
     engine = UciEngine(movegens=movegens)
+    engine.variant_choice = get_variant(variant)
+    engine.board = engine.new_board()
     try:
         engine.run(sys.stdin.buffer)
     except (BrokenPipeError, KeyboardInterrupt):

@@ -9,8 +9,9 @@ import sys
 import time
 
 from posdata.engine.board import Board
-from posdata.engine.defs import START_FEN
+from posdata.engine.defs import describe_move
 from posdata.engine.fen import FenError
+from posdata.engine.variants import CHESS, VARIANT_NAMES, VariantError, get_variant
 
 
 class CliError(Exception):
@@ -23,8 +24,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def add_position_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--fen", default=START_FEN, metavar="FEN",
-                   help="the position (6-field FEN or 4-field EPD; default: the initial position)")
+    p.add_argument("--fen", default=None, metavar="FEN",
+                   help="the position (6-field FEN or 4-field EPD; default: the initial position "
+                        "of the variant)")
     p.add_argument("--moves", nargs="+", default=[], metavar="UCI",
                    help="moves to play from FEN first, in UCI notation (e2e4 e7e5 ...)")
 
@@ -33,9 +35,31 @@ def add_json_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
+def _variant(text: str):
+    try:
+        return get_variant(text)
+    except VariantError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_variant_arg(p: argparse.ArgumentParser) -> None:
+    """``--variant NAME`` (engine.variants; Fairy-Stockfish's names too); ``args.variant`` is a
+    Variant. ``load_board`` reads it."""
+    p.add_argument("--variant", type=_variant, default=CHESS, metavar="NAME",
+                   help=f"the variant: {', '.join(VARIANT_NAMES)} (default: chess)")
+
+
+def require_orthodox(args, what: str) -> None:
+    """The gateware plays orthodox chess only (for now): refuse another variant on it."""
+    variant = getattr(args, "variant", CHESS)
+    if variant is not CHESS:
+        raise CliError(f"{what} plays orthodox chess only, not {variant.name}; use the "
+                       f"software generator for --variant {variant.name}")
+
+
 def load_board(args) -> Board:
     try:
-        board = Board(args.fen)
+        board = Board(args.fen, getattr(args, "variant", CHESS))
     except FenError as e:
         raise CliError(str(e)) from None
     for text in args.moves:
@@ -44,6 +68,12 @@ def load_board(args) -> Board:
         except ValueError as e:
             raise CliError(str(e)) from None
     return board
+
+
+def describe(board: Board, m: int) -> str:
+    """A move word for humans in the board's notation: ``e7e8q capture|pawn|promotion``."""
+    flags = describe_move(m).partition(" ")[2]
+    return board.uci(m) + (" " + flags if flags else "")
 
 
 def int_in_range(lo: int, hi: int, name: str):

@@ -1,10 +1,10 @@
 """posdata moves: the pseudo-legal moves of a position, in generation order, from the reference
 generator or from the simulated gateware."""
 
-from posdata.engine.defs import describe_move, move_uci
 from posdata.engine.movegen import gen
 
-from .common import add_json_arg, add_position_args, load_board, print_json
+from .common import (add_json_arg, add_position_args, add_variant_arg, describe, load_board,
+                     print_json, require_orthodox)
 
 
 def register(sub) -> None:
@@ -14,6 +14,7 @@ def register(sub) -> None:
                     "generator emits them (the order the hardware must reproduce). Moves that "
                     "leave the king in check are included: legality is makemove's business.")
     add_position_args(p)
+    add_variant_arg(p)
     p.add_argument("--backend", choices=("sw", "hw"), default="sw",
                    help="sw: the reference generator (default); hw: the gateware in "
                         "Amaranth's cycle-accurate simulator (adds the cycle count)")
@@ -22,6 +23,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.backend == "hw":
+        require_orthodox(args, "the gateware (--backend hw)")
     board = load_board(args)
     cycles = None
     if args.backend == "hw":
@@ -31,15 +34,17 @@ def run(args) -> int:
     else:
         moves = board.moves(gen)
     if args.json:
-        out = {"fen": board.fen(), "moves": [move_uci(m) for m in moves]}
+        out = {"fen": board.fen(), "moves": [board.uci(m) for m in moves]}
         if cycles is not None:
             out["cycles"] = cycles
         print_json(out)
         return 0
+    if board.variant.name != "chess":
+        print(f"variant {board.variant.name}")
     print(f"fen    {board.fen()}")
     print(f"moves  {len(moves)} pseudo-legal, in generation order")
     if cycles is not None:
         print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move)")
     for i, m in enumerate(moves):
-        print(f"{i + 1:4d}  {describe_move(m)}")
+        print(f"{i + 1:4d}  {describe(board, m)}")
     return 0

@@ -1,12 +1,12 @@
 """posdata search: the TSCP-style search on a position, iteration by iteration."""
 
-from posdata.engine.defs import move_uci
 from posdata.engine.search import (MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, is_mate_score,
                                    mate_in, pv_uci, uci_score)
 
 from ..movegens import MOVEGENS, make_movegen
 
-from .common import CliError, add_json_arg, add_position_args, int_in_range, load_board, print_json
+from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, int_in_range,
+                     load_board, print_json, require_orthodox)
 
 MAX_MOVETIME_MS = 24 * 3600 * 1000
 
@@ -18,6 +18,7 @@ def register(sub) -> None:
                     "generator. Prints one line per completed depth, then the best move. At a "
                     "fixed depth the sw and hw generators walk the same tree.")
     add_position_args(p)
+    add_variant_arg(p)
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=int_in_range(1, MAX_DEPTH, "--depth"),
                        help="plies to search (iterative deepening up to it)")
@@ -31,6 +32,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.movegen != "sw":
+        require_orthodox(args, f"the gateware (--movegen {args.movegen})")
     board = load_board(args)
     try:
         movegen = make_movegen(args.movegen)
@@ -43,18 +46,20 @@ def run(args) -> int:
     if args.json:
         result = searcher.think(board, limits)
         print_json({
-            "fen": fen, "movegen": args.movegen,
-            "bestmove": move_uci(result.best_move) if result.best_move is not None else None,
+            "fen": fen, "variant": board.variant.name, "movegen": args.movegen,
+            "bestmove": board.uci(result.best_move) if result.best_move is not None else None,
             "score": _score_json(result.score), "depth": result.depth,
-            "pv": [move_uci(m) for m in result.pv], "nodes": result.nodes,
+            "pv": [board.uci(m) for m in result.pv], "nodes": result.nodes,
             "seconds": round(result.seconds, 6), "stopped": result.stopped,
             "iterations": [{"depth": it.depth, "seldepth": it.seldepth,
                             "score": _score_json(it.score), "nodes": it.nodes,
                             "seconds": round(it.seconds, 6),
-                            "pv": [move_uci(m) for m in it.pv]} for it in result.iterations],
+                            "pv": [board.uci(m) for m in it.pv]} for it in result.iterations],
         })
         return 0
 
+    if board.variant.name != "chess":
+        print(f"variant  {board.variant.name}")
     print(f"fen      {fen}")
     print(f"movegen  {args.movegen}")
 
@@ -64,7 +69,7 @@ def run(args) -> int:
                   f"{'nodes/s':>8}  pv")
         nps = it.nodes / it.seconds if it.seconds > 0 else 0
         print(f"{it.depth:>5} {it.seldepth:>8} {uci_score(it.score):>10} {it.nodes:>10} "
-              f"{it.seconds:>8.2f} {nps:>8.0f}  {pv_uci(it.pv)}", flush=True)
+              f"{it.seconds:>8.2f} {nps:>8.0f}  {pv_uci(it.pv, board)}", flush=True)
 
     result = searcher.think(board, limits, show)
     if result.best_move is None:
@@ -73,7 +78,7 @@ def run(args) -> int:
         return 0
     if result.stopped:
         print(f"(time up after {result.nodes} nodes, {result.seconds:.2f} s)")
-    print(f"bestmove {move_uci(result.best_move)}")
+    print(f"bestmove {board.uci(result.best_move)}")
     return 0
 
 

@@ -2,12 +2,17 @@
 the same engine with only the software generator, and starts without importing amaranth."""
 
 
+from .common import add_variant_arg
+
+
 def register(sub) -> None:
     p = sub.add_parser(
         "uci", help="run as a UCI engine on stdin/stdout (for chess GUIs)",
         description="Speak the Universal Chess Interface on stdin/stdout. Option MoveGen (sw|hw) "
                     "picks the move generator: the Python posdata walk or the compiled model of "
-                    "the gateware.")
+                    "the gateware. Options UCI_Variant and UCI_Chess960 pick the variant, as "
+                    "Fairy-Stockfish offers them.")
+    add_variant_arg(p)
     p.set_defaults(run=run)
 
 
@@ -15,4 +20,4 @@ def run(args) -> int:
     from posdata.engine.uci import main  # only this command needs it
 
     from ..movegens import MOVEGENS
-    return main(movegens=MOVEGENS)
+    return main(movegens=MOVEGENS, variant=args.variant)

@@ -1,0 +1,74 @@
+"""A variant's tables as the Python hot loops read them, built once per variant.
+
+* ``pos_rows[side][code * 64 + sq]`` / ``dir_rows[...]``: the nextpos/nextdir row of the table
+  that a piece of ``code`` of ``side`` walks from ``sq`` (``Variant.table_index`` folded in, so
+  the generator indexes by piece code alone, black pawns included).
+* ``promotion_words[side]``: the flag and piece bits of a side's promotions, in generation order.
+* ``attack_walks``: for the attack test, one super-piece walk per attack kind the variant has:
+  (nextpos rows, nextdir rows, rider?, the piece codes that attack that way). Sandström's
+  SqAtakd rule for any symmetric piece: a piece on ``t`` attacks ``s`` iff the same piece on
+  ``s`` reaches ``t``; so from ``s`` a walk of each kind meets every possible attacker.
+* ``line_attackers``: (orthogonal, diagonal) rider codes, for makemove's and bulk perft's pin
+  tests; ``lines_only``: every rider the variant has moves along ranks, files and diagonals,
+  so those cheap tests are exact (a nightrider line can pin too: then the full test runs).
+"""
+
+from dataclasses import dataclass
+from functools import cache
+
+from .defs import BLACK, PAWN, PAWN_MOVE, PROMO_SHIFT, PROMOTION, WHITE
+from .pieces import KIND_DEFINITION, AttackKind, parse_piece
+from .posdata import build_tables, table_rows
+from .variants import ORTHODOX, Variant, get_variant
+
+_LINE_KINDS = AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
+_RIDER_KINDS = (_LINE_KINDS | AttackKind.KNIGHT_RIDER | AttackKind.DABBABA_RIDER
+                | AttackKind.ALFIL_RIDER)
+
+
+@dataclass(frozen=True)
+class VariantData:
+    variant: Variant
+    pos_rows: tuple[list, list]
+    dir_rows: tuple[list, list]
+    promotion_words: tuple[tuple[int, ...], tuple[int, ...]]
+    attack_walks: tuple
+    line_attackers: tuple[frozenset, frozenset]
+    lines_only: bool
+    orthodox: bool  #: the pieces of orthodox chess: the board's hand-written attack test applies
+
+
+@cache
+def variant_data(variant) -> VariantData:
+    variant = get_variant(variant)
+    nextpos, nextdir = variant.tables()
+    pos, dirs = table_rows(nextpos), table_rows(nextdir)
+    pos_rows, dir_rows = [], []
+    for side in (WHITE, BLACK):
+        prow, drow = pos[:64] * 8, dirs[:64] * 8  # codes a variant lacks: table 0
+        for p in variant.pieces:
+            t = variant.table_index(side, p.code)
+            prow[p.code * 64:(p.code + 1) * 64] = pos[t * 64:(t + 1) * 64]
+            drow[p.code * 64:(p.code + 1) * 64] = dirs[t * 64:(t + 1) * 64]
+        pos_rows.append(prow)
+        dir_rows.append(drow)
+    promotion_words = tuple(tuple(PAWN_MOVE | PROMOTION | code << PROMO_SHIFT for code in codes)
+                            for codes in variant.promotions)
+
+    kinds = {}  # attack kind -> codes
+    for p in variant.pieces:
+        if p.code == PAWN:
+            continue
+        for kind in parse_piece(p.moves).attack_kinds:
+            kinds.setdefault(kind, set()).add(p.code)
+    walks = []
+    # leapers first (cheap), then riders, the king's steps last: any order gives the same answer
+    for kind in sorted(kinds, key=lambda k: (bool(k & _RIDER_KINDS), k == AttackKind.KING_STEP)):
+        kpos, kdir = build_tables((None, KIND_DEFINITION[kind]) + (None,) * 6)
+        walks.append((table_rows(kpos[1]), table_rows(kdir[1]), bool(kind & _RIDER_KINDS),
+                      frozenset(kinds[kind])))
+    orthogonal = frozenset(kinds.get(AttackKind.ORTHOGONAL_RIDER, ()))
+    diagonal = frozenset(kinds.get(AttackKind.DIAGONAL_RIDER, ()))
+    lines_only = not any(k & _RIDER_KINDS and not k & _LINE_KINDS for k in kinds)
+    return VariantData(variant, tuple(pos_rows), tuple(dir_rows), promotion_words, tuple(walks),
+                       (orthogonal, diagonal), lines_only, variant.pieces == ORTHODOX)

@@ -1,0 +1,200 @@
+"""The variants, in one place: each names its pieces (code, FEN letter, moves in
+``engine.pieces``' notation, value), its start position, its promotions per colour and its
+castling. Everything else (tables, FEN letters, attack kinds, material limits) is derived.
+
+Ref: Fairy-Stockfish's variants (its ``variant.cpp``, checked through pyffish 0.0.90): the same
+names (``chess960`` is its ``fischerandom``), letters, start positions and promotion sets, so that
+its FENs can be pasted in.
+
+Piece codes (3 bits on the board, ``engine.defs``): 1 is the pawn and 6 the king in every
+variant; 2..5 and 7 hold the other pieces. A code means one piece kind within a variant, for both
+colours (chigorin gives White the chancellor, code 7, and Black the queen, code 5).
+
+**What the gateware needs, per variant** (all plain data, from this module):
+
+* ``variant.tables()``: ``(nextpos, nextdir)``, 8 x 64 x 64 uint8 each, the ROM image.
+* ``variant.table_index(colour, code)``: which of the 8 tables a piece walks. The code itself for
+  codes 1..6, except a black pawn: table 7 (GNU Chess's BPAWN); code 7: table 0 (the NO_PIECE
+  table, empty in orthodox chess). Orthodox chess is exactly GNU Chess's ptype.
+* ``variant.promotions[colour]``: the promotion pieces in generation order (orthodox: Q R B N).
+* ``variant.table_attacks[t]`` / ``variant.attack_kinds(colour, code)``: the attack kinds
+  (``engine.pieces.AttackKind``) of a table, the planes the legality unit needs.
+* castling: per position, not per variant (Chess960): ``engine.board.Board.castles[colour]``
+  lists the ``engine.defs.Castle`` records the FEN allowed, king side first: king and rook
+  from/to squares, the squares that must be empty and those the king crosses.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+
+from .defs import BLACK, BPAWN, KING, KNIGHT, PAWN, QUEEN, ROOK, BISHOP, START_FEN, WHITE
+from .pieces import AttackKind, parse_piece
+
+CHANCELLOR = 7  #: chigorin's extra piece takes the one free code
+
+
+class VariantError(ValueError):
+    """An unknown variant name; one line."""
+
+
+@dataclass(frozen=True)
+class PieceType:
+    code: int
+    letter: str  #: lower case in the FEN for black, upper case for white
+    name: str
+    moves: str | None  #: engine.pieces notation; None for the pawn (its threads are built in)
+    value: int  #: centipawns, for the search's evaluation
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    fsf_name: str  #: Fairy-Stockfish's name (UCI_Variant accepts both)
+    description: str
+    pieces: tuple[PieceType, ...]
+    start_fen: str
+    #: per colour, the promotion pieces in generation order
+    promotions: tuple[tuple[int, ...], tuple[int, ...]]
+    #: castling from any king and rook squares (Shredder-FEN/X-FEN rights), else only e/a/h
+    chess960: bool = False
+    by_code: dict = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "by_code", {p.code: p for p in self.pieces})
+
+    # --- tables ----------------------------------------------------------------------------
+
+    @staticmethod
+    def table_index(color: int, code: int) -> int:
+        """The table a piece walks (see the module docstring)."""
+        if code == PAWN and color == BLACK:
+            return BPAWN
+        return 0 if code == CHANCELLOR else code
+
+    @property
+    def layout(self) -> tuple:
+        """What each of the 8 tables holds, for ``engine.posdata.build_tables``."""
+        layout = [None] * 8
+        for p in self.pieces:
+            if p.code == PAWN:
+                layout[PAWN], layout[BPAWN] = PAWN, BPAWN
+            else:
+                layout[self.table_index(WHITE, p.code)] = p.moves
+        return tuple(layout)
+
+    def tables(self):
+        """``(nextpos, nextdir)``: 8 x 64 x 64 uint8 arrays, read-only, built once."""
+        from .posdata import build_tables
+        return build_tables(self.layout)
+
+    # --- attack kinds ----------------------------------------------------------------------
+
+    def attack_kinds(self, color: int, code: int) -> AttackKind:
+        if code == PAWN:
+            return AttackKind.PAWN
+        return parse_piece(self.by_code[code].moves).attack_kinds
+
+    @property
+    def table_attacks(self) -> tuple[AttackKind | None, ...]:
+        """Per table, its attack kinds; None for an empty table."""
+        out = [None] * 8
+        for p in self.pieces:
+            for color in (WHITE, BLACK):
+                out[self.table_index(color, p.code)] = self.attack_kinds(color, p.code)
+        return tuple(out)
+
+    # --- letters and armies ----------------------------------------------------------------
+
+    def letter(self, color: int, code: int) -> str:
+        ch = self.by_code[code].letter
+        return ch.upper() if color == WHITE else ch
+
+    @property
+    def fen_letters(self) -> dict[str, tuple[int, int]]:
+        """FEN letter -> (colour, code)."""
+        return {self.letter(c, p.code): (c, p.code) for p in self.pieces for c in (WHITE, BLACK)}
+
+    def start_army(self, color: int) -> Counter:
+        """Per code, how many pieces ``color`` starts with."""
+        placement = self.start_fen.split()[0]
+        letters = self.fen_letters
+        return Counter(letters[ch][1] for ch in placement
+                       if ch in letters and letters[ch][0] == color)
+
+
+def _piece(code, letter, name, moves, value):
+    return PieceType(code, letter, name, moves, value)
+
+
+# Values: orthodox as engine.eval always had them; the fairy pieces by common estimates
+# (chancellor a little under a queen, amazon about queen + knight less the overlap of their
+# roles, nightrider between a minor piece and a rook on 8x8).
+PAWN_T = _piece(PAWN, "p", "pawn", None, 100)
+KNIGHT_T = _piece(KNIGHT, "n", "knight", "N", 320)
+BISHOP_T = _piece(BISHOP, "b", "bishop", "B", 330)
+ROOK_T = _piece(ROOK, "r", "rook", "R", 500)
+QUEEN_T = _piece(QUEEN, "q", "queen", "Q", 900)
+KING_T = _piece(KING, "k", "king", "K", 0)
+ORTHODOX = (PAWN_T, KNIGHT_T, BISHOP_T, ROOK_T, QUEEN_T, KING_T)
+ORTHODOX_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
+
+VARIANTS = (
+    Variant("chess", "chess", "orthodox chess", ORTHODOX, START_FEN,
+            (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS)),
+    Variant("chess960", "fischerandom",
+            "Chess960: any of the 960 start positions, castling to the g/c files",
+            ORTHODOX, START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS), chess960=True),
+    Variant("amazon", "amazon", "the queen moves as queen + knight (A)",
+            (PAWN_T, KNIGHT_T, BISHOP_T, ROOK_T, _piece(QUEEN, "a", "amazon", "QN", 1250),
+             KING_T),
+            "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1",
+            ((QUEEN, ROOK, BISHOP, KNIGHT),) * 2),
+    Variant("almost", "almost", "the queen is replaced by a chancellor, rook + knight (C)",
+            (PAWN_T, KNIGHT_T, BISHOP_T, ROOK_T, _piece(QUEEN, "c", "chancellor", "RN", 880),
+             KING_T),
+            "rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1",
+            ((QUEEN, ROOK, BISHOP, KNIGHT),) * 2),
+    Variant("chigorin", "chigorin",
+            "White: a chancellor (C) and four knights; Black: a queen and four bishops",
+            ORTHODOX + (_piece(CHANCELLOR, "c", "chancellor", "RN", 880),),
+            "rbbqkbbr/pppppppp/8/8/8/8/PPPPPPPP/RNNCKNNR w KQkq - 0 1",
+            ((CHANCELLOR, ROOK, KNIGHT), (QUEEN, ROOK, BISHOP))),
+    Variant("nightrider", "nightrider", "knights are nightriders, riding knight leaps (N)",
+            (PAWN_T, _piece(KNIGHT, "n", "nightrider", "NN", 450), BISHOP_T, ROOK_T, QUEEN_T,
+             KING_T),
+            START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS)),
+)
+
+BY_NAME = {v.name: v for v in VARIANTS}
+CHESS = BY_NAME["chess"]
+VARIANT_NAMES = tuple(BY_NAME)
+_ALIASES = {v.fsf_name: v for v in VARIANTS}
+
+
+def get_variant(name) -> Variant:
+    """A variant by its name or Fairy-Stockfish's (a Variant passes through)."""
+    if isinstance(name, Variant):
+        return name
+    variant = BY_NAME.get(name) or _ALIASES.get(name)
+    if variant is None:
+        raise VariantError(f"unknown variant {name!r} (known: {', '.join(VARIANT_NAMES)})")
+    return variant
+
+
+@cache
+def _checked(variant: Variant) -> Variant:
+    """The registry's own invariants (run once per variant on first use)."""
+    codes = [p.code for p in variant.pieces]
+    assert len(set(codes)) == len(codes) and all(1 <= c <= 7 for c in codes)
+    assert variant.by_code[PAWN].moves is None and variant.by_code[KING].moves == "K"
+    letters = [p.letter for p in variant.pieces]
+    assert len(set(letters)) == len(letters)
+    for p in variant.pieces:
+        if p.moves is not None:
+            parse_piece(p.moves)
+    return variant
+
+
+for _v in VARIANTS:
+    _checked(_v)
