@@ -4,8 +4,10 @@ from posdata.engine.defs import move_uci
 
 
 def uci_set(moves) -> set[str]:
-    """Move words (ints) or python-chess moves (anything with ``uci()``) as a set of UCI strings."""
-    return {m.uci() if hasattr(m, "uci") else move_uci(m) for m in moves}
+    """Move words (ints), python-chess moves (anything with ``uci()``) or UCI strings as a set of
+    UCI strings."""
+    return {m if isinstance(m, str) else m.uci() if hasattr(m, "uci") else move_uci(m)
+            for m in moves}
 
 
 def move_set_diff(fen: str, got, want, got_name: str = "ours", want_name: str = "oracle") -> str:
