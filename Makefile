@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search bench-chip clean
+.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search bench-chip bench-variants clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
+	@echo "make bench-variants  software perft nodes/s and table sizes per variant"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +66,9 @@ bench-sim: $(STAMP)
 
 bench-search: $(STAMP)
 	$(PY) bench/search.py
+
+bench-variants: $(STAMP)
+	$(PY) bench/variants.py
 
 bench-chip: $(STAMP)
 	$(PY) bench/chip.py
