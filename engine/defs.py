@@ -14,6 +14,9 @@ Pieces (3 bits) and GNU Chess's ptype
     A board square holds a colour and a piece (NO_PIECE, PAWN .. KING). The move tables are
     indexed by *ptype*, which equals the piece except that a black pawn is BPAWN (7), because
     pawns of the two colours move in opposite directions (GNU Chess ``ptype[side][piece]``).
+    Other variants (``engine.variants``) keep PAWN 1 and KING 6 and give codes 2..5 and 7 to
+    their pieces; ``Variant.table_index(colour, code)`` generalises ptype (code 7 walks table 0),
+    and the variant module lists what else the gateware needs per variant.
 
 Move word (21 bits, ``MOVE_BITS``)
     bits  0..5   from square
@@ -34,10 +37,10 @@ Generation order (the hardware must reproduce it exactly)
        rank), stopping at the first occupied square; then its capture thread (nextdir: the
        diagonals in ``DIRECTIONS`` order), where an enemy piece is a capture and the en passant
        square an en passant capture. A move onto the last rank becomes four promotions, in
-       ``PROMOTION_ORDER``.
+       ``PROMOTION_ORDER`` (other variants: their ``promotions[colour]``).
     4. Castling after all pieces: king side, then queen side, for each right held whose squares
-       between king and rook are empty. Whether the king passes through check is makemove's
-       business, as in TSCP.
+       between king and rook are empty (Chess960: the position's ``Castle`` records). Whether
+       the king passes through check is makemove's business, as in TSCP.
 """
 
 from enum import IntEnum

@@ -159,8 +159,8 @@ def arrows(w: Walk) -> list[tuple[str, int, int]]:
 def render_svg(w: Walk) -> str:
     size = 2 * MARGIN + 8 * CELL
     number = {u: i + 1 for i, u in enumerate(w.squares)}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 30}" '
-           f'viewBox="0 0 {size} {size + 30}" font-family="sans-serif">',
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 46}" '
+           f'viewBox="0 0 {size} {size + 46}" font-family="sans-serif">',
            f"<title>{escape(headline(w))}</title>",
            "<defs>"]
     styles = {"nextpos": ("#1f4e9a", "none"), "nextdir": ("#c0392b", "6 4"),
@@ -199,7 +199,9 @@ def render_svg(w: Walk) -> str:
     out.append(f'<text class="piece" data-square="{SQUARE_NAMES[w.frm]}" x="{x}" y="{y + 7}" '
                f'text-anchor="middle" font-size="20" font-weight="bold" '
                f'fill="{colour[1]}">{escape(w.letter)}</text>')
-    out.append(f'<text class="caption" x="{MARGIN}" y="{size + 20}" font-size="13">'
-               f'{escape(headline(w))}; blue: nextpos steps, red dashed: nextdir jumps</text>')
+    out.append(f'<text class="caption" x="{MARGIN}" y="{size + 18}" font-size="13">'
+               f'{escape(headline(w))}</text>')
+    out.append(f'<text class="caption" x="{MARGIN}" y="{size + 36}" font-size="13">'
+               f'blue: nextpos steps along a ray; red dashed: nextdir jumps to the next ray</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

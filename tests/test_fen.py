@@ -47,6 +47,10 @@ BAD_FENS = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - \u0663 1", "halfmove"),  # Arabic 3
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ\u212aBNR w kq - 0 1", "piece letter"),  # Kelvin
     ("R3k3/8/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
+    # more material than a game reaches (the hardware's move stack is sized by it)
+    ("rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBN1 w Qkq - 0 1", "9 pawns"),
+    ("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "17 pieces"),
+    ("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/RNBQK1NR w KQkq - 0 1", "missing pawns"),
 ]
 
 
@@ -64,6 +68,7 @@ def test_bad_fen_is_rejected_with_one_line_naming_it(fen, word):
     "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
     "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 12 40",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPQQ/RNBQKBNR w KQkq - 0 1",  # two pawns promoted
 ])
 def test_good_fens_round_trip(fen):
     assert Board(fen).fen() == fen
