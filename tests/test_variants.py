@@ -97,3 +97,41 @@ def test_material_beyond_promotion_is_refused():
     Board("4k3/8/8/8/8/8/AAAAAAAA/A3K3 b - - 0 1", "amazon")
     with pytest.raises(FenError, match="missing pawns"):
         Board("4k3/8/8/8/8/P7/AAAAAAAA/A3K3 b - - 0 1", "amazon")
+
+
+def test_mutated_fens_of_every_variant_parse_or_raise_fen_error():
+    """Random edits of start FENs (Chess960's with Shredder-FEN rights): each gives a board
+    whose FEN reads back the same and whose moves make and take back, or a one-line FenError."""
+    import random
+
+    from posdata.engine.chess960 import start_fen
+    rng = random.Random(960)
+    alphabet = "pnbrqkacPNBRQKAC12345678/ -wbKQkqHAhaGgabcdefgh0369"
+    accepted = rejected = 0
+    for _ in range(3000):
+        variant = rng.choice(VARIANTS)
+        source = start_fen(rng.randrange(960)) if variant.chess960 else variant.start_fen
+        chars = list(source)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(chars) + 1)
+            r = rng.random()
+            if r < 0.4 and i < len(chars):
+                chars[i] = rng.choice(alphabet)
+            elif r < 0.7:
+                chars.insert(i, rng.choice(alphabet))
+            elif i < len(chars):
+                del chars[i]
+        try:
+            board = Board("".join(chars), variant)
+        except FenError as e:
+            assert "\n" not in str(e)
+            rejected += 1
+            continue
+        accepted += 1
+        assert Board(board.fen(), variant).fen() == board.fen()
+        before = board.fen()
+        for m in board.legal_moves():
+            board.makemove(m)
+            board.takeback()
+        assert board.fen() == before
+    assert accepted > 30 and rejected > 2000
