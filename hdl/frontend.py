@@ -1,37 +1,75 @@
-"""The move generator behind the board's command protocol (``hdl.protocol``) on a UART.
+"""The perft chip behind the board's command protocol (``hdl.protocol``, version 2) on a UART.
 
 ::
 
-    rx -> UartRx -> command FSM --(writes, position, start)--> MoveGenerator
-                        |                                          | moves
-                        |                                    move FIFO (block RAM)
-                        v                                          |
-    tx <- UartTx <- reply shifter (up to 4 bytes) <----------------+
+    rx -> UartRx -> FIFO -> FrameReceiver -> command FSM --(loads, counts, listings)--> PerftChip
+                                                |   +-- copy of the position (64 codes)    | moves
+                                                |                         listing buffer (BRAM)
+                                                v                                           |
+    tx <- UartTx <- ReplySender <- payload: shifter (up to 20 bytes), then listing words <--+
 
-The command FSM reads one command byte and its arguments at a time and executes it. Replies go
-through a shifter that hands its bytes to the transmitter one by one; the FSM reads the next
-command only when the shifter is empty, so replies never overlap.
+The command FSM takes one received frame at a time, once the previous reply has gone: it checks
+the frame (CRC, command, engine, length, busy, arguments), executes it and starts its reply. A
+count runs on in the chip while the FSM answers other commands (STATUS reads its progress).
 
-Moves leave the generator into a FIFO deep enough for any position (``fifo_depth`` words; 256
-by default, one ECP5 block RAM), so the generator normally runs at full speed and ``cycles``
-(READ_CYCLES) counts its own clocks, not the UART's; the FIFO drains three bytes per move. When
-the FIFO is full (or ``fifo_depth=0``) the generator stalls until the transmitter catches up:
-nothing is lost, but the stalled clocks count in ``cycles``.
+Everything the chip sees comes out of a register of the front end, and everything the replies
+need of the chip (leaves, clocks, cycles, the listed moves) goes into one first, so the UART side
+adds no logic to the chip's paths. The front end keeps its own copy of the loaded position: a
+count that is aborted leaves the chip's board somewhere in the tree, and the copy restores it.
+
+Power-up: the copy holds the initial position; the front end loads it into the chip and, when
+built with a self-test, counts bulk perft(``self_test_depth``) of it and compares the leaves
+with the published count (``self_test`` shows the verdict; STATUS shows the count).
 """
 
-from amaranth import Const, Module, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from .layouts import MoveLayout
-from .movegen import MoveGenerator
-from .protocol import (CYCLES_BYTES, END_COUNT_BITS, END_FLAG, EP_VALID, MOVE_RECORD_BYTES,
-                       PING_REPLY, Cmd)
+from posdata.engine.board import Board
+from posdata.engine.positions import BY_NAME
+
+from .frame_rx import FrameReceiver
+from .frame_tx import ReplySender
+from .layouts import MoveLayout, Position
+from .perft_chip import PerftChip
+from .protocol import (DEPTH_BITS, ENGINE_ALL, FLAG_BULK,
+                       FRAME_TIMEOUT_BYTES, LISTING_CAPACITY, LISTING_HEADER, LISTINGS,
+                       MAX_COMMAND_PAYLOAD, MAX_DEPTH, MOVE_BYTES, NEEDS_IDLE, PAYLOAD_LENGTHS,
+                       PING_BYTES, SELF_TEST_DEPTH, STATUS_BYTES, UART_FRAME_BITS, Cmd, Err,
+                       SelfTest, State, ping_payload, square_code)
 from .uart import UartRx, UartTx
 
-REPLY_BYTES = 4  #: the widest reply word (PING, READ_CYCLES)
-assert len(PING_REPLY) <= REPLY_BYTES and CYCLES_BYTES <= REPLY_BYTES
+#: bytes received while a command is in hand: a command sent right behind another (the protocol
+#: allows one) arrives while the first is checked, written or listed; 32 byte times are 1,280
+#: clocks at the smallest divisor, more than any command takes before its reply starts
+RX_FIFO_DEPTH = 32
+CODE_BITS = 5             #: a square code: colour (2 bits) | piece (3 bits) << 2
+SHIFT_BYTES = STATUS_BYTES  #: the longest payload that goes out of the shifter
+assert PING_BYTES <= SHIFT_BYTES and LISTING_HEADER <= SHIFT_BYTES
+
+
+def initial_position() -> tuple[list[int], dict]:
+    """The initial position's square codes (a1 first) and its Position fields."""
+    board = Board()
+    codes = [square_code(c, p) for c, p in zip(board.color, board.piece)]
+    return codes, {"side": board.side, "castle": board.castle, "ep_valid": 0, "ep_sq": 0}
+
+
+def self_test_split(depth: int) -> int:
+    """The split ply the host chooses (sim.chip_driver.default_split)."""
+    return max(0, min(2, depth - 1))
+
+
+def self_test_leaves(depth: int) -> int:
+    """The published count the self-test expects."""
+    return BY_NAME["initial"].counts[depth - 1] if depth else 1
+
+
+def _byte(value):
+    return Cat(value, Const(0, 8 - len(value)))
 
 
 class UartFrontEnd(wiring.Component):
@@ -39,9 +77,18 @@ class UartFrontEnd(wiring.Component):
     ----------
     divisor : int
         Clock cycles per UART bit, ``round(clock_hz / baud)``; at least 4.
-    fifo_depth : int
-        Moves buffered between the generator and the UART (0: none, the generator stalls on
-        every move).
+    engines : int
+        Engines of the perft chip.
+    self_test_depth : int or None
+        The power-up count (None: no self-test).
+    frame_timeout : int or None
+        Clocks without a byte after which a half-received command is dropped (default:
+        ``FRAME_TIMEOUT_BYTES`` byte times).
+    listing_capacity : int
+        Moves the listing buffer holds (one more is an OVERFLOW reply).
+    chip : wiring.Component or None
+        The chip (default ``PerftChip(engines)``); tests pass a small model with its ports,
+        ``engines`` and ``phases`` (one per thread).
 
     Ports
     -----
@@ -50,26 +97,38 @@ class UartFrontEnd(wiring.Component):
     tx : Out(1)
         Serial data to the host (idle high).
     busy : Out(1)
-        The generator is generating (for an LED).
-
-    Attributes
-    ----------
-    generator : MoveGenerator
-        The generator inside (simulation tests observe it).
+        The chip is counting or listing (for an LED).
+    self_test : Out(SelfTest)
+        The power-up self-test's verdict.
     """
 
     rx: In(1, init=1)
     tx: Out(1, init=1)
     busy: Out(1)
+    self_test: Out(2)
 
-    def __init__(self, divisor: int, *, fifo_depth: int = 256):
-        if not isinstance(fifo_depth, int) or fifo_depth < 0:
-            raise TypeError(f"fifo_depth must be a non-negative integer, not {fifo_depth!r}")
+    def __init__(self, divisor: int, *, engines: int = 1,
+                 self_test_depth: int | None = SELF_TEST_DEPTH, frame_timeout: int | None = None,
+                 listing_capacity: int = LISTING_CAPACITY, chip=None):
+        if self_test_depth is not None and (
+                not isinstance(self_test_depth, int) or isinstance(self_test_depth, bool)
+                or not 0 <= self_test_depth <= len(BY_NAME["initial"].counts)):
+            raise TypeError(f"self_test_depth must be None or an integer from 0 to "
+                            f"{len(BY_NAME['initial'].counts)}, not {self_test_depth!r}")
+        if (not isinstance(listing_capacity, int) or isinstance(listing_capacity, bool)
+                or not 1 <= listing_capacity <= LISTING_CAPACITY):
+            raise TypeError(f"listing_capacity must be an integer from 1 to "
+                            f"{LISTING_CAPACITY}, not {listing_capacity!r}")
         self.uart_rx = UartRx(divisor)  # checks divisor
         self.uart_tx = UartTx(divisor)
-        self.generator = MoveGenerator()
+        if frame_timeout is None:
+            frame_timeout = FRAME_TIMEOUT_BYTES * UART_FRAME_BITS * divisor
+        self.receiver = FrameReceiver(frame_timeout)  # checks frame_timeout
+        self.sender = ReplySender()
+        self.chip = chip if chip is not None else PerftChip(engines)
         self._divisor = divisor
-        self._fifo_depth = fifo_depth
+        self._self_test_depth = self_test_depth
+        self._listing_capacity = listing_capacity
         super().__init__()
 
     @property
@@ -77,140 +136,364 @@ class UartFrontEnd(wiring.Component):
         return self._divisor
 
     @property
-    def fifo_depth(self) -> int:
-        return self._fifo_depth
+    def engines(self) -> int:
+        return self.chip.engines
+
+    @property
+    def threads(self) -> int:
+        """Threads per engine."""
+        return len(self.chip.phases) // self.chip.engines
+
+    @property
+    def frame_timeout(self) -> int:
+        return self.receiver.timeout
+
+    @property
+    def self_test_depth(self) -> int | None:
+        return self._self_test_depth
+
+    @property
+    def listing_capacity(self) -> int:
+        return self._listing_capacity
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.uart_rx = urx = self.uart_rx
         m.submodules.uart_tx = utx = self.uart_tx
-        m.submodules.generator = gen = self.generator
-        m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx), self.busy.eq(gen.busy)]
-        cmd = urx.o_stream
+        m.submodules.receiver = rcv = self.receiver
+        m.submodules.sender = snd = self.sender
+        m.submodules.chip = chip = self.chip
+        m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx), self.busy.eq(chip.busy)]
+        # A few received bytes wait here while the FSM still holds the previous command
+        m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=8, depth=RX_FIFO_DEPTH)
+        m.d.comb += [rx_fifo.w_data.eq(urx.o_stream.payload), rx_fifo.w_en.eq(urx.o_stream.valid),
+                     urx.o_stream.ready.eq(rx_fifo.w_rdy),
+                     rcv.i_stream.payload.eq(rx_fifo.r_data),
+                     rcv.i_stream.valid.eq(rx_fifo.r_rdy), rx_fifo.r_en.eq(rcv.i_stream.ready)]
+        wiring.connect(m, snd.o_stream, utx.i_stream)
+        capacity = self._listing_capacity
+        test_depth = self._self_test_depth
+        init_codes, init_root = initial_position()
 
-        # --- Moves: generator -> FIFO -> (src_valid, src_word, src_take) ------------------------
-        src_valid = Signal()
-        src_word = Signal(MoveLayout.size)
-        src_take = Signal()
-        moves_pending = Signal()  # a move is between the generator and the reply shifter
-        if self._fifo_depth:
-            depth = self._fifo_depth
-            m.submodules.fifo = fifo = SyncFIFOBuffered(width=MoveLayout.size, depth=depth)
-            # The generator's ready stalls all of it: give it a register, not the FIFO's
-            # level compare. `room` lags the level by a cycle, so it promises one entry less:
-            # level <= depth - 3 last cycle, at most one write since, so a write now fits.
-            room = Signal()
-            if depth >= 4:
-                m.d.sync += room.eq(fifo.level <= depth - 3)
-            else:
-                m.d.comb += room.eq(fifo.w_rdy)
-            # The FIFO's block RAM output comes late in the cycle: it goes into a register of
-            # its own before it meets the reply shifter's multiplexers.
-            word = Signal(MoveLayout.size)
-            word_valid = Signal()
-            m.d.comb += [
-                fifo.w_data.eq(gen.moves.payload),
-                fifo.w_en.eq(gen.moves.valid & room),
-                gen.moves.ready.eq(room),
-                fifo.r_en.eq(fifo.r_rdy & (~word_valid | src_take)),
-                src_valid.eq(word_valid),
-                src_word.eq(word),
-                moves_pending.eq((fifo.level != 0) | word_valid),
-            ]
-            with m.If(fifo.r_en):
-                m.d.sync += [word.eq(fifo.r_data), word_valid.eq(1)]
-            with m.Elif(src_take):
-                m.d.sync += word_valid.eq(0)
-        else:
-            m.d.comb += [
-                src_valid.eq(gen.moves.valid),
-                src_word.eq(gen.moves.payload),
-                gen.moves.ready.eq(src_take),
-                moves_pending.eq(gen.moves.valid),
-            ]
-
-        # --- Reply shifter -> UartTx, least significant byte first -----------------------------
-        reply = Signal(8 * REPLY_BYTES)
-        reply_left = Signal(range(REPLY_BYTES + 1))
-        sending = Signal()
+        # --- What the chip sees: registers only -------------------------------------------------
+        wr_en = Signal()
+        wr_sq = Signal(6)
+        wr_code = Signal(CODE_BITS)
+        root = Signal(Position, init=init_root)
+        start = Signal()
+        depth = Signal(DEPTH_BITS)
+        bulk = Signal()
+        split = Signal(DEPTH_BITS)
+        abort = Signal()
+        gen_start = Signal()
+        gen_legal = Signal()
+        m.d.sync += [wr_en.eq(0), start.eq(0), abort.eq(0), gen_start.eq(0)]  # pulses
         m.d.comb += [
-            sending.eq(reply_left != 0),
-            utx.i_stream.valid.eq(sending),
-            utx.i_stream.payload.eq(reply[:8]),
+            chip.wr_en.eq(wr_en), chip.wr_sq.eq(wr_sq), chip.wr_color.eq(wr_code[:2]),
+            chip.wr_piece.eq(wr_code[2:]), chip.root.eq(root),
+            chip.start.eq(start), chip.depth.eq(depth), chip.bulk.eq(bulk),
+            chip.split.eq(split), chip.abort.eq(abort),
+            chip.gen_start.eq(gen_start), chip.gen_legal.eq(gen_legal),
+            chip.moves.ready.eq(1),  # the listing buffer takes a move every clock
         ]
-        with m.If(utx.i_stream.valid & utx.i_stream.ready):
-            m.d.sync += [reply.eq(reply >> 8), reply_left.eq(reply_left - 1)]
 
-        # --- Position registers, fed to the generator (it latches them at start) ---------------
-        sq = Signal(6)
-        side = Signal()
-        castle = Signal(4)
-        ep_valid = Signal()
-        ep_sq = Signal(6)
-        m.d.comb += [gen.side.eq(side), gen.castle.eq(castle),
-                     gen.ep_valid.eq(ep_valid), gen.ep_sq.eq(ep_sq),
-                     gen.wr_sq.eq(sq),
-                     gen.wr_color.eq(cmd.payload[0:2]), gen.wr_piece.eq(cmd.payload[2:5])]
+        # --- The position: the front end's copy, written with the chip's board ---------------
+        m.submodules.position = position = Memory(shape=CODE_BITS, depth=64, init=init_codes)
+        copy_w = position.write_port()
+        copy_r = position.read_port()
+        m.d.comb += [copy_w.en.eq(wr_en), copy_w.addr.eq(wr_sq), copy_w.data.eq(wr_code)]
 
-        move_count = Signal(END_COUNT_BITS)
+        # --- The count: its state and a registered copy of its progress ----------------------
+        state = Signal(2, init=State.IDLE)
+        counting = Signal()
+        settle = Signal(3)          # clocks until the chip's busy and sums follow a start
+        c_bulk = Signal()
+        c_self = Signal()           # the count is the power-up self-test
+        c_depth = Signal(DEPTH_BITS)
+        c_split = Signal(DEPTH_BITS)
+        leaves = Signal(64)
+        clocks = Signal(64)
+        overflow = Signal()
+        verdict = Signal(2, init=SelfTest.NONE if test_depth is None else SelfTest.RUNNING)
+        m.d.comb += self.self_test.eq(verdict)
+        self_testing = counting & c_self
+        with m.If(counting):
+            with m.If(settle != 0):
+                m.d.sync += settle.eq(settle - 1)
+            with m.Else():
+                m.d.sync += [leaves.eq(chip.leaves), clocks.eq(chip.clocks),
+                             overflow.eq(chip.overflow)]
+                with m.If(~chip.busy):
+                    m.d.sync += [counting.eq(0), state.eq(State.DONE)]
+                    if test_depth is not None:
+                        passed = (chip.leaves == self_test_leaves(test_depth)) & ~chip.overflow
+                        with m.If(c_self):
+                            m.d.sync += verdict.eq(Mux(passed, SelfTest.PASSED, SelfTest.FAILED))
 
-        # --- Command FSM ------------------------------------------------------------------------
-        with m.FSM(name="cmd_fsm"):
-            with m.State("Read-Command"):
-                # Wait until the previous reply has gone, so that a new one never overlaps it.
-                m.d.comb += cmd.ready.eq(~sending)
-                with m.If(cmd.valid & ~sending):
-                    with m.Switch(cmd.payload):
-                        with m.Case(Cmd.PING):
-                            m.d.sync += [reply.eq(int.from_bytes(PING_REPLY, "little")),
-                                         reply_left.eq(len(PING_REPLY))]
-                        with m.Case(Cmd.WRITE_SQUARE):
-                            m.next = "Write-Square"
-                        with m.Case(Cmd.SET_POSITION):
-                            m.next = "Set-Side-Castle"
-                        with m.Case(Cmd.GENERATE):
-                            m.next = "Start-Generator"
-                        with m.Case(Cmd.READ_CYCLES):
-                            m.d.sync += [reply.eq(gen.cycles), reply_left.eq(CYCLES_BYTES)]
-                        # Any other byte is ignored.
+        def start_count(d, b, s, self_test=False):
+            m.d.sync += [start.eq(1), depth.eq(d), bulk.eq(b), split.eq(s),
+                         counting.eq(1), settle.eq(4), state.eq(State.RUNNING),
+                         c_depth.eq(d), c_bulk.eq(b), c_split.eq(s), c_self.eq(self_test),
+                         leaves.eq(0), clocks.eq(0), overflow.eq(0)]
 
-            with m.State("Write-Square"):
-                m.d.comb += cmd.ready.eq(1)
-                with m.If(cmd.valid):
-                    m.d.sync += sq.eq(cmd.payload[0:6])
-                    m.next = "Write-Colour-Piece"
-            with m.State("Write-Colour-Piece"):
-                m.d.comb += cmd.ready.eq(1)
-                with m.If(cmd.valid):
-                    m.d.comb += gen.wr_en.eq(1)  # wr_color/wr_piece come from the byte itself
-                    m.next = "Read-Command"
+        # --- The listing: the chip's moves, registered, into block RAM ------------------------
+        m.submodules.listing = listing = Memory(shape=MoveLayout.size, depth=capacity, init=[])
+        list_w = listing.write_port()
+        list_r = listing.read_port()
+        mv_valid = Signal()
+        mv_word = Signal(MoveLayout.size)
+        listed = Signal(range(capacity + 1))
+        list_settle = Signal(2)     # clocks until the chip's busy follows gen_start
+        list_overflow = Signal()
+        m.d.sync += [mv_valid.eq(chip.moves.valid), mv_word.eq(chip.moves.payload)]
+        m.d.comb += [list_w.addr.eq(listed), list_w.data.eq(mv_word),
+                     list_w.en.eq(mv_valid & (listed != capacity))]
+        with m.If(mv_valid):
+            with m.If(listed == capacity):
+                m.d.sync += list_overflow.eq(1)
+            with m.Else():
+                m.d.sync += listed.eq(listed + 1)
 
-            with m.State("Set-Side-Castle"):
-                m.d.comb += cmd.ready.eq(1)
-                with m.If(cmd.valid):
-                    m.d.sync += [side.eq(cmd.payload[0]), castle.eq(cmd.payload[1:5])]
-                    m.next = "Set-Ep"
-            with m.State("Set-Ep"):
-                m.d.comb += cmd.ready.eq(1)
-                with m.If(cmd.valid):
-                    m.d.sync += [ep_valid.eq((cmd.payload & EP_VALID) != 0),
-                                 ep_sq.eq(cmd.payload[0:6])]
-                    m.next = "Read-Command"
+        # --- Reply payload: the shifter's bytes, then the listing's words --------------------
+        shift = Signal(8 * SHIFT_BYTES)
+        shift_left = Signal(range(SHIFT_BYTES + 1))
+        word = Signal(8 * MOVE_BYTES)
+        word_left = Signal(range(MOVE_BYTES + 1))
+        words = Signal(range(capacity + 1))     # listing words still to fetch
+        word_addr = Signal(range(capacity + 1))
+        fetching = Signal()
+        pl = snd.payload
+        m.d.comb += [pl.valid.eq((shift_left != 0) | (word_left != 0)),
+                     pl.payload.eq(Mux(shift_left != 0, shift[:8], word[:8])),
+                     list_r.addr.eq(word_addr)]
+        with m.If(pl.valid & pl.ready):
+            with m.If(shift_left != 0):
+                m.d.sync += [shift.eq(shift >> 8), shift_left.eq(shift_left - 1)]
+            with m.Else():
+                m.d.sync += [word.eq(word >> 8), word_left.eq(word_left - 1)]
+        with m.If(fetching):  # the block RAM's word goes into a register before the mux
+            m.d.sync += [word.eq(list_r.data), word_left.eq(MOVE_BYTES), fetching.eq(0),
+                         word_addr.eq(word_addr + 1), words.eq(words - 1)]
+        with m.Elif((word_left == 0) & (words != 0)):
+            m.d.sync += fetching.eq(1)
 
-            with m.State("Start-Generator"):
-                m.d.comb += gen.start.eq(1)  # the generator is idle: the FSM waited for it
-                m.d.sync += move_count.eq(0)
-                m.next = "Send-Moves"
-            with m.State("Send-Moves"):
-                # One move per reply; the end record once the generator is idle and every move
-                # it produced has been sent.
-                with m.If(~sending):
-                    with m.If(src_valid):
-                        m.d.comb += src_take.eq(1)
-                        m.d.sync += [reply.eq(src_word), reply_left.eq(MOVE_RECORD_BYTES),
-                                     move_count.eq(move_count + 1)]
-                    with m.Elif(~gen.busy & ~moves_pending):
-                        m.d.sync += [reply.eq(Const(END_FLAG, 24) | move_count),
-                                     reply_left.eq(MOVE_RECORD_BYTES)]
-                        m.next = "Read-Command"
+        # --- The frame in hand: its verdict ----------------------------------------------------
+        hdr = rcv.frames.payload
+        r_status = Signal(8)
+        r_length = Signal(16)
+        m.d.comb += [snd.status.eq(r_status), snd.cmd.eq(hdr.cmd), snd.length.eq(r_length)]
+        known = Signal()
+        engine_ok = Signal()
+        length_ok = Signal()
+        blocked = Signal()
+        any_engine = (hdr.engine < self.engines) | (hdr.engine == ENGINE_ALL)
+        with m.Switch(hdr.cmd):
+            for c in Cmd:
+                with m.Case(c):
+                    lo, hi = PAYLOAD_LENGTHS[c]
+                    fits = (hdr.length >= lo) & (hdr.length <= hi)
+                    if c == Cmd.UPDATE:
+                        fits = fits & ~hdr.length[0]
+                    m.d.comb += [known.eq(1), length_ok.eq(fits)]
+                    if c in LISTINGS:
+                        m.d.comb += engine_ok.eq((hdr.engine == 0) | (hdr.engine == ENGINE_ALL))
+                    else:
+                        m.d.comb += engine_ok.eq(any_engine)
+                    if c in NEEDS_IDLE:
+                        m.d.comb += blocked.eq(counting)
+                    elif c == Cmd.ABORT:
+                        m.d.comb += blocked.eq(self_testing)
+        verdict_now = Signal(8)
+        with m.If(~hdr.crc_ok):
+            m.d.comb += verdict_now.eq(Err.BAD_CRC)
+        with m.Elif(~known):
+            m.d.comb += verdict_now.eq(Err.UNKNOWN_COMMAND)
+        with m.Elif(~engine_ok):
+            m.d.comb += verdict_now.eq(Err.BAD_ENGINE)
+        with m.Elif(~length_ok):
+            m.d.comb += verdict_now.eq(Err.BAD_LENGTH)
+        with m.Elif(blocked):
+            m.d.comb += verdict_now.eq(Err.BUSY)
+        with m.Else():
+            m.d.comb += verdict_now.eq(Err.OK)
+
+        # --- Walking a payload (or the copy of the position) a byte per clock ----------------
+        # ``idx`` addresses byte idx; byte idx - 1 (``j``) is on the memory's output.
+        idx = Signal(range(MAX_COMMAND_PAYLOAD + 2))
+        j = Signal(range(MAX_COMMAND_PAYLOAD + 1))
+        m.d.comb += [j.eq(idx - 1), rcv.payload_addr.eq(idx), copy_r.addr.eq(idx)]
+        byte = rcv.payload_data
+        bad = Signal()      # an argument out of range
+        pair_sq = Signal(6)  # UPDATE: the square of the pair being read
+        a_depth = Signal(8)
+        a_flags = Signal(8)
+        a_split = Signal(8)
+        valid_code = ((byte == square_code(2, 0))
+                      | ((byte[:2] < 2) & (byte[2:5] != 0) & (byte[2:5] != 7) & (byte[5:] == 0)))
+
+        def write_square(sq, code):
+            m.d.sync += [wr_en.eq(1), wr_sq.eq(sq), wr_code.eq(code)]
+
+        def set_state(first, which):
+            """A state byte: ``first`` the side/castle byte, else the en passant byte."""
+            if first:
+                return [root.side.eq(which[0]), root.castle.eq(which[1:5])]
+            return [root.ep_valid.eq(which[7]), root.ep_sq.eq(which[:6])]
+
+        def reply(status, length=0):
+            m.d.sync += [r_status.eq(status), r_length.eq(length)]
+            m.next = "Reply"
+
+        with m.FSM(name="command"):
+            # --- power-up: the copy's initial position into the chip, then the self-test --------
+            with m.State("Power-Up"):
+                m.d.sync += idx.eq(idx + 1)
+                with m.If(idx != 0):
+                    write_square(j, copy_r.data)
+                with m.If(idx == 64):
+                    m.d.sync += idx.eq(0)
+                    m.next = "Idle" if test_depth is None else "Self-Test"
+            if test_depth is not None:
+                with m.State("Self-Test"):
+                    start_count(test_depth, 1, self_test_split(test_depth), self_test=True)
+                    m.next = "Idle"
+
+            with m.State("Idle"):
+                with m.If(rcv.frames.valid & ~snd.busy):
+                    m.d.sync += [idx.eq(0), bad.eq(0)]
+                    with m.If(verdict_now != Err.OK):
+                        reply(verdict_now)
+                    with m.Else():
+                        with m.Switch(hdr.cmd):
+                            with m.Case(Cmd.PING):
+                                ping = ping_payload(self.engines, self.threads, 0)[:-1]
+                                m.d.sync += [shift.eq(Cat(Const(int.from_bytes(ping, "little"),
+                                                                 8 * len(ping)),
+                                                           _byte(verdict))),
+                                             shift_left.eq(PING_BYTES)]
+                                reply(Err.OK, PING_BYTES)
+                            with m.Case(Cmd.STATUS):
+                                flags = Cat(c_bulk, c_self)
+                                with m.If(overflow):
+                                    reply(Err.OVERFLOW)
+                                with m.Else():
+                                    m.d.sync += [shift.eq(Cat(_byte(state), _byte(flags),
+                                                              _byte(c_depth), _byte(c_split),
+                                                              leaves, clocks)),
+                                                 shift_left.eq(STATUS_BYTES)]
+                                    reply(Err.OK, STATUS_BYTES)
+                            with m.Case(Cmd.ABORT):
+                                with m.If(counting):
+                                    # the copy of the progress stays as it stood
+                                    m.d.sync += [abort.eq(1), counting.eq(0),
+                                                 state.eq(State.ABORTED)]
+                                    m.next = "Reload"
+                                with m.Else():
+                                    reply(Err.OK)
+                            with m.Case(Cmd.PERFT, Cmd.LOAD, Cmd.UPDATE):
+                                m.next = "Check"
+                            with m.Case(Cmd.GENERATE, Cmd.LEGAL):
+                                m.next = "List-Start"
+
+            # --- LOAD, UPDATE, PERFT: check every argument before anything changes ------------
+            with m.State("Check"):
+                m.d.sync += idx.eq(idx + 1)
+                with m.If(idx != 0):
+                    with m.Switch(hdr.cmd):
+                        with m.Case(Cmd.PERFT):
+                            with m.Switch(j):
+                                with m.Case(0):
+                                    m.d.sync += a_depth.eq(byte)
+                                with m.Case(1):
+                                    m.d.sync += a_flags.eq(byte)
+                                with m.Case(2):
+                                    m.d.sync += a_split.eq(byte)
+                        with m.Case(Cmd.LOAD):
+                            with m.If(j < 64):
+                                m.d.sync += bad.eq(bad | ~valid_code)
+                            with m.Elif(j == 64):
+                                m.d.sync += bad.eq(bad | (byte[5:] != 0))
+                            with m.Else():
+                                m.d.sync += bad.eq(bad | byte[6])
+                        with m.Case(Cmd.UPDATE):
+                            with m.If(j == 0):
+                                m.d.sync += bad.eq(bad | (byte[5:] != 0))
+                            with m.Elif(j == 1):
+                                m.d.sync += bad.eq(bad | byte[6])
+                            with m.Elif(~j[0]):
+                                m.d.sync += bad.eq(bad | (byte[6:] != 0))
+                            with m.Else():
+                                m.d.sync += bad.eq(bad | ~valid_code)
+                with m.If(idx == hdr.length):
+                    m.next = "Check-Done"
+            with m.State("Check-Done"):
+                m.d.sync += idx.eq(0)
+                with m.If(hdr.cmd == Cmd.PERFT):
+                    split_ok = (a_split == 0) | (a_split < a_depth)
+                    with m.If((a_depth > MAX_DEPTH) | (a_flags & ~FLAG_BULK).any() | ~split_ok):
+                        reply(Err.BAD_ARGUMENT)
+                    with m.Else():
+                        start_count(a_depth, a_flags[0], a_split)
+                        reply(Err.OK)
+                with m.Elif(bad):
+                    reply(Err.BAD_ARGUMENT)
+                with m.Else():
+                    m.next = "Write"
+
+            # --- LOAD, UPDATE: the squares into the chip and the copy, the state -----------------
+            with m.State("Write"):
+                m.d.sync += idx.eq(idx + 1)
+                with m.If(idx != 0):
+                    with m.If(hdr.cmd == Cmd.LOAD):
+                        with m.If(j < 64):
+                            write_square(j, byte)
+                        with m.Elif(j == 64):
+                            m.d.sync += set_state(True, byte)
+                        with m.Else():
+                            m.d.sync += set_state(False, byte)
+                    with m.Else():
+                        with m.If(j == 0):
+                            m.d.sync += set_state(True, byte)
+                        with m.Elif(j == 1):
+                            m.d.sync += set_state(False, byte)
+                        with m.Elif(~j[0]):
+                            m.d.sync += pair_sq.eq(byte)
+                        with m.Else():
+                            write_square(pair_sq, byte)
+                with m.If(idx == hdr.length):
+                    reply(Err.OK)
+
+            # --- ABORT: the chip's board back to the loaded position ---------------------------
+            with m.State("Reload"):
+                m.d.sync += idx.eq(idx + 1)
+                with m.If(idx != 0):
+                    write_square(j, copy_r.data)
+                with m.If(idx == 64):
+                    reply(Err.OK)
+
+            # --- GENERATE, LEGAL: list the root's moves, then answer with them -------------------
+            with m.State("List-Start"):
+                m.d.sync += [gen_start.eq(1), gen_legal.eq(hdr.cmd == Cmd.LEGAL),
+                             listed.eq(0), list_overflow.eq(0), list_settle.eq(3)]
+                m.next = "List-Run"
+            with m.State("List-Run"):
+                with m.If(list_settle != 0):
+                    m.d.sync += list_settle.eq(list_settle - 1)
+                with m.Elif(~chip.busy):
+                    m.next = "List-Drain"
+            with m.State("List-Drain"):  # the last move passes its register
+                m.next = "List-Reply"
+            with m.State("List-Reply"):
+                with m.If(list_overflow):
+                    reply(Err.OVERFLOW)
+                with m.Else():
+                    m.d.sync += [shift.eq(Cat(chip.gen_cycles, listed)),
+                                 shift_left.eq(LISTING_HEADER),
+                                 words.eq(listed), word_addr.eq(0)]
+                    reply(Err.OK, LISTING_HEADER + (listed << 1) + listed)
+
+            with m.State("Reply"):
+                m.d.comb += [snd.start.eq(1), rcv.frames.ready.eq(1)]
+                m.next = "Idle"
         return m
+

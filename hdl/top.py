@@ -1,18 +1,23 @@
-"""The board top: a PLL clocks the generator and its UART front end from the board's
+"""The board top: a PLL clocks the perft chip and its UART front end from the board's
 oscillator; the host talks to it over the board's USB serial port (``hdl.protocol``).
 
-LEDs (where the board has them): 0 = generating (stretched so a short generation is visible),
-1 = PLL locked, 2 = heartbeat (about 1.5 Hz at the generator clock).
+Once the PLL has locked and the reset is released, the front end loads the initial position and
+runs its power-up self-test: bulk perft(4), compared with the published 197,281 leaves.
+
+LEDs (where the board has them; ``hdl.leds``): 0 = the chip is busy (stretched so a listing is
+visible), 1 = PLL locked, 2 = heartbeat (about 1.5 Hz), 3 = self-test: steady when it passed,
+blinking when it failed, off while it runs.
 """
 
-from amaranth import ClockDomain, ClockSignal, Elaboratable, Module, Signal
+from amaranth import ClockDomain, ClockSignal, Elaboratable, Module
 from amaranth.build import ResourceError
 from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
 from .frontend import UartFrontEnd
+from .leds import LEDS, StatusLeds
 from .pll import EcpPll, pll_settings
-from .protocol import DEFAULT_BAUD
+from .protocol import DEFAULT_BAUD, SELF_TEST_DEPTH
 
 MAX_BAUD_ERROR = 0.02
 
@@ -29,9 +34,11 @@ def uart_divisor(clock_hz: float, baud: int) -> int:
 class BoardTop(Elaboratable):
     """Elaboratable for an amaranth-boards ECP5 platform."""
 
-    def __init__(self, mhz: float, baud: int = DEFAULT_BAUD):
+    def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *,
+                 self_test_depth: int | None = SELF_TEST_DEPTH):
         self.mhz = mhz
         self.baud = baud
+        self.self_test_depth = self_test_depth
         self.settings = None  # PLL settings, known once elaborated for a board
         self.divisor = None
 
@@ -55,25 +62,18 @@ class BoardTop(Elaboratable):
         uart = platform.request("uart", 0, dir={sub.name: "-" for sub in uart_pins})
         m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
         m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
-        m.submodules.frontend = frontend = UartFrontEnd(self.divisor)
+        m.submodules.frontend = frontend = UartFrontEnd(self.divisor,
+                                                        self_test_depth=self.self_test_depth)
         m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
 
-        leds = []
-        for i in range(3):
+        m.submodules.status = status = StatusLeds()
+        m.d.comb += [status.busy.eq(frontend.busy), status.locked.eq(pll.locked),
+                     status.self_test.eq(frontend.self_test)]
+        for i in range(LEDS):
             try:
                 led = platform.request("led", i, dir="-")
             except ResourceError:  # a board with fewer LEDs
                 break
             m.submodules[f"led_buf{i}"] = buf = io.Buffer("o", led)
-            leds.append(buf.o)
-        stretch = Signal(22)  # ~40 ms at 100 MHz
-        heartbeat = Signal(26)
-        m.d.sync += heartbeat.eq(heartbeat + 1)
-        with m.If(frontend.busy):
-            m.d.sync += stretch.eq(-1)
-        with m.Elif(stretch != 0):
-            m.d.sync += stretch.eq(stretch - 1)
-        shown = [stretch != 0, pll.locked, heartbeat[-1]]
-        for led, value in zip(leds, shown):
-            m.d.comb += led.eq(value)
+            m.d.comb += buf.o.eq(status.leds[i])
         return m

