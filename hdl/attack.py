@@ -3,24 +3,26 @@
 TSCP's legality rule is "the mover's king is not attacked after the move". Sandström's SqAtakd
 walks the posdata ROM outward from the square (engine.board.attacked: 20-35 table reads a test);
 here the whole question is answered in parallel from the board's 64-bit planes, one query per
-clock, in a pipeline of three clocks:
+clock, in a pipeline of five clocks:
 
-* clock 1 (query registered): the query's squares, and where the move's squares lie on the four
-  lines through the tested square.
-* clock 2: the rank, file and two diagonals through the square are gathered from the planes
-  (occupied, black, rook-or-queen, bishop-or-queen), eight squares each, and the knight and pawn
-  squares around it from the leaper planes.
-* clock 3: the move is applied to those lines (its from-square and an en passant victim taken
+* clock 1: the query, registered.
+* clock 2: which rank, file and diagonals pass through the tested square, where the move's
+  squares lie on them, the knight and pawn squares around it (arithmetic on square numbers,
+  registered so the next clock only selects).
+* clock 3: those lines are gathered from the planes (occupied, black, rook-or-queen,
+  bishop-or-queen), eight squares each, and the leaper squares from the knight and pawn planes.
+* clock 4: the move is applied to the lines (its from-square and an en passant victim taken
   off, its to-square occupied by the mover, whatever stood there removed); on each of the eight
-  rays the first occupied square decides (an attacker of the ray's kind, or a blocker); knight,
-  pawn and king attacks are read around the square. The result is registered.
+  rays the first occupied square decides (an attacker of the ray's kind, or a blocker).
+* clock 5: any ray, leaper or the enemy king next to the square: the result, registered.
 
 A query names the square, the attacking side, and up to three squares the move changes: ``clr``
 (vacated: the from-square), ``put`` (now holds one of the mover's pieces: the to-square; an enemy
 piece there is captured, so it attacks no more), ``epc`` (vacated: an en passant victim). Any of
 them may be absent (``*_valid`` low): with none, the query asks about the board as it stands.
 
-The planes must not change while a query is in its second clock (the thread's control waits).
+The board is read in clocks 2 (the kings' squares) and 3 (the planes): a write asked for in the
+clock after a query (it reaches the planes a clock later, hdl.perft_board) is not seen.
 """
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal
@@ -48,7 +50,7 @@ Query = data.StructLayout({
     "epc": SQUARE, "epc_valid": 1,
 })
 
-LATENCY = 3  #: clocks from a query to its result
+LATENCY = 5  #: clocks from a query to its result
 
 #: knight leaps as (file step, rank step)
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
@@ -126,21 +128,61 @@ class AttackUnit(wiring.Component):
         m = Module()
         p = self.planes
 
-        # --- clock 1: the query, and the move's squares on the lines through it -------------
+        # --- clock 1: the query ------------------------------------------------------------
         valid1 = Signal()
         q = Signal(Query)
         tag1 = Signal(self._tag_shape)
         m.d.sync += [valid1.eq(self.query.valid), q.eq(self.query.payload.query),
                      tag1.eq(self.query.payload.tag)]
 
-        # --- clock 2: gather lines and leaper squares --------------------------------------
+        # --- clock 2: which lines, and where the move's squares lie on them ------------------
+        # (arithmetic on square numbers, kept out of the clock that gathers the planes)
         valid2 = Signal()
         tag2 = Signal(self._tag_shape)
-        m.d.sync += [valid2.eq(valid1), tag2.eq(tag1)]
-        by = q.by
-        lines = {}
+        q2 = Signal(Query)
+        m.d.sync += [valid2.eq(valid1), tag2.eq(tag1), q2.eq(q)]
+        where = {}
         for kind in LINES:
             index, pos = _line_index(kind, q.sq)
+            index_r = Signal(4, name=f"{kind}_index")
+            pos_r = Signal(3, name=f"{kind}_pos")
+            m.d.sync += [index_r.eq(index), pos_r.eq(pos)]
+            masks = {}
+            for name in ("clr", "put", "epc"):  # a one-hot mask of the position, or 0
+                sq_index, sq_pos = _line_index(kind, getattr(q, name))
+                on = getattr(q, f"{name}_valid") & (sq_index == index)
+                mask = Signal(8, name=f"{kind}_{name}_mask")
+                m.d.sync += mask.eq(Mux(on, Const(1, 8) << sq_pos, 0))
+                masks[name] = mask
+            where[kind] = (index_r, pos_r, masks)
+        # the knight and pawn squares around it, unless the move takes their pieces off
+        file, rank = q.sq[:3], q.sq[3:]
+        pawn_dr = Mux(q.by, 1, -1)  # a white pawn attacks upwards: it stands a rank below
+        steps = [(df, dr, "knight") for df, dr in KNIGHT_STEPS]
+        steps += [(-1, "pawn", "pawn"), (1, "pawn", "pawn")]
+        leaper_squares = []
+        for i, (df, dr, plane) in enumerate(steps):
+            f2 = (file + df)[:4]   # 4 bits: a step off the board shows in bit 3 ...
+            r2 = (rank + (pawn_dr if dr == "pawn" else dr))[:4]
+            sq2 = Cat(f2[:3], r2[:3])
+            gone = ((q.clr_valid & (q.clr == sq2)) | (q.put_valid & (q.put == sq2))
+                    | (q.epc_valid & (q.epc == sq2)))
+            sq_r = Signal(6, name=f"leaper{i}_sq")
+            live = Signal(name=f"leaper{i}_live")
+            m.d.sync += [sq_r.eq(sq2), live.eq(~f2[3] & ~r2[3] & ~gone)]  # ... as -1 or 8
+            leaper_squares.append((sq_r, live, plane))
+        king_df = Signal(4)
+        king_dr = Signal(4)
+        m.d.sync += [king_df.eq((p.king[q.by][:3] - file)[:4]),  # 4 bits: -1 (15) is not +7
+                     king_dr.eq((p.king[q.by][3:] - rank)[:4])]
+
+        # --- clock 3: gather the lines and the leaper squares from the planes ----------------
+        valid3g = Signal()
+        tag3g = Signal(self._tag_shape)
+        m.d.sync += [valid3g.eq(valid2), tag3g.eq(tag2)]
+        by = q2.by
+        lines = {}
+        for kind, (index, pos, masks) in where.items():
             slider = p.orth if kind in ("rank", "file") else p.diag
             occ = _gather(m, p.occupied, kind, index, f"{kind}_occ")
             blk = _gather(m, p.black, kind, index, f"{kind}_black")
@@ -150,43 +192,24 @@ class AttackUnit(wiring.Component):
             att_r = Signal(8, name=f"{kind}_att_q")
             pos_r = Signal(3, name=f"{kind}_pos_q")
             m.d.sync += [occ_r.eq(occ), att_r.eq(occ & sld & Mux(by, blk, ~blk)), pos_r.eq(pos)]
-            # the move's squares on this line: a one-hot mask of their positions (or 0)
-            masks = {}
-            for name in ("clr", "put", "epc"):
-                sq = getattr(q, name)
-                sq_index, sq_pos = _line_index(kind, sq)
-                on = getattr(q, f"{name}_valid") & (sq_index == index)
-                mask = Signal(8, name=f"{kind}_{name}_q")
-                m.d.sync += mask.eq(Mux(on, Const(1, 8) << sq_pos, 0))
-                masks[name] = mask
-            lines[kind] = (occ_r, att_r, pos_r, masks)
-
-        # knights and pawns that could attack the square, unless the move takes them off
-        file, rank = q.sq[:3], q.sq[3:]
+            delayed = {}
+            for name, mask in masks.items():
+                d = Signal(8, name=f"{kind}_{name}_q")
+                m.d.sync += d.eq(mask)
+                delayed[name] = d
+            lines[kind] = (occ_r, att_r, pos_r, delayed)
         enemy = p.occupied & Mux(by, p.black, ~p.black)
+        planes = {"knight": p.knight & enemy, "pawn": p.pawn & enemy}
         leapers = []
-        pawn_dr = Mux(by, 1, -1)  # a white pawn attacks upwards: it stands a rank below
-        steps = [(df, dr, p.knight) for df, dr in KNIGHT_STEPS]
-        steps += [(-1, "pawn", p.pawn), (1, "pawn", p.pawn)]
-        for i, (df, dr, plane) in enumerate(steps):
-            dr_v = pawn_dr if dr == "pawn" else dr
-            f2 = (file + df)[:4]   # 4 bits: a step off the board shows in bit 3 ...
-            r2 = (rank + dr_v)[:4]
-            on_board = ~f2[3] & ~r2[3]  # ... as file/rank -1 = 15 or 8 .. 9
-            sq2 = Cat(f2[:3], r2[:3])
-            gone = ((q.clr_valid & (q.clr == sq2)) | (q.put_valid & (q.put == sq2))
-                    | (q.epc_valid & (q.epc == sq2)))
+        for i, (sq, live, plane) in enumerate(leaper_squares):
             bit = Signal(name=f"leaper{i}")
-            m.d.sync += bit.eq(on_board & (plane & enemy).bit_select(sq2, 1) & ~gone)
+            m.d.sync += bit.eq(live & planes[plane].bit_select(sq, 1))
             leapers.append(bit)
-        king = p.king[by]
-        kdf = (king[:3] - file)[:4]  # 4 bits, so that -1 (15) and +7 (7) differ
-        kdr = (king[3:] - rank)[:4]
         near = lambda d: (d == 0) | (d == 1) | (d == 15)  # noqa: E731
         king_hit = Signal()
-        m.d.sync += king_hit.eq(near(kdf) & near(kdr) & (king != q.sq))
+        m.d.sync += king_hit.eq(near(king_df) & near(king_dr) & (king_df | king_dr).any())
 
-        # --- clock 3: apply the move, first piece on each ray ------------------------------
+        # --- clock 4: apply the move, first piece on each ray ------------------------------
         hits = []
         for kind, (occ_r, att_r, pos_r, masks) in lines.items():
             occ = (occ_r & ~masks["clr"] & ~masks["epc"]) | masks["put"]
@@ -202,11 +225,19 @@ class AttackUnit(wiring.Component):
             first_down = down & (~down + 1)
             att_rev = Cat(*reversed([att[i] for i in range(8)]))
             hits += [(first_up & att).any(), (first_down & att_rev).any()]
-        attacked = Signal()
-        m.d.sync += attacked.eq(Cat(*hits, *leapers, king_hit).any())
+        rays = Signal(len(hits))
+        m.d.sync += rays.eq(Cat(*hits))
+        close = Signal(len(leapers) + 1)  # registered in clock 3, held for clock 5
+        m.d.sync += close.eq(Cat(*leapers, king_hit))
         valid3 = Signal()
         tag3 = Signal(self._tag_shape)
-        m.d.sync += [valid3.eq(valid2), tag3.eq(tag2)]
-        m.d.comb += [self.result.valid.eq(valid3), self.result.payload.attacked.eq(attacked),
-                     self.result.payload.tag.eq(tag3)]
+        m.d.sync += [valid3.eq(valid3g), tag3.eq(tag3g)]
+
+        # --- clock 5: any attack -------------------------------------------------------------
+        attacked = Signal()
+        valid4 = Signal()
+        tag4 = Signal(self._tag_shape)
+        m.d.sync += [attacked.eq(rays.any() | close.any()), valid4.eq(valid3), tag4.eq(tag3)]
+        m.d.comb += [self.result.valid.eq(valid4), self.result.payload.attacked.eq(attacked),
+                     self.result.payload.tag.eq(tag4)]
         return m

@@ -6,6 +6,11 @@ one clock; pieces also live in a small memory (one entry per square) for the pre
 make/unmake, which read single squares. One square is written per clock (from the host while
 loading, from make/unmake while counting); nothing is reset, so the board is whatever was last
 written.
+
+A write is registered before it is made: the square written and its contents are chosen by the
+thread's control from many sources (the move, the undo record, the rook's squares), and that
+choice, followed by a 64-way decode and every plane's update, would not fit in one clock. So a
+write shows in the planes (and the piece memory) two clocks after it is asked for, not one.
 """
 
 from amaranth import Const, Module, Mux, Signal
@@ -45,9 +50,14 @@ class PerftBoard(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        wr_en = Signal()
+        wr_sq = Signal(SQUARE)
+        color = Signal(Color)
+        piece = Signal(PIECE)
+        m.d.sync += [wr_en.eq(self.wr_en), wr_sq.eq(self.wr_sq), color.eq(self.wr_color),
+                     piece.eq(self.wr_piece)]
         mask = Signal(64)
-        m.d.comb += mask.eq(Const(1, 64) << self.wr_sq)
-        color, piece = self.wr_color, self.wr_piece
+        m.d.comb += mask.eq(Const(1, 64) << wr_sq)
         occupied = color != Color.EMPTY
         # per plane: what the written square becomes in it
         values = {
@@ -62,13 +72,13 @@ class PerftBoard(wiring.Component):
         for name, value in values.items():
             plane = Signal(64, name=name, reset_less=True, init=(1 << 64) - 1 if name == "empty"
                            else 0)
-            with m.If(self.wr_en):
+            with m.If(wr_en):
                 m.d.sync += plane.eq(Mux(value, plane | mask, plane & ~mask))
             planes[name] = plane
         kings = [Signal(SQUARE, name=f"king{c}", reset_less=True) for c in range(2)]
         for c, king in enumerate(kings):
-            with m.If(self.wr_en & (piece == KING) & (color == c)):
-                m.d.sync += king.eq(self.wr_sq)
+            with m.If(wr_en & (piece == KING) & (color == c)):
+                m.d.sync += king.eq(wr_sq)
 
         m.d.comb += [
             self.planes.empty.eq(planes["empty"]),
@@ -85,7 +95,7 @@ class PerftBoard(wiring.Component):
 
         m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
         wr = pieces.write_port()
-        m.d.comb += [wr.addr.eq(self.wr_sq), wr.data.eq(piece), wr.en.eq(self.wr_en)]
+        m.d.comb += [wr.addr.eq(wr_sq), wr.data.eq(piece), wr.en.eq(wr_en)]
         for port in (self.lookup, self.probe_a, self.probe_b):
             rd = pieces.read_port(domain="comb")
             m.d.comb += [rd.addr.eq(port.sq), port.piece.eq(rd.data)]

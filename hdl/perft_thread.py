@@ -6,7 +6,7 @@ depth first, TSCP style (README, "The perft engine: memory and threading model")
 * **Generate** a node: the generator core streams the pseudo-legal moves in generation order
   (promotions unexpanded). Each goes to the legality unit (``hdl.attack``: is the mover's king
   attacked after the move? castling: three questions) and, when legal, onto the move stack
-  (``gen_dat``: ply p's moves lie between ``first[p]`` and ``end[p]``), or, at the last ply of a
+  (``gen_dat``: ply p's moves lie between where it began and ``end[p]``), or, at the last ply of a
   bulk count, into the leaf counter (a promotion counts four).
 * **Descend**: take the ply's next move from the stack (a promotion entry is made four times,
   once per piece of ``PROMOTION_ORDER``), save what unmake needs in the ply's undo record, make
@@ -64,6 +64,7 @@ Undo = data.StructLayout({
     "moved": PIECE,      # the piece that left ``frm`` (a pawn for a promotion)
     "captured": PIECE,   # the piece taken (a pawn for en passant), NO_PIECE if none
     "castle": 1, "ep": 1, "promote": 1,
+    "last": 1,           # the ply's last stack entry: when it is done, so is the node
     "rights": 4, "ep_valid": 1, "ep_sq": SQUARE,
 })
 
@@ -194,7 +195,7 @@ class PerftThread(wiring.Component):
         stack_w = stack.write_port()
         stack_r = stack.read_port()  # synchronous: the entry arrives the clock after its address
         ply_records = {}
-        for name, shape in (("first", range(STACK_DEPTH + 1)), ("end", range(STACK_DEPTH + 1)),
+        for name, shape in (("end", range(STACK_DEPTH + 1)),
                             ("cursor", range(STACK_DEPTH + 1)), ("promo", 2), ("undo", Undo)):
             mem = Memory(shape=shape, depth=MAX_PLIES, init=[])
             m.submodules[f"ply_{name}"] = mem
@@ -219,20 +220,34 @@ class PerftThread(wiring.Component):
         m.d.comb += [self.leaves.eq(leaves), self.overflow.eq(overflow), self.busy.eq(busy),
                      self.gen_cycles.eq(core.cycles)]
 
-        for name in ("first", "end", "cursor", "promo", "undo"):
+        for name in ("end", "cursor", "promo", "undo"):
             w, r = ply_records[name]
             m.d.comb += [w.addr.eq(ply), r.addr.eq(ply)]
-        first_w, first_r = ply_records["first"]
         end_w, end_r = ply_records["end"]
         cursor_w, cursor_r = ply_records["cursor"]
         promo_w, promo_r = ply_records["promo"]
         undo_w, undo_r = ply_records["undo"]
+        # The current ply's records are also kept in registers, written through, so the control
+        # reads registers, not distributed RAM behind the ply number; on the way back up a
+        # ply ("Return") the parent's are loaded from the RAM.
+        cached = {}
+        for name, (w, r) in ply_records.items():
+            reg = Signal.like(r.data, name=f"{name}_q")
+            with m.If(w.en):
+                m.d.sync += reg.eq(w.data)
+            cached[name] = (reg, r.data)
+        cursor_q, end_q = cached["cursor"][0], cached["end"][0]
+        promo_q, undo_q = cached["promo"][0], cached["undo"][0]
 
         remaining = Signal(5)
         m.d.comb += remaining.eq(depth - ply)
+        # What the ply's node does, registered: a clock behind ``ply``, which is never read
+        # in the clock after it changes (a node is generated, or a move made, first), and off
+        # the board's write path.
         frontier = remaining == 1
-        counting = frontier & bulk          # count legal moves, store nothing
-        store_all = frontier & ~bulk        # plain: store every pseudo-legal move
+        counting = Signal()   # count legal moves, store nothing
+        store_all = Signal()  # plain: store every pseudo-legal move
+        m.d.sync += [counting.eq(frontier & bulk), store_all.eq(frontier & ~bulk)]
 
         # --- the board's write port, shared by the host, make and unmake -------------------------
         wr_en = Signal()
@@ -313,11 +328,14 @@ class PerftThread(wiring.Component):
             with m.Elif(result.tag.part == CASTLE_CROSS):
                 m.d.sync += castle_seen.eq(castle_seen | result.attacked)
 
-        push = Signal()          # a move goes onto the stack this clock
+        push = Signal()          # a move goes onto the stack (registered, written a clock later)
         push_entry = Signal(StackEntry)
-        m.d.comb += [stack_w.addr.eq(top), stack_w.data.eq(push_entry),
-                     stack_w.en.eq(push & (top != STACK_DEPTH))]
-        with m.If(push):
+        pushing = Signal()
+        pushed = Signal(StackEntry)
+        m.d.sync += [pushing.eq(push), pushed.eq(push_entry)]
+        m.d.comb += [stack_w.addr.eq(top), stack_w.data.eq(pushed),
+                     stack_w.en.eq(pushing & (top != STACK_DEPTH))]
+        with m.If(pushing):
             with m.If(top == STACK_DEPTH):
                 m.d.sync += overflow.eq(1)
             with m.Else():
@@ -332,7 +350,7 @@ class PerftThread(wiring.Component):
 
         # --- the move in hand: read off the stack, then made ------------------------------------
         entry = Signal(StackEntry)     # the current ply's move being made
-        promo = promo_r.data
+        promo = promo_q
         m.d.comb += [board.probe_a.sq.eq(entry.frm), board.probe_b.sq.eq(entry.to)]
         piece_f = board.probe_a.piece
         piece_t = board.probe_b.piece
@@ -347,13 +365,19 @@ class PerftThread(wiring.Component):
                     m.d.comb += promo_piece.eq(p)
         placed = Mux(entry.promote, promo_piece, piece_f)
         captured = Mux(is_ep, PAWN, Mux(to_occupied, piece_t, NO_PIECE))
-        undo = undo_r.data
+        undo = undo_q
         u_rook_from, u_rook_to = _castle_squares(undo.to)
         arriving = stack_r.data  # the entry read off the stack this clock
-        arriving_castle = (arriving.frm == own_king) & _two_apart(arriving.frm[:3], arriving.to[:3])
+        entry_last = Signal()    # ... is the ply's last
+        node_first = Signal(range(STACK_DEPTH + 1))  # where the node at ``ply`` stores moves
 
         # --- control ---------------------------------------------------------------------------
         m.d.comb += self.claim.index.eq(claims)
+        # the node this thread asks for is already another's: registered (a 32-bit comparison
+        # in front of the stack's address would not fit in the clock). ``claims`` stays put
+        # while a thread asks, so a clock's delay only makes it wait a clock more.
+        taken = Signal()
+        m.d.sync += taken.eq(self.claim.next > claims)
         phase = Signal(Phase)
         m.d.comb += [self.phase.eq(phase), phase.eq(Phase.IDLE)]
 
@@ -370,27 +394,27 @@ class PerftThread(wiring.Component):
                 m.next = "Finish"
             with m.Else():
                 m.d.sync += [ply.eq(ply - 1), side.eq(~side)]
-                m.next = "Unmake"
+                m.next = "Return"
 
-        def select_next(cursor, end):
-            """On with the ply's move at ``cursor``: ask the stack for it (it arrives in
-            "Read"), or leave the node when ``end`` is reached."""
+        def read_entry(cursor):
+            """Ask the stack for the ply's move at ``cursor``; it arrives in "Read"."""
             m.d.comb += stack_r.addr.eq(cursor)
-            with m.If(cursor == end):
-                leave_node()
-            with m.Else():
-                m.next = "Read"
+            m.next = "Read"
 
-        def advance(promote):
+        def advance(promote, last):
             """Done with the ply's current move (made and unmade, or another thread's): its next
-            promotion piece, or the next entry."""
+            promotion piece, or the next entry, or (``last``, known since the entry was read,
+            so no comparison sits on this path) out of the node."""
             with m.If(promote & (promo != len(PROMOTION_ORDER) - 1)):
                 m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
-                select_next(cursor_r.data, end_r.data)
+                read_entry(cursor_q)
             with m.Else():
                 m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
-                             cursor_w.en.eq(1), cursor_w.data.eq(cursor_r.data + 1)]
-                select_next(cursor_r.data + 1, end_r.data)
+                             cursor_w.en.eq(1), cursor_w.data.eq(cursor_q + 1)]
+                with m.If(last):
+                    leave_node()
+                with m.Else():
+                    read_entry(cursor_q + 1)
 
         def made():
             """The move is on the board: the rest of the position; then the child, or (plain,
@@ -404,11 +428,22 @@ class PerftThread(wiring.Component):
                 m.next = "Leaf-Test"
             with m.Else():
                 m.d.sync += ply.eq(ply + 1)
-                m.next = "Generate"
+                m.next = "Settle"
+
+        def ask_before_castling(part, sq):
+            """A plain leaf that castles: the king's square (CASTLE_CHECK) or the square it
+            crosses (CASTLE_CROSS) on the board before the move. The king already stands on its
+            target (and the rook may have left its corner), so the query puts it back (``put``
+            its square, ``clr`` its target); the rook's corner never matters, as nothing lies
+            beyond it on those lines."""
+            m.d.comb += [attack.query.valid.eq(1), query.sq.eq(sq),
+                         query.clr.eq(undo.to), query.clr_valid.eq(1),
+                         query.put.eq(undo.frm), query.put_valid.eq(1),
+                         tag.part.eq(part), tag.leaf.eq(1)]
 
         def unmade():
             m.d.comb += phase.eq(Phase.UNMAKE)
-            advance(undo.promote)
+            advance(undo.promote, undo.last)
 
         with m.FSM(name="thread"):
             with m.State("Idle"):
@@ -450,14 +485,18 @@ class PerftThread(wiring.Component):
                 m.d.comb += [phase.eq(Phase.CLAIM), self.claim.req.eq(1)]
                 with m.If(self.claim.grant):
                     m.next = "Generate"
-                with m.Elif(self.claim.next > claims):
+                with m.Elif(taken):
                     m.next = "Finish"
 
             # --- generate the node at ``ply`` -----------------------------------------------
+            with m.State("Settle"):
+                # the move's last write reaches the board's planes (hdl.perft_board)
+                m.d.comb += phase.eq(Phase.MAKE)
+                m.next = "Generate"
             with m.State("Generate"):
                 m.d.comb += [phase.eq(Phase.GENERATE), core_start.eq(1)]
                 # this ply's moves start where the parent's ended (the stack top)
-                m.d.comb += [first_w.en.eq(1), first_w.data.eq(top)]
+                m.d.sync += node_first.eq(top)
                 m.d.sync += castle_part.eq(0)
                 m.next = "Collect"
             with m.State("Collect"):
@@ -477,48 +516,54 @@ class PerftThread(wiring.Component):
                     m.next = "Drain"
             with m.State("Drain"):
                 m.d.comb += phase.eq(Phase.DRAIN)
-                with m.If((inflight == 0) & ~answered):
+                with m.If((inflight == 0) & ~answered & ~push & ~pushing):
                     with m.If(counting):
                         leave_node()
                     with m.Else():
                         m.d.comb += [end_w.en.eq(1), end_w.data.eq(top),
-                                     cursor_w.en.eq(1), cursor_w.data.eq(first_r.data),
+                                     cursor_w.en.eq(1), cursor_w.data.eq(node_first),
                                      promo_w.en.eq(1), promo_w.data.eq(0)]
                         with m.If(listing):
                             m.next = "List-Read"
+                        with m.Elif(top == node_first):
+                            leave_node()  # no legal move
                         with m.Else():
-                            select_next(first_r.data, top)
+                            read_entry(node_first)
 
             # --- listing the root's legal moves off the stack --------------------------------
             with m.State("List-Read"):
-                m.d.comb += stack_r.addr.eq(cursor_r.data)
-                with m.If(cursor_r.data == end_r.data):
+                m.d.comb += stack_r.addr.eq(cursor_q)
+                with m.If(cursor_q == end_q):
                     m.d.sync += listing.eq(0)
                     m.next = "Done"
                 with m.Else():
-                    m.next = "List-Send"
+                    m.next = "List-Hold"
+            with m.State("List-Hold"):
+                # the block RAM's late output into a register before it leaves the thread
+                m.d.sync += entry.eq(arriving)
+                m.next = "List-Send"
             with m.State("List-Send"):
-                m.d.comb += [stack_r.addr.eq(cursor_r.data), listed_valid.eq(1),
-                             listed.frm.eq(arriving.frm), listed.to.eq(arriving.to)]
-                with m.If(arriving.promote):
+                m.d.comb += [listed_valid.eq(1), listed.frm.eq(entry.frm),
+                             listed.to.eq(entry.to)]
+                with m.If(entry.promote):
                     m.d.comb += [listed.flags.promotion.eq(1), listed.promo.eq(promo_piece)]
                 with m.If(self.moves.ready):
-                    with m.If(arriving.promote & (promo != len(PROMOTION_ORDER) - 1)):
+                    with m.If(entry.promote & (promo != len(PROMOTION_ORDER) - 1)):
                         m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
                     with m.Else():
                         m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
-                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_r.data + 1)]
+                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_q + 1)]
                     m.next = "List-Read"
 
             # --- the ply's next move, read off the stack ------------------------------------
             with m.State("Read"):
+                # the stack's block RAM answers late in the clock: the entry goes straight into
+                # a register, and nothing decided here depends on it
                 m.d.comb += phase.eq(Phase.NEXT)
-                m.d.sync += entry.eq(arriving)
+                m.d.sync += [entry.eq(arriving),
+                             entry_last.eq(cursor_q + 1 == end_q)]
                 with m.If(store_all):
-                    with m.If(arriving_castle):
-                        m.next = "Leaf-Castle-Check"
-                    with m.Else():
-                        m.next = "Make"
+                    m.next = "Make"
                 with m.Elif(ply + 1 == split):
                     m.next = "Claim"
                 with m.Else():
@@ -528,25 +573,28 @@ class PerftThread(wiring.Component):
                 with m.If(self.claim.grant):
                     m.d.sync += claims.eq(claims + 1)
                     m.next = "Make"
-                with m.Elif(self.claim.next > claims):
+                with m.Elif(taken):
                     m.d.sync += claims.eq(claims + 1)  # another thread's: on to the next
-                    advance(entry.promote)
+                    advance(entry.promote, entry_last)
 
             # --- make ``entry``: two square writes (en passant three, castling four) ----------
             with m.State("Make"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += write(entry.to, side, placed)
+                m.next = "Make-From"
                 m.d.comb += [undo_w.en.eq(1), undo_w.data.frm.eq(entry.frm),
                              undo_w.data.to.eq(entry.to),
                              undo_w.data.moved.eq(piece_f), undo_w.data.captured.eq(captured),
                              undo_w.data.castle.eq(is_castle), undo_w.data.ep.eq(is_ep),
                              undo_w.data.promote.eq(entry.promote),
+                             undo_w.data.last.eq(entry_last),
                              undo_w.data.rights.eq(rights), undo_w.data.ep_valid.eq(ep_valid),
                              undo_w.data.ep_sq.eq(ep_sq)]
-                m.next = "Make-From"
             with m.State("Make-From"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += empty_sq(undo.frm)
+                with m.If(store_all & undo.castle):
+                    ask_before_castling(CASTLE_CHECK, undo.frm)
                 with m.If(undo.ep):
                     m.next = "Make-Ep"
                 with m.Elif(undo.castle):
@@ -560,6 +608,8 @@ class PerftThread(wiring.Component):
             with m.State("Make-Rook-From"):
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += empty_sq(u_rook_from)
+                with m.If(store_all):
+                    ask_before_castling(CASTLE_CROSS, (undo.frm + undo.to)[1:])
                 m.next = "Make-Rook-To"
             with m.State("Make-Rook-To"):
                 m.d.comb += phase.eq(Phase.MAKE)
@@ -567,11 +617,16 @@ class PerftThread(wiring.Component):
                 made()
 
             # --- unmake the move at ``ply`` (``side`` is its mover again) -------------------
+            with m.State("Return"):
+                # back at the parent's ply: its records, from the RAM
+                m.d.comb += phase.eq(Phase.UNMAKE)
+                m.d.sync += [reg.eq(data) for reg, data in cached.values()]
+                m.next = "Unmake"
             with m.State("Unmake"):
                 # the child's moves leave the stack
                 m.d.comb += phase.eq(Phase.UNMAKE)
                 m.d.comb += write(undo.frm, side, undo.moved)
-                m.d.sync += top.eq(end_r.data)
+                m.d.sync += top.eq(end_q)
                 m.next = "Unmake-To"
             with m.State("Unmake-To"):
                 m.d.comb += phase.eq(Phase.UNMAKE)
@@ -599,17 +654,7 @@ class PerftThread(wiring.Component):
 
             # --- plain counting: a leaf, made, tested and unmade -------------------------------
             # The unit reads the board in the clock after a query, before a write in that clock
-            # takes effect: make may follow castling's questions, and unmake the leaf's, at once.
-            with m.State("Leaf-Castle-Check"):
-                m.d.comb += phase.eq(Phase.LEAF)
-                m.d.comb += [attack.query.valid.eq(1), query.sq.eq(entry.frm),
-                             tag.part.eq(CASTLE_CHECK), tag.leaf.eq(1)]
-                m.next = "Leaf-Castle-Cross"
-            with m.State("Leaf-Castle-Cross"):
-                m.d.comb += phase.eq(Phase.LEAF)
-                m.d.comb += [attack.query.valid.eq(1), query.sq.eq((entry.frm + entry.to)[1:]),
-                             tag.part.eq(CASTLE_CROSS), tag.leaf.eq(1)]
-                m.next = "Make"
+            # takes effect: unmake may follow the leaf's question at once.
             with m.State("Leaf-Test"):
                 # made: is the mover's king attacked now? (``side`` has flipped)
                 m.d.comb += phase.eq(Phase.LEAF)
