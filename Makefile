@@ -5,12 +5,14 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search bench-chip bench-variants clean
+.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search bench-chip bench-variants clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
 	@echo "make test        the test suite (what CI runs)"
 	@echo "make test-slow   the deeper sweeps marked slow"
+	@echo "make formal      the fast formal set (SymbiYosys + yices), about 3 minutes"
+	@echo "make formal-full every formal check, the netlist and bitstream checks, mutation"
 	@echo "make lint        ruff"
 	@echo "make perft-deep  software perft of the standard positions, deeper"
 	@echo "make perft-hw    the perft chip against software perft: six positions to depth 4, initial to 5"
@@ -40,6 +42,12 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
+
+formal: $(STAMP)
+	$(PY) -m tests.formal.run
+
+formal-full: $(STAMP)
+	$(PY) -m tests.formal.run --full
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine hdl sim tests bench

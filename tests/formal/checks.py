@@ -1,0 +1,90 @@
+"""The formal checks: each property group, the harness that states it, and how it is checked.
+
+``prove`` is k-induction (sby's basecase and induction together): the property holds in every
+reachable state. ``bmc`` is bounded: no counterexample within ``depth`` clocks of reset.
+``cover``: every Cover statement is reached within ``depth`` clocks. ``fast`` checks run in
+``make formal`` and ``make test``; the rest join them in ``make formal-full``.
+"""
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    harness: Callable      # () -> the harness elaboratable
+    mode: str              # "prove", "bmc" or "cover"
+    depth: int
+    fast: bool
+    what: str
+
+
+def _core(group):
+    from .harness_core import CoreHarness
+    return lambda: CoreHarness(group)
+
+
+def _walker(group):
+    from .harness_walker import WalkerHarness
+    return lambda: WalkerHarness(group)
+
+
+def _prefetch(group):
+    from .harness_prefetch import PrefetchHarness
+    return lambda: PrefetchHarness(group)
+
+
+def _movegen():
+    from .harness_movegen import MoveGenHarness
+    return MoveGenHarness
+
+
+def _uart():
+    from .harness_uart import UartLoopback
+    return UartLoopback
+
+
+CHECKS = [
+    Check("stream", _core("stream"), "prove", 4, True,
+          "move stream: valid stays up and the payload stable until ready"),
+    Check("done", _core("done"), "prove", 6, True,
+          "nothing emitted while idle; one done per accepted start; busy spans the "
+          "generation; the walker starts idle with no piece queued"),
+    Check("start-busy", _core("start"), "prove", 4, True,
+          "a start while busy is ignored: the clock count runs on"),
+    Check("walker-step", _walker("step"), "prove", 4, True,
+          "each walker step goes to the successor the ROM word names (rule, end bits, "
+          "stall replays, a new piece at its base)"),
+    Check("walker-side", _walker("side"), "prove", 4, True,
+          "the walker's moves start on the side to move and do not end on its colour"),
+    Check("prefetch-order", _prefetch("order"), "prove", 4, True,
+          "pieces offered: the side to move's, in ascending square order"),
+    Check("prefetch-queue", _prefetch("queue"), "prove", 4, True,
+          "prefetch queue within its depth; the k-th start entry in is the k-th piece out"),
+    Check("fifo", _core("fifo"), "prove", 6, True,
+          "walk-context FIFOs: never written full, never read empty, within depth"),
+    Check("movegen-reset", _movegen(), "prove", 4, True,
+          "reset returns to idle and keeps the board; writes while busy are ignored; "
+          "start while busy ignored"),
+    Check("side", _core("side"), "bmc", 13, True,
+          "every emitted move (castling included) starts on the side to move and does not "
+          "end on its colour"),
+    Check("uart", _uart(), "bmc", 50, True,
+          "UART loopback at divisor 4: each byte arrives unchanged, no framing error or "
+          "overrun"),
+    Check("cover-moves", _core("cover"), "cover", 14, True,
+          "every kind of move is reachable"),
+    # --- make formal-full ---
+    Check("order-fifo", _core("order"), "prove", 6, False,
+          "the merger's order FIFO (one entry per piece, 16) never overflows"),
+    Check("side-deep", _core("side"), "bmc", 18, False,
+          "as side, deeper"),
+    Check("cover-stall", _core("stall"), "cover", 40, False,
+          "a walk context stalls on a full FIFO"),
+    Check("uart-deep", _uart(), "bmc", 100, False,
+          "as uart: two back-to-back frames and more"),
+]
+
+FAST = [c for c in CHECKS if c.fast]
+BY_NAME = {c.name: c for c in CHECKS}
