@@ -98,8 +98,8 @@ class UartFrontEnd(wiring.Component):
         Serial data to the host (idle high).
     busy : Out(1)
         The chip is counting or listing (for an LED).
-    self_test : Out(SelfTest)
-        The power-up self-test's verdict.
+    self_test : Out(2)
+        The power-up self-test's verdict, a ``SelfTest`` value.
     """
 
     rx: In(1, init=1)
@@ -318,11 +318,16 @@ class UartFrontEnd(wiring.Component):
             m.d.comb += verdict_now.eq(Err.OK)
 
         # --- Walking a payload (or the copy of the position) a byte per clock ----------------
-        # ``idx`` addresses byte idx; byte idx - 1 (``j``) is on the memory's output.
-        idx = Signal(range(MAX_COMMAND_PAYLOAD + 2))
+        # ``idx`` addresses byte idx of both memories. The copy's square idx - 1 (``sq``) is on
+        # its output; the payload's block RAM output comes late in the clock, so it is
+        # registered first and payload byte idx - 2 (``j``) is in ``byte``.
+        idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))
+        sq = Signal(6)
         j = Signal(range(MAX_COMMAND_PAYLOAD + 1))
-        m.d.comb += [j.eq(idx - 1), rcv.payload_addr.eq(idx), copy_r.addr.eq(idx)]
-        byte = rcv.payload_data
+        byte = Signal(8)
+        m.d.comb += [sq.eq(idx - 1), j.eq(idx - 2),
+                     rcv.payload_addr.eq(idx), copy_r.addr.eq(idx)]
+        m.d.sync += byte.eq(rcv.payload_data)
         bad = Signal()      # an argument out of range
         pair_sq = Signal(6)  # UPDATE: the square of the pair being read
         a_depth = Signal(8)
@@ -349,7 +354,7 @@ class UartFrontEnd(wiring.Component):
             with m.State("Power-Up"):
                 m.d.sync += idx.eq(idx + 1)
                 with m.If(idx != 0):
-                    write_square(j, copy_r.data)
+                    write_square(sq, copy_r.data)
                 with m.If(idx == 64):
                     m.d.sync += idx.eq(0)
                     m.next = "Idle" if test_depth is None else "Self-Test"
@@ -398,7 +403,7 @@ class UartFrontEnd(wiring.Component):
             # --- LOAD, UPDATE, PERFT: check every argument before anything changes ------------
             with m.State("Check"):
                 m.d.sync += idx.eq(idx + 1)
-                with m.If(idx != 0):
+                with m.If(idx >= 2):
                     with m.Switch(hdr.cmd):
                         with m.Case(Cmd.PERFT):
                             with m.Switch(j):
@@ -424,7 +429,7 @@ class UartFrontEnd(wiring.Component):
                                 m.d.sync += bad.eq(bad | (byte[6:] != 0))
                             with m.Else():
                                 m.d.sync += bad.eq(bad | ~valid_code)
-                with m.If(idx == hdr.length):
+                with m.If(idx == hdr.length + 1):
                     m.next = "Check-Done"
             with m.State("Check-Done"):
                 m.d.sync += idx.eq(0)
@@ -443,7 +448,7 @@ class UartFrontEnd(wiring.Component):
             # --- LOAD, UPDATE: the squares into the chip and the copy, the state -----------------
             with m.State("Write"):
                 m.d.sync += idx.eq(idx + 1)
-                with m.If(idx != 0):
+                with m.If(idx >= 2):
                     with m.If(hdr.cmd == Cmd.LOAD):
                         with m.If(j < 64):
                             write_square(j, byte)
@@ -460,14 +465,14 @@ class UartFrontEnd(wiring.Component):
                             m.d.sync += pair_sq.eq(byte)
                         with m.Else():
                             write_square(pair_sq, byte)
-                with m.If(idx == hdr.length):
+                with m.If(idx == hdr.length + 1):
                     reply(Err.OK)
 
             # --- ABORT: the chip's board back to the loaded position ---------------------------
             with m.State("Reload"):
                 m.d.sync += idx.eq(idx + 1)
                 with m.If(idx != 0):
-                    write_square(j, copy_r.data)
+                    write_square(sq, copy_r.data)
                 with m.If(idx == 64):
                     reply(Err.OK)
 
