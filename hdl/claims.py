@@ -3,8 +3,9 @@
 Every thread numbers the nodes it reaches at the split ply in the same order (they all walk the
 same tree above it); the counter stands at the lowest node nobody has taken. A thread asking for
 node i gets it if the counter stands at i and no lower-numbered thread asks in the same clock;
-the grant is registered, and the counter then stands at i + 1, which tells every other thread
-asking for i that the node is taken.
+requests and the grant are registered (a grant comes two clocks after the request), and the
+counter then stands at i + 1, which tells every other thread asking for i that the node is
+taken.
 """
 
 from amaranth import Const, Module, Signal
@@ -34,9 +35,13 @@ class ClaimCounter(wiring.Component):
         counter = Signal(CLAIM_BITS)
         granted = Const(0)  # a lower-numbered thread won this clock
         for i, port in enumerate(self.ports):
+            # the requests are registered first: threads may sit far from the counter
+            req = Signal(name=f"req{i}")
+            index = Signal(CLAIM_BITS, name=f"index{i}")
+            m.d.sync += [req.eq(port.req), index.eq(port.index)]
             wins = Signal(name=f"wins{i}")
             m.d.comb += [port.next.eq(counter),
-                         wins.eq(port.req & (port.index == counter) & ~granted)]
+                         wins.eq(req & (index == counter) & ~granted)]
             m.d.sync += port.grant.eq(wins)
             granted = granted | wins
         m.d.sync += counter.eq(counter + granted)

@@ -376,8 +376,11 @@ class PerftThread(wiring.Component):
         # the node this thread asks for is already another's: registered (a 32-bit comparison
         # in front of the stack's address would not fit in the clock). ``claims`` stays put
         # while a thread asks, so a clock's delay only makes it wait a clock more.
+        # ``asked``: the thread has asked for a clock already, so ``taken`` was worked out from
+        # this count's counter and this node's number (not the last count's)
         taken = Signal()
-        m.d.sync += taken.eq(self.claim.next > claims)
+        asked = Signal()
+        m.d.sync += [taken.eq(self.claim.next > claims), asked.eq(self.claim.req)]
         phase = Signal(Phase)
         m.d.comb += [self.phase.eq(phase), phase.eq(Phase.IDLE)]
 
@@ -452,10 +455,8 @@ class PerftThread(wiring.Component):
                 with m.If(self.start):
                     m.d.sync += on_start()
                     m.d.sync += busy.eq(1)
-                    with m.If(self.depth == 0):
-                        m.d.sync += leaves.eq(1)
-                        m.next = "Done"
-                    with m.Elif(self.split == 0):
+                    with m.If((self.depth == 0) | (self.split == 0)):
+                        # the root is one thread's (perft(0) is one leaf, counted once)
                         m.next = "Claim-Root"
                     with m.Else():
                         m.next = "Generate"
@@ -484,8 +485,12 @@ class PerftThread(wiring.Component):
             with m.State("Claim-Root"):
                 m.d.comb += [phase.eq(Phase.CLAIM), self.claim.req.eq(1)]
                 with m.If(self.claim.grant):
-                    m.next = "Generate"
-                with m.Elif(taken):
+                    with m.If(depth == 0):
+                        m.d.sync += leaves.eq(1)
+                        m.next = "Finish"
+                    with m.Else():
+                        m.next = "Generate"
+                with m.Elif(taken & asked):
                     m.next = "Finish"
 
             # --- generate the node at ``ply`` -----------------------------------------------
@@ -573,7 +578,7 @@ class PerftThread(wiring.Component):
                 with m.If(self.claim.grant):
                     m.d.sync += claims.eq(claims + 1)
                     m.next = "Make"
-                with m.Elif(taken):
+                with m.Elif(taken & asked):
                     m.d.sync += claims.eq(claims + 1)  # another thread's: on to the next
                     advance(entry.promote, entry_last)
 

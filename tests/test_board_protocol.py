@@ -131,10 +131,7 @@ def test_game_incremental_loads(client):
 # --- Counts ---------------------------------------------------------------------------------
 
 #: (position, depth, bulk, split)
-COUNTS = [pytest.param("initial", 0, True, 0, marks=pytest.mark.xfail(
-              strict=True, reason="the chip counts the root once per thread at depth 0 (2 with "
-                                  "two threads): hdl/perft_thread.py, reported")),
-          ("initial", 1, True, 0), ("initial", 3, True, 2),
+COUNTS = [("initial", 0, True, 0), ("initial", 1, True, 0), ("initial", 3, True, 2),
           ("initial", 3, False, 1), ("kiwipete", 2, True, 1), ("kiwipete", 3, True, 0),
           ("kiwipete", 2, False, 0), ("position3", 4, True, 2), ("position4", 3, False, 2),
           ("position5", 3, True, 1), ("position6", 2, False, 1)]
@@ -153,9 +150,6 @@ def test_perft_equals_the_published_count(name, depth, bulk, split):
     assert count.clocks > 0 and not count.overflow and count.phases == []
 
 
-@pytest.mark.xfail(strict=True, reason="the chip counts 0 leaves in a count split at the root "
-                   "(split 0) that directly follows another one (the root's claim is not "
-                   "reset?): hdl/perft_*.py at 0499649, reported")
 def test_counts_in_a_row_each_split_at_the_root(client):
     board = Board(BY_NAME["kiwipete"].fen)
     counts = [client.perft(board, depth, bulk, 0).leaves

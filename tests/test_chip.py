@@ -175,3 +175,16 @@ def test_both_agrees_and_reports_clocks(capsys):
     assert out["match"] is True and out["nodes"] == out["sw_nodes"] == 8902
     assert out["hw_seconds"] == pytest.approx(out["hw_cycles"] / 100e6)
     assert out["cycles_per_node"] == pytest.approx(out["hw_cycles"] / out["nodes"], rel=1e-3)
+
+
+def test_perft_zero_is_one_leaf(chip):
+    """Every thread could count the root: only the one that claims it does."""
+    assert chip.perft(Board(STANDARD_POSITIONS[0].fen), 0).leaves == 1
+
+
+def test_counts_in_a_row_split_at_the_root(chip):
+    """A count starts from a fresh claim counter: the last count's must not skip this one's
+    root (a thread's 'taken' is worked out anew)."""
+    board = Board(BY_NAME["kiwipete"].fen)
+    runs = ((2, False), (2, True), (1, True))
+    assert [chip.perft(board, d, bulk, 0).leaves for d, bulk in runs] == [2039, 2039, 48]
