@@ -17,6 +17,7 @@ help:
 	@echo "make perft-deep  software perft of the standard positions, deeper"
 	@echo "make perft-hw    the perft chip against software perft: six positions to depth 4, initial to 5"
 	@echo "make synth       bitstream and report for the ULX3S-25F (BOARD=... for another)"
+	@echo "make synth-seeds the same build with 5 placement seeds: min/median Fmax"
 	@echo "make bench       software perft speed against python-chess"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
 	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
@@ -48,6 +49,8 @@ formal: $(STAMP)
 
 formal-full: $(STAMP)
 	$(PY) -m tests.formal.run --full
+	$(PY) -m pytest -m "slow or not slow" tests/netlist tests/formal/test_table_facts.py
+	$(PY) -m tests.formal.mutation
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine hdl sim tests bench
@@ -62,6 +65,9 @@ perft-hw: $(STAMP)
 
 synth: $(STAMP)
 	$(POSDATA) synth --board $(BOARD)
+
+synth-seeds: $(STAMP)
+	$(POSDATA) synth --board $(BOARD) --seeds 5
 
 bench: $(STAMP)
 	$(PY) bench/perft_sw.py

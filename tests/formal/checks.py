@@ -40,6 +40,11 @@ def _movegen():
     return MoveGenHarness
 
 
+def _thread(group):
+    from .harness_thread import ThreadHarness
+    return lambda: ThreadHarness(group)
+
+
 def _uart():
     from .harness_uart import UartLoopback
     return UartLoopback
@@ -75,6 +80,8 @@ CHECKS = [
           "overrun"),
     Check("cover-moves", _core("cover"), "cover", 14, True,
           "every kind of move is reachable"),
+    Check("thread-overflow", _thread("sticky"), "prove", 3, True,
+          "perft thread: the overflow flag is sticky until a new count"),
     # --- make formal-full ---
     Check("order-fifo", _core("order"), "prove", 6, False,
           "the merger's order FIFO (one entry per piece, 16) never overflows"),
@@ -82,6 +89,8 @@ CHECKS = [
           "as side, deeper"),
     Check("cover-stall", _core("stall"), "cover", 40, False,
           "a walk context stalls on a full FIFO"),
+    Check("thread-range", _thread("range"), "bmc", 12, False,
+          "perft thread: stack pointer within the stack, ply within the depth"),
     Check("uart-deep", _uart(), "bmc", 100, False,
           "as uart: two back-to-back frames and more"),
 ]

@@ -59,6 +59,11 @@ class Result:
         return text
 
 
+def tool(name: str) -> str:
+    """A tool installed beside this Python (the YoWASP builds)."""
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
 def tool_env() -> dict:
     """The environment sby needs: YoWASP tools by name, the venv's bin (yices-smt2) on PATH."""
     bin_dir = os.path.dirname(sys.executable)
