@@ -170,7 +170,16 @@ class UartFrontEnd(wiring.Component):
                      urx.o_stream.ready.eq(rx_fifo.w_rdy),
                      rcv.i_stream.payload.eq(rx_fifo.r_data),
                      rcv.i_stream.valid.eq(rx_fifo.r_rdy), rx_fifo.r_en.eq(rcv.i_stream.ready)]
-        wiring.connect(m, snd.o_stream, utx.i_stream)
+        # a one-byte buffer between the reply sender and the transmitter: the sender's (and the
+        # payload sources') readiness is then a register, not the UART's bit counter
+        out_valid = Signal()
+        out_byte = Signal(8)
+        m.d.comb += [snd.o_stream.ready.eq(~out_valid), utx.i_stream.valid.eq(out_valid),
+                     utx.i_stream.payload.eq(out_byte)]
+        with m.If(snd.o_stream.valid & ~out_valid):
+            m.d.sync += [out_valid.eq(1), out_byte.eq(snd.o_stream.payload)]
+        with m.Elif(utx.i_stream.ready):
+            m.d.sync += out_valid.eq(0)
         capacity = self._listing_capacity
         test_depth = self._self_test_depth
         init_codes, init_root = initial_position()
@@ -304,6 +313,8 @@ class UartFrontEnd(wiring.Component):
                     elif c == Cmd.ABORT:
                         m.d.comb += blocked.eq(self_testing)
         verdict_now = Signal(8)
+        judged = Signal(8)
+        m.d.sync += judged.eq(verdict_now)
         with m.If(~hdr.crc_ok):
             m.d.comb += verdict_now.eq(Err.BAD_CRC)
         with m.Elif(~known):
@@ -366,39 +377,47 @@ class UartFrontEnd(wiring.Component):
             with m.State("Idle"):
                 with m.If(rcv.frames.valid & ~snd.busy):
                     m.d.sync += [idx.eq(0), bad.eq(0)]
-                    with m.If(verdict_now != Err.OK):
-                        reply(verdict_now)
-                    with m.Else():
-                        with m.Switch(hdr.cmd):
-                            with m.Case(Cmd.PING):
-                                ping = ping_payload(self.engines, self.threads, 0)[:-1]
-                                m.d.sync += [shift.eq(Cat(Const(int.from_bytes(ping, "little"),
-                                                                 8 * len(ping)),
-                                                           _byte(verdict))),
-                                             shift_left.eq(PING_BYTES)]
-                                reply(Err.OK, PING_BYTES)
-                            with m.Case(Cmd.STATUS):
-                                flags = Cat(c_bulk, c_self)
-                                with m.If(overflow):
-                                    reply(Err.OVERFLOW)
-                                with m.Else():
-                                    m.d.sync += [shift.eq(Cat(_byte(state), _byte(flags),
-                                                              _byte(c_depth), _byte(c_split),
-                                                              leaves, clocks)),
-                                                 shift_left.eq(STATUS_BYTES)]
-                                    reply(Err.OK, STATUS_BYTES)
-                            with m.Case(Cmd.ABORT):
-                                with m.If(counting):
-                                    # the copy of the progress stays as it stood
-                                    m.d.sync += [abort.eq(1), counting.eq(0),
-                                                 state.eq(State.ABORTED)]
-                                    m.next = "Reload"
-                                with m.Else():
-                                    reply(Err.OK)
-                            with m.Case(Cmd.PERFT, Cmd.LOAD, Cmd.UPDATE):
-                                m.next = "Check"
-                            with m.Case(Cmd.GENERATE, Cmd.LEGAL):
-                                m.next = "List-Start"
+                    m.next = "Judge"
+            with m.State("Judge"):
+                # the verdict of the frame in hand, registered in the clock before (its checks
+                # and the command's decoding do not fit in one clock with what follows)
+                with m.If(judged != Err.OK):
+                    reply(judged)
+                with m.Else():
+                    with m.Switch(hdr.cmd):
+                        with m.Case(Cmd.PING):
+                            m.next = "Load-Ping"
+                        with m.Case(Cmd.STATUS):
+                            with m.If(overflow):
+                                reply(Err.OVERFLOW)
+                            with m.Else():
+                                m.next = "Load-Status"
+                        with m.Case(Cmd.ABORT):
+                            with m.If(counting):
+                                # the copy of the progress stays as it stood
+                                m.d.sync += [abort.eq(1), counting.eq(0),
+                                             state.eq(State.ABORTED)]
+                                m.next = "Reload"
+                            with m.Else():
+                                reply(Err.OK)
+                        with m.Case(Cmd.PERFT, Cmd.LOAD, Cmd.UPDATE):
+                            m.next = "Check"
+                        with m.Case(Cmd.GENERATE, Cmd.LEGAL):
+                            m.next = "List-Start"
+
+            # --- PING, STATUS: the reply's payload into the shifter, a clock after the verdict --
+            with m.State("Load-Ping"):
+                ping = ping_payload(self.engines, self.threads, 0)[:-1]
+                m.d.sync += [shift.eq(Cat(Const(int.from_bytes(ping, "little"), 8 * len(ping)),
+                                          _byte(verdict))),
+                             shift_left.eq(PING_BYTES)]
+                reply(Err.OK, PING_BYTES)
+            with m.State("Load-Status"):
+                flags = Cat(c_bulk, c_self)
+                m.d.sync += [shift.eq(Cat(_byte(state), _byte(flags), _byte(c_depth),
+                                          _byte(c_split), leaves, clocks)),
+                             shift_left.eq(STATUS_BYTES)]
+                reply(Err.OK, STATUS_BYTES)
 
             # --- LOAD, UPDATE, PERFT: check every argument before anything changes ------------
             with m.State("Check"):

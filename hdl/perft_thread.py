@@ -238,6 +238,16 @@ class PerftThread(wiring.Component):
             cached[name] = (reg, r.data)
         cursor_q, end_q = cached["cursor"][0], cached["end"][0]
         promo_q, undo_q = cached["promo"][0], cached["undo"][0]
+        # ... and what the control asks of them, worked out as they are written (the next entry,
+        # whether promotion pieces remain), so no adder or comparator sits on its paths
+        cursor_next = Signal.like(cursor_q)
+        promo_more = Signal()
+        with m.If(cursor_w.en):
+            m.d.sync += cursor_next.eq(cursor_w.data + 1)
+        with m.If(promo_w.en):
+            m.d.sync += promo_more.eq(promo_w.data != len(PROMOTION_ORDER) - 1)
+        cached["cursor_next"] = (cursor_next, cursor_r.data + 1)
+        cached["promo_more"] = (promo_more, promo_r.data != len(PROMOTION_ORDER) - 1)
 
         remaining = Signal(5)
         m.d.comb += remaining.eq(depth - ply)
@@ -408,16 +418,16 @@ class PerftThread(wiring.Component):
             """Done with the ply's current move (made and unmade, or another thread's): its next
             promotion piece, or the next entry, or (``last``, known since the entry was read,
             so no comparison sits on this path) out of the node."""
-            with m.If(promote & (promo != len(PROMOTION_ORDER) - 1)):
+            with m.If(promote & promo_more):
                 m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
                 read_entry(cursor_q)
             with m.Else():
                 m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
-                             cursor_w.en.eq(1), cursor_w.data.eq(cursor_q + 1)]
+                             cursor_w.en.eq(1), cursor_w.data.eq(cursor_next)]
                 with m.If(last):
                     leave_node()
                 with m.Else():
-                    read_entry(cursor_q + 1)
+                    read_entry(cursor_next)
 
         def made():
             """The move is on the board: the rest of the position; then the child, or (plain,
@@ -553,11 +563,11 @@ class PerftThread(wiring.Component):
                 with m.If(entry.promote):
                     m.d.comb += [listed.flags.promotion.eq(1), listed.promo.eq(promo_piece)]
                 with m.If(self.moves.ready):
-                    with m.If(entry.promote & (promo != len(PROMOTION_ORDER) - 1)):
+                    with m.If(entry.promote & promo_more):
                         m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
                     with m.Else():
                         m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
-                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_q + 1)]
+                                     cursor_w.en.eq(1), cursor_w.data.eq(cursor_next)]
                     m.next = "List-Read"
 
             # --- the ply's next move, read off the stack ------------------------------------
@@ -566,7 +576,7 @@ class PerftThread(wiring.Component):
                 # a register, and nothing decided here depends on it
                 m.d.comb += phase.eq(Phase.NEXT)
                 m.d.sync += [entry.eq(arriving),
-                             entry_last.eq(cursor_q + 1 == end_q)]
+                             entry_last.eq(cursor_next == end_q)]
                 with m.If(store_all):
                     m.next = "Make"
                 with m.Elif(ply + 1 == split):

@@ -55,7 +55,8 @@ class BoardTop(Elaboratable):
         m.domains.sync = ClockDomain("sync")
         m.d.comb += ClockSignal("sync").eq(pll.clk_out)
         m.submodules.reset_sync = ResetSynchronizer(~pll.locked, domain="sync")
-        platform.add_clock_constraint(pll.clk_out, settings.output_mhz * 1e6)
+        # No constraint on the PLL's output: nextpnr derives it from the oscillator's (the board
+        # file's) and the PLL's dividers, and a net named here would not survive synthesis.
 
         # every subsignal raw (rts/dtr included, left unused): buffers are instantiated here
         uart_pins = platform.lookup("uart", 0).ios

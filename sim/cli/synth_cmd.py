@@ -22,17 +22,45 @@ def register(sub) -> None:
     p.add_argument("--baud", type=int, default=None,
                    help="UART baud rate (default: 3000000, the ULX3S FT231X's maximum)")
     p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
+    p.add_argument("--seeds", type=int, default=None, metavar="N",
+                   help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) and "
+                        "report the minimum and median Fmax (what `make synth-seeds` runs)")
     p.add_argument("--build-dir", default="build", help="where build/synth/BOARD goes")
     add_json_arg(p)
     p.set_defaults(run=run)
 
 
 def add_speed(report: dict) -> dict:
-    """Add cycles per move and moves/s at Fmax to a synthesis report."""
+    """Add the generator's cycles per move and the perft chip's clocks per leaf, and their rates
+    at Fmax, to a synthesis report (both measured on the gateware in simulation)."""
     report["cycles_per_move"] = round(cycles_per_move(), 3)
     report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
                                                / report["cycles_per_move"])
+    per_leaf = chip_clocks_per_leaf()
+    if per_leaf is not None:
+        report["chip_clocks_per_leaf"] = round(per_leaf, 3)
+        report["chip_leaves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6 / per_leaf)
     return report
+
+
+#: the count the chip's speed is measured on (the power-up self-test's)
+CHIP_SPEED_COUNT = ("initial", 4)
+
+
+def chip_clocks_per_leaf() -> float | None:
+    """The perft chip's clocks per leaf on bulk perft(4) of the initial position, from its
+    compiled model (None, with a note, when no C++ compiler is at hand)."""
+    from posdata.engine.board import Board
+    from posdata.engine.positions import BY_NAME
+    from posdata.sim.chip_driver import ChipModel
+    from posdata.sim.toolchain import ToolchainError
+    name, depth = CHIP_SPEED_COUNT
+    try:
+        count = ChipModel().perft(Board(BY_NAME[name].fen), depth, bulk=True)
+    except ToolchainError as e:
+        print(f"posdata: note: chip speed not measured ({e})", file=sys.stderr)
+        return None
+    return count.clocks / count.leaves
 
 
 def cycles_per_move() -> float:
@@ -60,6 +88,8 @@ def run(args) -> int:
         if not args.json:
             print(f"... {step}", file=sys.stderr, flush=True)
 
+    if args.seeds is not None:
+        return run_seeds(args, progress)
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
                             progress)
@@ -71,6 +101,42 @@ def run(args) -> int:
     else:
         print_report(report)
     return 0
+
+
+def run_seeds(args, progress) -> int:
+    """One build per placement seed; the Fmax spread says how much margin the clock has."""
+    import os
+    import statistics
+
+    from posdata.hdl.synth import SynthError, synthesize
+
+    if args.seeds < 1:
+        raise CliError(f"--seeds must be at least 1, not {args.seeds}")
+    rows = []
+    for seed in range(1, args.seeds + 1):
+        progress(f"seed {seed} of {args.seeds}")
+        try:
+            result = synthesize(args.board, args.mhz, args.baud,
+                                os.path.join(args.build_dir, "synth", args.board, f"seed-{seed}"),
+                                seed, progress)
+        except SynthError as e:
+            raise CliError(str(e)) from None
+        r = result.report
+        rows.append({"seed": seed, "fmax_mhz": r["fmax_mhz"], "timing_met": r["timing_met"]})
+        if not args.json:
+            print(f"seed {seed}: Fmax {r['fmax_mhz']:.2f} MHz "
+                  f"({'met' if r['timing_met'] else 'NOT met'} at {r['constraint_mhz']:g} MHz)",
+                  flush=True)
+    fmax = [row["fmax_mhz"] for row in rows]
+    summary = {"board": args.board, "constraint_mhz": args.mhz, "seeds": rows,
+               "min_fmax_mhz": min(fmax), "median_fmax_mhz": statistics.median(fmax),
+               "all_met": all(row["timing_met"] for row in rows)}
+    if args.json:
+        print_json(summary)
+    else:
+        print(f"Fmax over {len(rows)} seeds: min {summary['min_fmax_mhz']:.2f} MHz, median "
+              f"{summary['median_fmax_mhz']:.2f} MHz (constraint {args.mhz:g} MHz)")
+    return 0 if summary["all_met"] else 1
 
 
 def print_report(r: dict) -> None:
@@ -89,6 +155,11 @@ def print_report(r: dict) -> None:
           f"(nextpnr, seed {r['seed']})")
     print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
           f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
+    if "chip_clocks_per_leaf" in r:
+        name, depth = CHIP_SPEED_COUNT
+        print(f"perft chip {r['chip_clocks_per_leaf']} clocks per leaf (bulk perft({depth}), "
+              f"{name} position) -> {r['chip_leaves_per_second_at_fmax'] / 1e6:.1f} M "
+              f"leaves/s at Fmax")
     nextpnr = next(v for k, v in r["tools"].items() if k.startswith("nextpnr"))  # any family
     print(f"tools      amaranth {r['tools']['amaranth']}; {r['tools']['yosys'].split(' (')[0]}; "
           f"{nextpnr.split(' -- ')[-1]}")
