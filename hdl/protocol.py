@@ -148,6 +148,8 @@ class Err(IntEnum):
     BUSY = 5              #: a count (or the power-up self-test) is running
     BAD_ARGUMENT = 6      #: a depth or split out of range, a bad square code, a reserved bit set
     OVERFLOW = 7          #: a move stack (count) or the listing buffer overflowed: no number
+    UNSUPPORTED = 8       #: a board without the perft chip (the iCEBreaker's): PERFT, LEGAL, STATUS,
+                          #: ABORT (its PING gives 0 engines)
 
 
 class State(IntEnum):
