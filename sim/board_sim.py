@@ -27,7 +27,9 @@ NAME = "the simulated board"
 
 class CompiledBoard:
     """The board's compiled model: ``UartFrontEnd(divisor, engines=, self_test_depth=)`` with
-    its default frame time-out. A new model starts at power-up, so its self-test runs first."""
+    its default frame time-out. A new model starts at power-up, so its self-test runs first.
+    ``design="icebreaker"``: the iCEBreaker's board instead, ``GeneratorFrontEnd(divisor)`` (the
+    generator alone; ``engines`` and ``self_test_depth`` do not apply)."""
 
     name = NAME
     just_reset = True
@@ -35,9 +37,12 @@ class CompiledBoard:
 
     def __init__(self, divisor: int = 4, *, engines: int = 1,
                  self_test_depth: int | None = SELF_TEST_DEPTH, watchdog: int = 50_000,
-                 library: str | None = None, verbose: bool = True):
-        params = {"divisor": divisor, "engines": engines, "self_test_depth": self_test_depth}
-        self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design="board",
+                 library: str | None = None, verbose: bool = True, design: str = "board"):
+        if design == "icebreaker":
+            params = {"divisor": divisor}
+        else:
+            params = {"divisor": divisor, "engines": engines, "self_test_depth": self_test_depth}
+        self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design=design,
                                                         params=params))
         lib = self.lib
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p

@@ -29,6 +29,8 @@ DESIGNS = {
     "generator": ("posdata.hdl.movegen", "MoveGenerator", "cxxrtl_entry.cc"),
     "chip": ("posdata.hdl.perft_chip", "PerftChip", "cxxrtl_chip_entry.cc"),
     "board": ("posdata.hdl.frontend", "UartFrontEnd", "cxxrtl_board_entry.cc"),
+    # the iCEBreaker's board: the generator alone behind the same UART protocol and line model
+    "icebreaker": ("posdata.hdl.gen_frontend", "GeneratorFrontEnd", "cxxrtl_board_entry.cc"),
 }
 
 
@@ -70,7 +72,7 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 def entry_defines(design: str, params: dict) -> str:
     """Per-instance code the entry point is written against (the chip's thread count and how to
     read each thread's phase; the board's UART divisor)."""
-    if design == "board":
+    if design in ("board", "icebreaker"):
         return f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
     if design != "chip":
         return ""
@@ -97,7 +99,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
 def design_facts(design: str) -> list[str]:
     """What a design takes from the engine beyond its tables (the board: the self-test's
     position and count), by value, so that the key follows them."""
-    if design != "board":
+    if design not in ("board", "icebreaker"):  # the icebreaker's: the power-up position
         return []
     from posdata.hdl.frontend import initial_position, self_test_leaves
     return [repr(initial_position()), repr([self_test_leaves(d) for d in range(7)])]
