@@ -16,11 +16,14 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from posdata.engine.variants import CHESS
+
 from .board import PieceLookup, Planes
-from .layouts import SQUARE, MoveLayout, Position
+from .layouts import SQUARE, Castling, MoveLayout, Position
 from .merger import OutputMerger
 from .prefetch import PiecePrefetcher
-from .rom import DEFAULT_LAYOUT, ReadPort, StartPort, check_layout
+from .rom import DEFAULT_LAYOUT, check_layout, read_port, rom_geometry, start_port
+from .variant_image import ORTHODOX_CASTLING, Geometry
 from .walker import Walker
 
 
@@ -31,6 +34,9 @@ class GeneratorCore(wiring.Component):
         Begin a generation (ignored while busy).
     position : In(Position)
         Side to move, castling rights, en passant square; latched at start.
+    castling : In(Castling)
+        The castlings' squares (hdl.variant_image.castling_word; orthodox when undriven);
+        latched at start.
     expand : In
         Promotions as four moves (else one word flagged PROMOTION); latched at start.
     planes : In(Planes), lookup : Out(PieceLookup)
@@ -53,32 +59,29 @@ class GeneratorCore(wiring.Component):
     ----------
     layout : "dense" or "sparse"
         The walk ROM's layout (``hdl.rom``).
+    variant : an engine.variants name: its promotion sets (the merger's table) ...
+    geometry : ... and the widths its tables need (default: its own; hdl.variant_image)
     """
 
-    start: In(1)
-    position: In(Position)
-    expand: In(1)
-    planes: In(Planes)
-    lookup: Out(PieceLookup)
-    walk: Out(ReadPort)
-    starts: Out(StartPort)
-    moves: Out(stream.Signature(MoveLayout))
-    busy: Out(1)
-    done: Out(1)
-    cycles: Out(32)
-    walking: Out(1)
-    stepping: Out(1)
-    walk_from: Out(SQUARE)
-
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
         self._layout = check_layout(layout)
-        super().__init__()
+        self._variant = variant
+        self._geometry = g = rom_geometry(variant, geometry)
+        super().__init__({
+            "start": In(1), "position": In(Position),
+            "castling": In(Castling, init=ORTHODOX_CASTLING), "expand": In(1),
+            "planes": In(Planes), "lookup": Out(PieceLookup), "walk": Out(read_port(g)),
+            "starts": Out(start_port(g)), "moves": Out(stream.Signature(MoveLayout)),
+            "busy": Out(1), "done": Out(1), "cycles": Out(32), "walking": Out(1),
+            "stepping": Out(1), "walk_from": Out(SQUARE)})
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.prefetch = prefetch = PiecePrefetcher()
-        m.submodules.walker = walker = Walker(self._layout)
-        m.submodules.merger = merger = OutputMerger()
+        g = self._geometry
+        m.submodules.prefetch = prefetch = PiecePrefetcher(g)
+        m.submodules.walker = walker = Walker(self._layout, g)
+        m.submodules.merger = merger = OutputMerger(self._variant, g)
 
         # The block diagram: start entries feed the prefetcher, the walk ROM the walker; pieces
         # flow prefetcher -> walker, table entries walker -> merger, moves merger -> out.
@@ -96,9 +99,11 @@ class GeneratorCore(wiring.Component):
         busy = Signal()
         begin = self.start & ~busy
         position = Signal(Position)  # latched at start
+        castling = Signal(Castling, init=ORTHODOX_CASTLING)
         expand = Signal()
         with m.If(begin):
-            m.d.sync += [position.eq(self.position), expand.eq(self.expand)]
+            m.d.sync += [position.eq(self.position), castling.eq(self.castling),
+                         expand.eq(self.expand)]
         m.d.comb += [
             prefetch.load.eq(begin),
             prefetch.side.eq(Mux(busy, position.side, self.position.side)),
@@ -108,6 +113,7 @@ class GeneratorCore(wiring.Component):
             merger.start.eq(begin),
             merger.expand.eq(expand),
             merger.position.eq(position),
+            merger.castling.eq(castling),
             merger.walk_done.eq(~prefetch.left & walker.idle),
             self.walking.eq(walker.walking),
             self.stepping.eq(walker.stepping),

@@ -35,24 +35,23 @@ copy, so a corrupted word in the tests' fault injection corrupts the dense image
 
 from dataclasses import dataclass
 
-from .rom_image import START_DEPTH, rom_address, rom_image, start_address
+from .rom_image import rom_address, rom_image, start_address
+from .variant_image import PUSH_BITS, SPARSE_TABLE_WORDS
 
-DEPTH = 4096        #: 3,992 entries, rounded up to the block RAM's depth
-ADDR_BITS = 12
-SKIP_BITS = 3
-WORD_BITS = 12 + SKIP_BITS
-START_BITS = 12 + ADDR_BITS + 2
 PAWN_TABLES = (0, 1)  #: hdl.rom_image.table_index of BPAWN and PAWN
 MAX_WALK = 64       #: a corrupted chain that never returns is cut here (64 > any real walk)
+MAX_SKIP_BITS = 3   #: the skip field is at most this wide (a ray of 8x8 has at most 7 squares)
 
 
 @dataclass(frozen=True)
 class DenseImage:
-    words: list[int]        #: by dense address: nextpos | nextdir << 6 | skip << 12
+    words: list[int]        #: by dense address: nextpos | nextdir << 6 | skip << 12, padded
     ends: list[int]         #: by dense address: bit 0 nextpos, bit 1 nextdir leads home
-    starts: list[int]       #: by start_address: first | d1 << 6 | base << 12 | pushes << 24
+    starts: list[int]       #: by start_address: first | d1 << 6 | base << 12 | pushes << 12 + A
     address: dict           #: (table, from, to) -> dense address, for the tests
     entries: int            #: entries stored (3,992 for the engine's tables)
+    max_skip: int           #: the longest skip (7 for orthodox chess)
+    addr_bits: int          #: A, the address width ``starts`` was packed with
 
 
 def _chain(words, table, frm, field):
@@ -74,35 +73,54 @@ def walk_order(words, table: int, frm: int) -> tuple[list[int], int]:
     return _chain(words, table, frm, 0), 0
 
 
-def dense_image(words: list[int] | None = None) -> DenseImage:
+def dense_image(words: list[int] | None = None, addr_bits: int | None = None) -> DenseImage:
+    """The dense image of a sparse ROM ``words`` (default: orthodox chess). Start entries
+    carry the walk's address in ``addr_bits`` bits (default: as many as the entries need)."""
     if words is None:
         words = rom_image()
-    dense, ends = [0] * DEPTH, [0] * DEPTH
-    starts = [0] * START_DEPTH
+    tables = len(words) // SPARSE_TABLE_WORDS
+    walks = {(table, frm): walk_order(words, table, frm)
+             for table in range(tables) for frm in range(64)}
+    entries = sum(len(order) for order, _ in walks.values())
+    if addr_bits is None:
+        addr_bits = max(1, (entries - 1).bit_length())
+    if entries > 1 << addr_bits:
+        raise ValueError(f"the dense posdata image needs {entries} entries: more than "
+                         f"{addr_bits} address bits hold")
+    dense, ends = [0] * (1 << addr_bits), [0] * (1 << addr_bits)  # the ROM's depth
+    starts = [0] * (tables * 64)
     address = {}
     base = 0
-    for table in range(7):
-        for frm in range(64):
-            order, pushes = walk_order(words, table, frm)
-            if base + len(order) > DEPTH:
-                raise ValueError(f"the dense posdata image needs more than {DEPTH} entries")
-            position = {}
-            for i, u in enumerate(order):
-                position.setdefault(u, i)
-                address[table, frm, u] = base + i
-            for i, u in enumerate(order):
-                w = words[rom_address(table, frm, u)]
-                nextpos, nextdir = w & 63, w >> 6
-                capture_thread = table in PAWN_TABLES and i >= pushes
-                skip = 0
-                if (table not in PAWN_TABLES or capture_thread) and nextdir != frm:
-                    skip = position.get(nextdir, i) - i
-                    if not 0 < skip < 1 << SKIP_BITS:
-                        raise ValueError(f"nextdir of table {table} from {frm} at {u} is "
-                                         f"{skip} entries on: no {SKIP_BITS}-bit skip holds it")
-                dense[base + i] = w | skip << 12
-                ends[base + i] = int(nextpos == frm) | int(nextdir == frm) << 1
-            first = words[rom_address(table, frm, frm)]
-            starts[start_address(table, frm)] = first | base << 12 | pushes << 24
-            base += len(order)
-    return DenseImage(dense, ends, starts, address, base)
+    max_skip = 0
+    for (table, frm), (order, pushes) in walks.items():
+        position = {}
+        for i, u in enumerate(order):
+            position.setdefault(u, i)
+            address[table, frm, u] = base + i
+        for i, u in enumerate(order):
+            w = words[rom_address(table, frm, u)]
+            nextpos, nextdir = w & 63, w >> 6
+            capture_thread = table in PAWN_TABLES and i >= pushes
+            skip = 0
+            if (table not in PAWN_TABLES or capture_thread) and nextdir != frm:
+                skip = position.get(nextdir, i) - i
+                if not 0 < skip < 1 << MAX_SKIP_BITS:
+                    raise ValueError(f"nextdir of table {table} from {frm} at {u} is "
+                                     f"{skip} entries on: no {MAX_SKIP_BITS}-bit skip holds it")
+            max_skip = max(max_skip, skip)
+            dense[base + i] = w | skip << 12
+            ends[base + i] = int(nextpos == frm) | int(nextdir == frm) << 1
+        first = words[rom_address(table, frm, frm)]
+        starts[start_address(table, frm)] = first | base << 12 | pushes << 12 + addr_bits
+        base += len(order)
+    return DenseImage(dense, ends, starts, address, base, max_skip, addr_bits)
+
+
+# Orthodox chess's widths, for code written against them (the formal harnesses, the netlist
+# checks); the gateware takes every variant's from hdl.variant_image.Geometry.
+_ORTHODOX = dense_image()
+ADDR_BITS = _ORTHODOX.addr_bits                #: 12
+DEPTH = 1 << ADDR_BITS                         #: 3,992 entries, rounded up to the block RAM's
+SKIP_BITS = _ORTHODOX.max_skip.bit_length()    #: 3
+WORD_BITS = 12 + SKIP_BITS
+START_BITS = 12 + ADDR_BITS + PUSH_BITS

@@ -6,6 +6,8 @@ from amaranth.lib import data
 
 from posdata.engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
 
+from .variant_image import CASTLE_FIELDS, CASTLING_BITS
+
 SQUARE = unsigned(6)
 PIECE = unsigned(3)
 
@@ -32,3 +34,11 @@ Position = data.StructLayout({
     "ep_valid": 1,
     "ep_sq": SQUARE,
 })
+
+#: castling's squares, loaded with the position (Chess960): per right (WK, WQ, BK, BQ), the
+#: king's from- and to-file and the back-rank squares that must be empty; packed on the host by
+#: hdl.variant_image.castling_word
+CastleSquares = data.StructLayout(dict(CASTLE_FIELDS))
+Castling = data.ArrayLayout(CastleSquares, 4)
+assert Castling.size == CASTLING_BITS
+assert list(CastleSquares._fields) == [name for name, _ in CASTLE_FIELDS]  # in packing order

@@ -4,11 +4,13 @@ promotions, adds castling, and drives the ``moves`` stream.
 Pieces go to whichever walk context is free, in generation order; the walker reports each
 assignment, and an order FIFO of context numbers tells the merger which context's FIFO holds
 the next piece, so reading them piece by piece yields the moves in engine.movegen order.
-A promoting entry leaves as four moves (``PROMOTION_ORDER``), or, with ``expand`` low, as one
-word flagged PROMOTION with no piece (a perft thread counts it four times, or stores it once and
-makes the four promotions in turn). After the last piece come the
-castling moves (king side, then queen side) whose right is held and whose squares between king
-and rook are empty; whether the king passes through check is makemove's business.
+A promoting entry leaves as one move per promotion piece of the side (a small table of the
+variant's, ``hdl.variant_image.promotion_image``: orthodox Q R B N), or, with ``expand`` low, as
+one word flagged PROMOTION with no piece (a perft thread counts it four times, or stores it once
+and makes the four promotions in turn). After the last piece come the castling moves (king
+side, then queen side) whose right is held and whose squares between king and rook are empty,
+the squares coming with the position (``castling``: Chess960 puts king and rook anywhere);
+whether the king passes through check is makemove's business.
 
 The stream's ready only reaches this module: when the consumer stalls, the FIFOs fill and the
 walk contexts replay their entries until there is room again.
@@ -17,13 +19,17 @@ walk contexts replay their entries until there is room again.
 from amaranth import Cat, Module, Mux, Shape, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.fifo import SyncFIFO
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import CASTLES, PROMOTION_ORDER
+from posdata.engine.variants import CHESS
 
 from .board import Planes
-from .layouts import MoveLayout, Position
+from .layouts import Castling, MoveLayout, Position
 from .params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, ROOM_MARGIN
+from .rom import ORTHODOX
+from .variant_image import (ORTHODOX_CASTLING, PROMO_PIECE_BITS, Geometry, promotion_image,
+                            variant_image)
 from .walker import Entry, EntryPort, OrderPort
 
 
@@ -36,6 +42,9 @@ class OutputMerger(wiring.Component):
         Expand a promotion into its four moves (else one word, promoted piece 0).
     position : In(Position)
         Side to move and castling rights.
+    castling : In(Castling)
+        Per castling right, the king's from- and to-file and the back-rank squares that must be
+        empty (hdl.variant_image.castling_word); orthodox chess's when undriven.
     planes : In(Planes)
         The board's colour planes (castling needs empty squares).
     entries : In(EntryPort)
@@ -48,17 +57,28 @@ class OutputMerger(wiring.Component):
         The generation's moves, in order.
     finished : Out
         The last move has been taken (one cycle).
+
+    Parameters
+    ----------
+    variant : the engine.variants name whose promotion sets the merger's table holds
+    geometry : hdl.variant_image.Geometry (the promotion index's width)
     """
 
     start: In(1)
     expand: In(1)
     position: In(Position)
+    castling: In(Castling, init=ORTHODOX_CASTLING)
     planes: In(Planes)
     entries: In(EntryPort)
     order: In(OrderPort)
     walk_done: In(1)
     moves: Out(stream.Signature(MoveLayout))
     finished: Out(1)
+
+    def __init__(self, variant=CHESS, geometry: Geometry = ORTHODOX):
+        self._promotions = variant_image(variant).promotions
+        self._geometry = geometry
+        super().__init__()
 
     def elaborate(self, platform):
         m = Module()
@@ -93,35 +113,40 @@ class OutputMerger(wiring.Component):
         heads = [fifo.r_stream for fifo in fifos]
         cur = Signal(range(CONTEXTS))
         m.d.comb += cur.eq(order.r_data)
-        promo_i = Signal(2)
+        promo_bits = self._geometry.promo_bits
+        promo_i = Signal(promo_bits)
         head = Signal(Entry)
         avail = Signal()
         m.d.comb += [head.eq(Mux(cur, heads[1].payload, heads[0].payload)),
                      avail.eq(order.r_rdy & Mux(cur, heads[1].valid, heads[0].valid))]
-        promo_piece = Signal(3)
-        with m.Switch(promo_i):
-            for i, p in enumerate(PROMOTION_ORDER):
-                with m.Case(i):
-                    m.d.comb += promo_piece.eq(p)
-        last_word = ~head.move | ~head.promote | (promo_i == 3) | ~self.expand
+        # the side's promotion pieces in order, each with "the last of them": a table per variant
+        m.submodules.promotions = promotions = Memory(
+            shape=PROMO_PIECE_BITS + 1, depth=2 << promo_bits,
+            init=promotion_image(self._promotions, promo_bits))
+        promo_r = promotions.read_port(domain="comb")
+        m.d.comb += promo_r.addr.eq(Cat(promo_i, self.position.side))
+        promo_piece = promo_r.data[:PROMO_PIECE_BITS]
+        promo_last = promo_r.data[PROMO_PIECE_BITS]
+        last_word = ~head.move | ~head.promote | promo_last | ~self.expand
         piece_word = Signal(MoveLayout)
         m.d.comb += [piece_word.eq(head.word), piece_word.flags.promotion.eq(head.promote)]
         with m.If(head.promote & self.expand):
             m.d.comb += piece_word.promo.eq(promo_piece)
 
-        # --- castling ----------------------------------------------------------------------
+        # --- castling: the squares of the side to move's two castlings ---------------------------
+        side = self.position.side
+        back_rank = side.replicate(3)  # rank 1 or rank 8
+        rank_empty = Mux(side, self.planes.empty[56:64], self.planes.empty[0:8])
         castle_ok, castle_word = [], []
-        for i in range(2):  # king side, queen side
-            ok = []
+        for i in range(2):  # king side, queen side: the rights WK WQ, BK BQ
+            slot = Mux(side, self.castling[2 + i].as_value(), self.castling[i].as_value())
+            squares = Signal.like(self.castling[i], name=f"castle_squares{i}")
+            m.d.comb += squares.eq(slot)
+            right = Mux(side, self.position.castle[2 + i], self.position.castle[i])
+            castle_ok.append(right & (rank_empty | ~squares.empty).all())
             w = Signal(MoveLayout, name=f"castle_word{i}")
-            for s in (0, 1):
-                c = CASTLES[s][i]
-                clear = Cat(*(self.planes.empty[sq] for sq in c.empty)).all()
-                ok.append((self.position.castle & c.right).any() & clear)
-                with m.If(self.position.side == s):
-                    m.d.comb += [w.frm.eq(c.king_from), w.to.eq(c.king_to)]
-            m.d.comb += w.flags.castle.eq(1)
-            castle_ok.append(Mux(self.position.side, ok[1], ok[0]))
+            m.d.comb += [w.frm.eq(Cat(squares.king_from, back_rank)),
+                         w.to.eq(Cat(squares.king_to, back_rank)), w.flags.castle.eq(1)]
             castle_word.append(w)
 
         with m.FSM(name="merger"):
@@ -135,7 +160,7 @@ class OutputMerger(wiring.Component):
                     with m.If(avail):
                         m.d.comb += [emit.eq(head.move), word.eq(piece_word)]
                         with m.If(head.move & head.promote & self.expand):
-                            m.d.sync += promo_i.eq(promo_i + 1)
+                            m.d.sync += promo_i.eq(Mux(promo_last, 0, promo_i + 1))
                         with m.If(last_word):
                             m.d.comb += Cat(h.ready for h in heads).eq(1 << cur)
                             with m.If(head.end):

@@ -69,11 +69,13 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
+from posdata.engine.variants import CHESS
 
 from .board import BoardMemory
 from .core import GeneratorCore
-from .layouts import PIECE, SQUARE, MoveLayout
-from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, StartsFromWalkRom, check_layout
+from .layouts import PIECE, SQUARE, Castling, MoveLayout
+from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, StartsFromWalkRom, check_layout, rom_geometry
+from .variant_image import ORTHODOX_CASTLING, Geometry
 
 
 class MoveGenerator(wiring.Component):
@@ -83,6 +85,9 @@ class MoveGenerator(wiring.Component):
         Host write port of the board (one square per cycle, ignored while busy).
     side, castle, ep_valid, ep_sq : In
         Side to move, castling rights (engine.defs bits), en passant square; sampled at start.
+    castling : In(Castling)
+        The castlings' squares (``hdl.variant_image.castling_word(board.castles)``; orthodox
+        chess's by default); sampled at start.
     start : In
         Begin a generation (ignored while busy).
     busy, done : Out
@@ -100,6 +105,10 @@ class MoveGenerator(wiring.Component):
     ----------
     layout : "dense" (default) or "sparse"
         The posdata ROM's layout (``hdl.rom``). Same moves, same order, same cycles.
+    variant : an engine.variants name (default chess)
+        Whose tables and promotion sets the memories hold; the logic is the same for all.
+    geometry : hdl.variant_image.Geometry
+        The widths the tables need (default: the variant's own; a larger one holds it too).
     """
 
     wr_en: In(1)
@@ -108,6 +117,7 @@ class MoveGenerator(wiring.Component):
     wr_piece: In(PIECE)
     side: In(1)
     castle: In(4)
+    castling: In(Castling, init=ORTHODOX_CASTLING)
     ep_valid: In(1)
     ep_sq: In(SQUARE)
     start: In(1)
@@ -119,8 +129,11 @@ class MoveGenerator(wiring.Component):
     stepping: Out(1)
     walk_from: Out(SQUARE)
 
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
         self._layout = check_layout(layout)
+        self._variant = variant
+        self._geometry = rom_geometry(variant, geometry)
         super().__init__()
 
     @property
@@ -130,8 +143,9 @@ class MoveGenerator(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.board = board = BoardMemory()
-        m.submodules.core = core = GeneratorCore(self._layout)
-        m.submodules.rom = rom = PosdataRom(self._layout)
+        v, g = self._variant, self._geometry
+        m.submodules.core = core = GeneratorCore(self._layout, v, g)
+        m.submodules.rom = rom = PosdataRom(self._layout, v, g)
         wiring.connect(m, board.planes, core.planes)
         wiring.connect(m, core.lookup, board.lookup)
         wiring.connect(m, core.walk, rom.a)
@@ -139,11 +153,11 @@ class MoveGenerator(wiring.Component):
         # ROM port A walks; the start entries come from port B (sparse: they are words of the
         # same table) or from a table of their own (dense: it also holds each walk's address)
         if self._layout == "sparse":
-            m.submodules.starts = starts = StartsFromWalkRom()
+            m.submodules.starts = starts = StartsFromWalkRom(g)
             wiring.connect(m, core.starts, starts.starts)
             wiring.connect(m, starts.rom, rom.b)
         else:
-            m.submodules.starts = starts = StartRom(self._layout)
+            m.submodules.starts = starts = StartRom(self._layout, v, g)
             wiring.connect(m, core.starts, starts.a)
 
         m.d.comb += [
@@ -157,6 +171,7 @@ class MoveGenerator(wiring.Component):
             core.position.castle.eq(self.castle),
             core.position.ep_valid.eq(self.ep_valid),
             core.position.ep_sq.eq(self.ep_sq),
+            core.castling.eq(self.castling),
             self.busy.eq(core.busy),
             self.done.eq(core.done),
             self.cycles.eq(core.cycles),

@@ -13,26 +13,31 @@ from amaranth import Array, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BPAWN, PAWN
+from posdata.engine.defs import PAWN
 
 from .board import PieceLookup, Planes
 from .layouts import SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
-from .dense_image import ADDR_BITS as DENSE_ADDR_BITS
-from .rom import StartPort
-from .rom_image import TABLE_BITS, table_index
+from .rom import ORTHODOX, start_port
+from .rom_image import TABLE_BITS
+from .variant_image import PUSH_BITS, Geometry, rom_table
 
-#: a piece waiting for the walker: where its walk starts
-PieceRecord = data.StructLayout({
-    "table": TABLE_BITS,  # ROM table (hdl.rom_image.table_index of the ptype)
-    "pawn": 1,
-    "frm": SQUARE,
-    "first": SQUARE,      # nextpos[from][from]: the first square (a pawn's first push)
-    "d1": SQUARE,         # nextdir[from][from]: a pawn's first capture square
-    "base": DENSE_ADDR_BITS,  # dense layout: the walk's first address ...
-    "pushes": 2,              # ... and a pawn's pushes, stored before its captures
-})
+
+def piece_record(geometry: Geometry) -> data.StructLayout:
+    """A piece waiting for the walker: where its walk starts."""
+    return data.StructLayout({
+        "table": TABLE_BITS,  # ROM table (hdl.variant_image.rom_table)
+        "pawn": 1,
+        "frm": SQUARE,
+        "first": SQUARE,      # nextpos[from][from]: the first square (a pawn's first push)
+        "d1": SQUARE,         # nextdir[from][from]: a pawn's first capture square
+        "base": geometry.dense_addr_bits,  # dense layout: the walk's first address ...
+        "pushes": PUSH_BITS,               # ... and a pawn's pushes, stored before its captures
+    })
+
+
+PieceRecord = piece_record(ORTHODOX)  #: orthodox chess's (the formal harnesses')
 
 
 class PiecePrefetcher(wiring.Component):
@@ -54,14 +59,13 @@ class PiecePrefetcher(wiring.Component):
         Some piece has not been handed to the walker yet.
     """
 
-    load: In(1)
-    side: In(1)
-    planes: In(Planes)
-    run: In(1)
-    lookup: Out(PieceLookup)
-    starts: Out(StartPort)
-    pieces: Out(stream.Signature(PieceRecord))
-    left: Out(1)
+
+    def __init__(self, geometry: Geometry = ORTHODOX):
+        self._geometry = geometry
+        super().__init__({
+            "load": In(1), "side": In(1), "planes": In(Planes), "run": In(1),
+            "lookup": Out(PieceLookup), "starts": Out(start_port(geometry)),
+            "pieces": Out(stream.Signature(piece_record(geometry))), "left": Out(1)})
 
     def elaborate(self, platform):
         m = Module()
@@ -73,18 +77,22 @@ class PiecePrefetcher(wiring.Component):
             scanner.own.eq(~planes.empty & Mux(self.side, planes.black, ~planes.black)),
         ]
 
-        ring = Array(Signal(PieceRecord, name=f"queue{i}") for i in range(QUEUE_DEPTH))
+        record = piece_record(self._geometry)
+        ring = Array(Signal(record, name=f"queue{i}") for i in range(QUEUE_DEPTH))
         rd = Signal(range(QUEUE_DEPTH))
         wr = Signal(range(QUEUE_DEPTH))
         count = Signal(range(QUEUE_DEPTH + 1))
         inflight = Signal()  # a start entry is being read
-        inflight_rec = Signal(PieceRecord)
+        inflight_rec = Signal(record)
 
         # Take the next piece when the queue will have room for it.
         issue = Signal()
         piece = self.lookup.piece
         is_pawn = piece == PAWN
-        table = table_index(Mux(is_pawn & self.side, BPAWN, piece))  # ptype -> ROM table
+        # (colour, code) -> ROM table: the same rule in every variant
+        assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)
+                                               for p in range(1 << TABLE_BITS) if p != PAWN)
+        table = Mux(is_pawn & self.side, 0, piece)
         sq = scanner.square
         m.d.comb += [
             self.lookup.sq.eq(sq),
@@ -100,10 +108,11 @@ class PiecePrefetcher(wiring.Component):
                          inflight_rec.frm.eq(sq)]
 
         # The start entry lands straight in the queue.
-        landed = Signal(PieceRecord)
+        landed = Signal(record)
+        a = 12 + self._geometry.dense_addr_bits
         m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.starts.data[:6]),
-                     landed.d1.eq(self.starts.data[6:12]), landed.base.eq(self.starts.data[12:24]),
-                     landed.pushes.eq(self.starts.data[24:26])]
+                     landed.d1.eq(self.starts.data[6:12]), landed.base.eq(self.starts.data[12:a]),
+                     landed.pushes.eq(self.starts.data[a:a + PUSH_BITS])]
         with m.If(inflight):
             m.d.sync += [ring[wr].eq(landed), wr.eq(wr + 1)]
         pop = self.pieces.valid & self.pieces.ready

@@ -27,23 +27,44 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from posdata.engine.variants import CHESS
+
 from . import dense_image as dense
 from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
                         TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
                         start_image, table_index)
+from .variant_image import Geometry, geometry_of
 
 LAYOUTS = ("dense", "sparse")
 DEFAULT_LAYOUT = "dense"
 
-#: a read port of the walk ROM, wide enough for either layout (a sparse ROM's word has no skip
-#: field, a dense ROM's address only 12 bits)
-ReadPort = wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1),
-                             "data": In(dense.WORD_BITS), "ends": In(END_BITS)})
+def read_port(geometry: Geometry) -> wiring.Signature:
+    """A read port of the walk ROM, wide enough for either layout (a sparse ROM's word has no
+    skip field, a dense ROM's address is shorter)."""
+    return wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1),
+                             "data": In(geometry.word_bits), "ends": In(END_BITS)})
 
-#: where a piece's walk starts: (table, from-square) in; out the start entry: first square,
-#: first capture square, and for the dense layout the walk's first address and pawn pushes
-StartPort = wiring.Signature({"table": Out(TABLE_BITS), "frm": Out(6), "en": Out(1),
-                              "data": In(dense.START_BITS)})
+
+def start_port(geometry: Geometry) -> wiring.Signature:
+    """Where a piece's walk starts: (table, from-square) in; out the start entry: first square,
+    first capture square, and for the dense layout the walk's first address and pawn pushes."""
+    return wiring.Signature({"table": Out(TABLE_BITS), "frm": Out(6), "en": Out(1),
+                             "data": In(geometry.start_bits)})
+
+
+ORTHODOX = geometry_of(CHESS)
+ReadPort = read_port(ORTHODOX)    #: orthodox chess's (the formal harnesses')
+StartPort = start_port(ORTHODOX)
+
+
+def rom_geometry(variant, geometry: Geometry | None) -> Geometry:
+    """The geometry a unit is built with: the variant's own, or a larger one given."""
+    own = geometry_of(variant)
+    if geometry is None:
+        return own
+    if not geometry.holds(own):
+        raise ValueError(f"geometry {geometry} cannot hold the tables of {variant}: {own}")
+    return geometry
 
 
 def check_layout(layout: str) -> str:
@@ -76,19 +97,22 @@ class PosdataRom(wiring.Component):
 
     Ports
     -----
-    a, b : In(ReadPort)
+    a, b : In(read_port(geometry))
 
     Parameters
     ----------
     layout : "dense" or "sparse"
+    variant : the engine.variants name whose tables the ROM holds
+    geometry : hdl.variant_image.Geometry, default the variant's own
     """
 
-    a: In(ReadPort)
-    b: In(ReadPort)
-
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
         self._layout = check_layout(layout)
-        super().__init__()
+        self._variant = variant
+        self._geometry = rom_geometry(variant, geometry)
+        port = read_port(self._geometry)
+        super().__init__({"a": In(port), "b": In(port)})
 
     @property
     def layout(self) -> str:
@@ -96,14 +120,16 @@ class PosdataRom(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        words = rom_image()
+        g = self._geometry
+        words = rom_image(self._variant)
         if self._layout == "sparse":
             image = [w | e << WORD_BITS for w, e in zip(words, end_image(words))]
+            image += [0] * (g.sparse_depth - len(image))
             word_bits, slice_bits = WORD_BITS, 1
         else:
-            d = dense.dense_image(words)
-            image = [w | e << dense.WORD_BITS for w, e in zip(d.words, d.ends)]
-            word_bits, slice_bits = dense.WORD_BITS, 4
+            d = dense.dense_image(words, g.dense_addr_bits)
+            image = [w | e << g.word_bits for w, e in zip(d.words, d.ends)]
+            word_bits, slice_bits = g.word_bits, 4
         ports = [(self.a.addr, self.a.en), (self.b.addr, self.b.en)]
         out = _sliced_rom(m, image, word_bits + END_BITS, slice_bits, ports, platform)
         for port, word in zip((self.a, self.b), out):
@@ -115,8 +141,8 @@ class StartsFromWalkRom(wiring.Component):
     """Serves a StartPort from a port of a sparse walk ROM: the start entry of (table, from) is
     the word at (table, from, from). (A dense ROM has a StartRom of its own.)"""
 
-    starts: In(StartPort)
-    rom: Out(ReadPort)
+    def __init__(self, geometry: Geometry = ORTHODOX):
+        super().__init__({"starts": In(start_port(geometry)), "rom": Out(read_port(geometry))})
 
     def elaborate(self, platform):
         m = Module()
@@ -127,30 +153,34 @@ class StartsFromWalkRom(wiring.Component):
 
 
 class StartRom(wiring.Component):
-    """The 448 start entries as a memory of their own (one block RAM), with two synchronous read
-    ports: a perft engine's two threads prefetch from it while both walk-ROM ports walk; the
-    dense layout's move generator needs it for the walks' first addresses.
+    """The start entries, one per (table, from-square), as a memory of their own (one block
+    RAM), with two synchronous read ports: a perft engine's two threads prefetch from it while
+    both walk-ROM ports walk; the dense layout's move generator needs it for the walks' first
+    addresses.
 
     Ports
     -----
-    a, b : In(StartPort)
+    a, b : In(start_port(geometry))
     """
 
-    a: In(StartPort)
-    b: In(StartPort)
-
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
         self._layout = check_layout(layout)
-        super().__init__()
+        self._variant = variant
+        self._geometry = rom_geometry(variant, geometry)
+        port = start_port(self._geometry)
+        super().__init__({"a": In(port), "b": In(port)})
 
     def elaborate(self, platform):
         m = Module()
-        words = rom_image()
+        g = self._geometry
+        words = rom_image(self._variant)
         if self._layout == "sparse":
             image, width = start_image(words), WORD_BITS
         else:
-            image, width = dense.dense_image(words).starts, dense.START_BITS
-        m.submodules.mem = mem = Memory(shape=width, depth=START_DEPTH, init=image)
+            image, width = dense.dense_image(words, g.dense_addr_bits).starts, g.start_bits
+        image = image + [0] * (g.start_depth - len(image))
+        m.submodules.mem = mem = Memory(shape=width, depth=g.start_depth, init=image)
         for port in (self.a, self.b):
             r = mem.read_port()
             m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en),

@@ -4,7 +4,8 @@ tests read it.
 
 Word: ``nextpos | nextdir << 6`` (12 bits). Address: ``table << 12 | from << 6 | to``, where
 ``table`` is the ptype with BPAWN (7) folded onto the unused slot 0, so 7 tables fill
-7 * 4096 = 28672 words. Beside each word two bits derived from the same tables: whether
+7 * 4096 = 28672 words (other variants: ``hdl.variant_image``; a piece on code 7 takes table
+7, and the ROM is 8 tables deep). Beside each word two bits derived from the same tables: whether
 nextpos, and whether nextdir, leads back to the from-square (see ``hdl.rom`` for why).
 
 ``table_index``, ``rom_address`` and ``start_address`` are the only description of the
@@ -14,14 +15,18 @@ begins) are also available as a table of their own, 448 words (``start_image``),
 prefetcher need not take a port of the walk ROM.
 """
 
-from posdata.engine.defs import BPAWN, N_PTYPES
-from posdata.engine.posdata import NEXTDIR, NEXTPOS
+from functools import cache
+
+from posdata.engine.defs import BPAWN
+from posdata.engine.variants import CHESS, get_variant
+
+from .variant_image import SPARSE_TABLE_WORDS, engine_table
 
 WORD_BITS = 12
 END_BITS = 2
 TABLE_BITS = 3
 ADDR_BITS = TABLE_BITS + 12
-ROM_DEPTH = 7 * 4096
+ROM_DEPTH = 7 * 4096  #: orthodox chess (other variants: hdl.variant_image.Geometry)
 
 
 def table_index(ptype):
@@ -42,7 +47,7 @@ def rom_address(table, frm, to):
     return Cat(*parts)
 
 
-START_DEPTH = 7 * 64  #: start entries: one per (table, from-square)
+START_DEPTH = 7 * 64  #: start entries: one per (table, from-square); orthodox chess
 
 
 def start_address(table, frm):
@@ -53,13 +58,25 @@ def start_address(table, frm):
     return Cat(Value.cast(frm), Value.cast(table))
 
 
-def rom_image() -> list[int]:
-    image = [0] * ROM_DEPTH
-    for pt in range(1, N_PTYPES):
-        words = NEXTPOS[pt].astype(int) | NEXTDIR[pt].astype(int) << 6  # [from][to]
-        base = rom_address(table_index(pt), 0, 0)
-        image[base:base + 4096] = words.reshape(-1).tolist()
-    return image
+@cache
+def rom_words(variant=CHESS) -> tuple[int, ...]:
+    """The sparse ROM of a variant (read-only): its tables in ROM order, 7 of them unless a
+    piece has code 7."""
+    variant = get_variant(variant)
+    nextpos, nextdir = variant.tables()
+    tables = 8 if variant.layout[0] is not None else 7
+    image = [0] * (tables * SPARSE_TABLE_WORDS)
+    for table in range(tables):
+        t = engine_table(table)
+        words = nextpos[t].astype(int) | nextdir[t].astype(int) << 6  # [from][to]
+        base = rom_address(table, 0, 0)
+        image[base:base + SPARSE_TABLE_WORDS] = words.reshape(-1).tolist()
+    return tuple(image)
+
+
+def rom_image(variant=CHESS) -> list[int]:
+    """The sparse ROM of a variant, a list of its own (the tests' fault injection edits it)."""
+    return list(rom_words(variant))
 
 
 def end_image(words: list[int] | None = None) -> list[int]:
@@ -76,8 +93,9 @@ def start_image(words: list[int] | None = None) -> list[int]:
     << 6) by ``start_address``, taken from ``words`` (default: ``rom_image()``)."""
     if words is None:
         words = rom_image()
-    image = [0] * START_DEPTH
-    for table in range(7):
+    tables = len(words) // SPARSE_TABLE_WORDS
+    image = [0] * (tables * 64)
+    for table in range(tables):
         for frm in range(64):
             image[start_address(table, frm)] = words[rom_address(table, frm, frm)]
     return image

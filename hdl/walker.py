@@ -42,13 +42,12 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 
 from .board import Planes, color_of
-from .dense_image import ADDR_BITS as DENSE_ADDR_BITS
-from .dense_image import SKIP_BITS
 from .layouts import SQUARE, MoveLayout, Position
 from .params import CONTEXTS
-from .prefetch import PieceRecord
-from .rom import DEFAULT_LAYOUT, ReadPort, check_layout
+from .prefetch import piece_record
+from .rom import DEFAULT_LAYOUT, ORTHODOX, check_layout, read_port
 from .rom_image import TABLE_BITS, rom_address
+from .variant_image import Geometry
 
 
 # --- Sandström's rule ----------------------------------------------------------------------------
@@ -107,21 +106,25 @@ assert set(RULE) == {(t, s) for t in Thread for s in Square}
 
 # --- registers -----------------------------------------------------------------------------------
 
-#: one walk in progress
-Context = data.StructLayout({
-    "active": 1,
-    "id": range(CONTEXTS),  # which FIFO its moves go to (fixed: contexts circulate, ids stay)
-    "table": TABLE_BITS,
-    "frm": SQUARE,
-    "d1": SQUARE,     # a pawn's first capture square
-    "d1_end": 1,      # ... which is the from-square (an empty capture thread)
-    "pawn": 1,
-    "capt": 1,        # a pawn in its capture thread
-    "push2": 1,       # a pawn at its double-step square
-    "u": SQUARE,      # the square whose entry this context reads
-    "addr": DENSE_ADDR_BITS,     # dense layout: that entry's address ...
-    "d1_addr": DENSE_ADDR_BITS,  # ... and the address of the pawn's first capture square
-})
+def context_layout(geometry: Geometry) -> data.StructLayout:
+    """One walk in progress."""
+    return data.StructLayout({
+        "active": 1,
+        "id": range(CONTEXTS),  # which FIFO its moves go to (fixed: contexts circulate)
+        "table": TABLE_BITS,
+        "frm": SQUARE,
+        "d1": SQUARE,     # a pawn's first capture square
+        "d1_end": 1,      # ... which is the from-square (an empty capture thread)
+        "pawn": 1,
+        "capt": 1,        # a pawn in its capture thread
+        "push2": 1,       # a pawn at its double-step square
+        "u": SQUARE,      # the square whose entry this context reads
+        "addr": geometry.dense_addr_bits,     # dense layout: that entry's address ...
+        "d1_addr": geometry.dense_addr_bits,  # ... and the address of the pawn's first capture
+    })
+
+
+Context = context_layout(ORTHODOX)  #: orthodox chess's (the formal harnesses')
 
 #: what the rule decided for a context's square while it waited for the ROM; the logic stage
 #: combines it with the ROM word's pointers and end bits:
@@ -223,37 +226,33 @@ class Walker(wiring.Component):
         How the ROM stores the table (``hdl.rom``): the walk and its timing are the same; only
         how the next entry's address is formed differs (from (table, from, square), or this
         entry's address plus 1 or ``skip``).
+    geometry : hdl.variant_image.Geometry
+        The widths the variant's tables need (the dense ROM's addresses and skip field).
     """
 
-    start: In(1)
-    position: In(Position)
-    planes: In(Planes)
-    pieces: In(stream.Signature(PieceRecord))
-    rom: Out(ReadPort)
-    entries: Out(EntryPort)
-    order: Out(OrderPort)
-    idle: Out(1)
-    walking: Out(1)
-    stepping: Out(1)
-    walk_from: Out(SQUARE)
-
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, geometry: Geometry = ORTHODOX):
         self._layout = check_layout(layout)
-        super().__init__()
+        self._geometry = geometry
+        super().__init__({
+            "start": In(1), "position": In(Position), "planes": In(Planes),
+            "pieces": In(stream.Signature(piece_record(geometry))),
+            "rom": Out(read_port(geometry)), "entries": Out(EntryPort), "order": Out(OrderPort),
+            "idle": Out(1), "walking": Out(1), "stepping": Out(1), "walk_from": Out(SQUARE)})
 
     def elaborate(self, platform):
         m = Module()
         side = self.position.side
 
         # --- the ring: the context in the logic stage and the one waiting for the ROM ------
-        ring_l = Signal(Context, init={"id": 0})
-        ring_r = Signal(Context, init={"id": 1})
+        context = context_layout(self._geometry)
+        ring_l = Signal(context, init={"id": 0})
+        ring_r = Signal(context, init={"id": 1})
         data_q = Signal.like(self.rom.data)  # the ROM word of ring_l's square, registered
         # ... and whether each of its pointers leads back to the from-square (the walk or a
         # pawn's thread ends there), read from the ROM beside the word (see hdl.rom).
         np_end = Signal()
         nd_end = Signal()
-        nxt = Signal(Context)
+        nxt = Signal(context)
         m.d.sync += [ring_l.eq(ring_r), ring_r.eq(nxt), data_q.eq(self.rom.data),
                      np_end.eq(self.rom.ends[0]), nd_end.eq(self.rom.ends[1])]
         with m.If(self.start):  # the same ring phase every time: timing never depends on history
@@ -312,7 +311,7 @@ class Walker(wiring.Component):
         c = ring_l
         nextpos = data_q[:6]
         nextdir = data_q[6:12]
-        skip = data_q[12:12 + SKIP_BITS]  # dense: how far on the nextdir entry is stored
+        skip = data_q[12:12 + self._geometry.skip_bits]  # dense: the nextdir entry, this far on
         piece_end = Signal()
         to_capture = Signal()
         next_u = Signal(SQUARE)
@@ -326,12 +325,12 @@ class Walker(wiring.Component):
         # --- the step ----------------------------------------------------------------------
         step = pre.step
         head = self.pieces.payload
-        fresh = Signal(Context)  # the context taking the queue's head
+        fresh = Signal(context)  # the context taking the queue's head
         m.d.comb += [fresh.active.eq(1), fresh.id.eq(c.id), fresh.table.eq(head.table),
                      fresh.frm.eq(head.frm), fresh.d1.eq(head.d1),
                      fresh.d1_end.eq(head.d1 == head.frm), fresh.pawn.eq(head.pawn),
                      fresh.u.eq(head.first)]
-        advanced = Signal(Context)
+        advanced = Signal(context)
         m.d.comb += [advanced.eq(c), advanced.u.eq(next_u),
                      advanced.capt.eq(c.capt | to_capture),
                      advanced.push2.eq(c.pawn & ~c.capt & ~to_capture)]
@@ -343,7 +342,7 @@ class Walker(wiring.Component):
         finishing = step | ~c.active  # done with a piece (or had none): may take the next
         take = self.pieces.valid & self.pieces.ready
         m.d.comb += self.pieces.ready.eq(finishing & ~advance)
-        other = Signal(Context)  # the next context when this one does not advance
+        other = Signal(context)  # the next context when this one does not advance
         m.d.comb += other.eq(c)
         with m.If(take):
             m.d.comb += other.eq(fresh)

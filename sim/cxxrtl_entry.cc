@@ -49,9 +49,10 @@ uint64_t posdata_clocks(void *handle) { return static_cast<Sim *>(handle)->clock
 // Write `n` squares (`writes` holds n triples: square, colour, piece), start a generation and
 // collect its moves. Returns the number of moves (at most `capacity` are stored), or -1 when the
 // generation did not finish within `watchdog` clocks. `*cycles` receives the generator's count.
+// `castling` is the generator's castling input (the castlings' squares, hdl.variant_image).
 int32_t posdata_generate(void *handle, const uint8_t *writes, int32_t n, uint32_t side,
-                         uint32_t castle, uint32_t ep_valid, uint32_t ep_sq, uint32_t *moves,
-                         int32_t capacity, int32_t watchdog, uint32_t *cycles) {
+                         uint32_t castle, uint64_t castling, uint32_t ep_valid, uint32_t ep_sq,
+                         uint32_t *moves, int32_t capacity, int32_t watchdog, uint32_t *cycles) {
   Sim *sim = static_cast<Sim *>(handle);
   auto &top = sim->top;
   for (int32_t i = 0; i < n; i++) {
@@ -64,6 +65,7 @@ int32_t posdata_generate(void *handle, const uint8_t *writes, int32_t n, uint32_
   top.p_wr__en.set<bool>(false);
   top.p_side.set<uint32_t>(side);
   top.p_castle.set<uint32_t>(castle);
+  top.p_castling.set<uint64_t>(castling);
   top.p_ep__valid.set<uint32_t>(ep_valid);
   top.p_ep__sq.set<uint32_t>(ep_sq);
   top.p_start.set<bool>(true);

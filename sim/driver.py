@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from posdata.engine.defs import EMPTY, NO_PIECE, NO_SQUARE
 from posdata.engine.movegen import keep_captures
+from posdata.hdl.variant_image import castling_word, hardware_name
 
 
 class WatchdogError(RuntimeError):
@@ -55,6 +56,29 @@ class ShadowBoard:
 def position_inputs(board) -> dict[str, int]:
     return {"side": board.side, "castle": board.castle,
             "ep_valid": int(board.ep != NO_SQUARE), "ep_sq": max(board.ep, 0)}
+
+
+def castling_input(board) -> int:
+    """The generator's ``castling`` input: the squares of the position's castlings."""
+    return castling_word(board.castles)
+
+
+class VariantCheck:
+    """A gateware built for one variant's tables refuses a board of another (whose moves it
+    would get wrong without a word)."""
+
+    def __init__(self, variant):
+        self.hardware = hardware_name(variant)
+        self._seen = set()
+
+    def __call__(self, board) -> None:
+        variant = board.variant
+        if variant in self._seen:
+            return
+        if hardware_name(variant) != self.hardware:
+            raise ValueError(f"this gateware holds the tables of {self.hardware}, "
+                             f"not {variant.name}")
+        self._seen.add(variant)
 
 
 @dataclass

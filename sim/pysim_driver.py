@@ -7,22 +7,27 @@ from collections import deque
 from amaranth.sim import Simulator
 
 from posdata.hdl.movegen import MoveGenerator
+from posdata.hdl.variant_image import hardware_name
 
 from .accounts import Clock
-from .driver import Generation, ShadowBoard, WatchdogError, position_inputs
+from .driver import (Generation, ShadowBoard, VariantCheck, WatchdogError, castling_input,
+                     position_inputs)
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
 
 
 class PysimGenerator:
     """``ready`` is an optional callable ``ready(cycle) -> bool`` for backpressure tests;
-    ``watchdog`` bounds the cycles of one generation (a stuck FSM fails instead of hanging)."""
+    ``watchdog`` bounds the cycles of one generation (a stuck FSM fails instead of hanging);
+    ``variant`` (an engine.variants name) picks the tables the gateware is built with."""
 
     def __init__(self, vcd=None, gtkw=None, ready=None, watchdog: int = 20_000, dut=None,
-                 trace: bool = False, layout: str | None = None):
+                 trace: bool = False, layout: str | None = None, variant: str = "chess"):
         if dut is None:
-            dut = MoveGenerator(layout) if layout else MoveGenerator()
+            options = {"layout": layout} if layout else {}
+            dut = MoveGenerator(variant=hardware_name(variant), **options)
         self.dut = dut
+        self.check_variant = VariantCheck(variant)
         self.ready = ready
         self.trace = trace
         self.watchdog = watchdog
@@ -53,8 +58,11 @@ class PysimGenerator:
         self.close()
 
     def generate(self, board) -> Generation:
+        self.check_variant(board)
         writes = self.shadow.diff(board)
-        self._requests.append((writes, position_inputs(board)))
+        inputs = position_inputs(board)
+        inputs["castling"] = castling_input(board)
+        self._requests.append((writes, inputs))
         self._result = None
         while self._result is None:
             self.sim.advance()
@@ -97,7 +105,8 @@ async def write_squares(ctx, dut, writes) -> None:
 
 async def start(ctx, dut, inputs, ready=1) -> None:
     for name, value in inputs.items():
-        ctx.set(getattr(dut, name), value)
+        port = getattr(dut, name)
+        ctx.set(port.as_value() if hasattr(port, "as_value") else port, value)
     ctx.set(dut.start, 1)
     ctx.set(dut.moves.ready, ready)
     await ctx.tick()

@@ -47,8 +47,8 @@ def corrupt_rom_word(pt, frm, to, value):
     def patch(monkeypatch):
         original = posdata.hdl.rom.rom_image
 
-        def image():
-            words = original()
+        def image(*variant):
+            words = original(*variant)
             words[posdata.hdl.rom.rom_address(posdata.hdl.rom.table_index(pt), frm, to)] = value
             return words
         monkeypatch.setattr(posdata.hdl.rom, "rom_image", image)

@@ -42,7 +42,7 @@ class FreeRom(wiring.Component):
     a: In(ReadPort)
     b: In(ReadPort)
 
-    def __init__(self, layout=None):
+    def __init__(self, layout=None, *variant_and_geometry):
         super().__init__()
 
     def elaborate(self, platform):
@@ -57,7 +57,7 @@ class FreeStarts(wiring.Component):
     a: In(StartPort)
     b: In(StartPort)
 
-    def __init__(self, layout=None):
+    def __init__(self, layout=None, *variant_and_geometry):
         super().__init__()
 
     def elaborate(self, platform):

@@ -22,8 +22,8 @@ def one_word_changed():
     original = dense_image.dense_image
     address = faulty_address()
 
-    def changed(words=None):
-        image = original(words)
+    def changed(words=None, *addr_bits):
+        image = original(words, *addr_bits)
         image.words[address] = (image.words[address] & ~0xFFF) | G1 | G1 << 6
         image.ends[address] = 0b11
         return image
