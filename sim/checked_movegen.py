@@ -12,10 +12,11 @@ from .driver import GatewareMoveGen
 class GeneratorMismatch(Exception):
     """The first differing node: its FEN, the moves that lead there, and both move lists."""
 
-    def __init__(self, fen: str, line: list[str], hw: list[int], sw: list[int]):
+    def __init__(self, fen: str, line: list[str], hw: list[int], sw: list[int], uci=move_uci):
         self.fen, self.line, self.hw, self.sw = fen, line, hw, sw
         path = " ".join(line) if line else "(root)"
-        super().__init__(f"generators differ after {path}: " + describe_difference(fen, hw, sw))
+        super().__init__(f"generators differ after {path}: "
+                         + describe_difference(fen, hw, sw, uci=uci))
 
 
 class CheckingMoveGen:
@@ -34,4 +35,15 @@ class CheckingMoveGen:
         hw = board.gen_dat[start:board.first_move[board.ply + 1]]
         if hw != sw:
             line = self.prefix + [move_uci(h[0]) for h in board.hist[self.root_hist:]]
-            raise GeneratorMismatch(board.fen(), line, hw, sw)
+            raise GeneratorMismatch(board.fen(), line, hw, sw, board_uci(board))
+
+
+def board_uci(board):
+    """Moves in the board's notation (a variant's letters, Chess960 castling), and in plain
+    UCI where a wrong generator's move makes no sense there."""
+    def uci(m: int) -> str:
+        try:
+            return board.uci(m)
+        except (KeyError, IndexError):
+            return move_uci(m) if m >> 18 < 7 else move_uci(m & (1 << 18) - 1) + "?"
+    return uci

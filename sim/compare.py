@@ -2,7 +2,7 @@
 read it: the position as FEN, the first index where the sequences part, and the moves one side
 has that the other lacks."""
 
-from posdata.engine.defs import describe_move, move_uci
+from posdata.engine.defs import FLAGS_SHIFT, Flag, move_uci
 
 
 def first_difference(hw: list[int], sw: list[int]) -> int | None:
@@ -15,19 +15,26 @@ def first_difference(hw: list[int], sw: list[int]) -> int | None:
     return min(len(hw), len(sw))
 
 
-def describe_difference(fen: str, hw: list[int], sw: list[int], hw_name="hw", sw_name="sw") -> str:
+def describe_difference(fen: str, hw: list[int], sw: list[int], hw_name="hw", sw_name="sw",
+                        uci=move_uci) -> str:
+    """``uci`` names a move (a board's ``uci`` for a variant's letters and castling)."""
     i = first_difference(hw, sw)
     if i is None:
         return f"{fen}: equal"
-    at = lambda seq: describe_move(seq[i]) if i < len(seq) else "(end)"  # noqa: E731
+
+    def at(seq):
+        if i >= len(seq):
+            return "(end)"
+        flags = "|".join(f.name.lower() for f in Flag if seq[i] & int(f) << FLAGS_SHIFT)
+        return uci(seq[i]) + (" " + flags if flags else "")
     missing = sorted(set(sw) - set(hw))
     extra = sorted(set(hw) - set(sw))
     parts = [f"FEN {fen}",
              f"first difference at index {i}: {hw_name} {at(hw)}, {sw_name} {at(sw)}"]
     if missing:
-        parts.append(f"missing from {hw_name}: {' '.join(move_uci(m) for m in missing)}")
+        parts.append(f"missing from {hw_name}: {' '.join(uci(m) for m in missing)}")
     if extra:
-        parts.append(f"extra in {hw_name}: {' '.join(move_uci(m) for m in extra)}")
+        parts.append(f"extra in {hw_name}: {' '.join(uci(m) for m in extra)}")
     if not missing and not extra:
         parts.append("same moves, different order or flags")
     return "; ".join(parts)

@@ -14,7 +14,6 @@ sum over deterministic per-node work, so the results equal those of ``jobs = 1``
 import time
 
 from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
 from posdata.engine.perft import perft
 
 from .checked_movegen import CheckingMoveGen, GeneratorMismatch
@@ -25,14 +24,15 @@ from .worker_driver import worker_driver
 
 
 def subtree(fen: str, depth: int, backend: str, sim: str, factory=None,
-            prefix: tuple = (), check: bool = False, bulk: bool = False) -> SubtreeResult:
+            prefix: tuple = (), check: bool = False, bulk: bool = False,
+            variant: str = "chess") -> SubtreeResult:
     """perft of one position (a root move's subtree, reached by ``prefix``) on a backend."""
-    board = Board(fen)
+    board = Board(fen, variant)
     result = SubtreeResult()
     if backend == "sw":
         result.nodes = perft(board, depth, bulk=bulk)
         return result
-    hw = GatewareMoveGen(worker_driver(sim, factory))
+    hw = GatewareMoveGen(worker_driver(sim, factory, variant))
     if check:
         result.sw_nodes = perft(board, depth, bulk=bulk)
         gen = CheckingMoveGen(hw, len(board.hist), list(prefix)).gen
@@ -52,6 +52,7 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim: str = "cxxrtl"
     """Perft with divide, in software (``sw``) or with the generator in the loop (``gen``).
     ``factory`` (tests) builds the gateware driver instead of ``sim``."""
     fen = board.fen()
+    variant = board.variant.name
     report = PerftReport(fen, depth, backend, None if backend == "sw" else sim, check)
     start = time.perf_counter()
     if depth == 0:
@@ -61,7 +62,7 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim: str = "cxxrtl"
 
     roots = board.legal_moves()
     if backend != "sw":  # the root's moves from the gateware too (legality: makemove)
-        hw = GatewareMoveGen(worker_driver(sim, factory))
+        hw = GatewareMoveGen(worker_driver(sim, factory, variant))
         gen = CheckingMoveGen(hw, len(board.hist), []).gen if check else hw.gen
         try:
             roots = board.legal_moves(gen)
@@ -75,9 +76,9 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim: str = "cxxrtl"
     children = []
     for m in roots:
         board.makemove(m)
-        children.append((move_uci(m), board.fen()))
+        children.append((board.uci(m), board.fen()))
         board.takeback()
-    job_list = [(child_fen, depth - 1, backend, sim, factory, (name,), check, bulk)
+    job_list = [(child_fen, depth - 1, backend, sim, factory, (name,), check, bulk, variant)
                 for name, child_fen in children]
 
     def account(i, r: SubtreeResult) -> None:
