@@ -1,0 +1,46 @@
+"""A synchronous FIFO whose head is a register: Amaranth's ``SyncFIFO`` for a device without
+distributed RAM.
+
+``SyncFIFO`` keeps its entries in a memory read asynchronously at the read pointer. On the ECP5
+that is LUT RAM; on the iCE40 (no LUT RAM) it becomes flip-flops and a 16:1 multiplexer per bit,
+four LUT levels on the path from the head to whatever decides to read it. Here the entries shift
+towards the head on every read, so ``r_data`` comes straight from a flip-flop. The ports, the
+level and the timing are ``SyncFIFO``'s, clock for clock (tests/test_shift_fifo.py holds them
+equal): a write while full is ignored, a read and a write may happen in the same clock.
+"""
+
+from amaranth import Elaboratable, Module, Mux, Signal
+from amaranth.lib.fifo import FIFOInterface
+
+
+class ShiftFIFO(Elaboratable, FIFOInterface):
+    """``SyncFIFO(width=, depth=)`` with a registered head (``fwft`` only)."""
+
+    def __init__(self, *, width: int, depth: int):
+        if depth < 1:
+            raise TypeError(f"depth must be at least 1, not {depth!r}")
+        super().__init__(width=width, depth=depth)
+        self.level = Signal(range(depth + 1))
+
+    def elaborate(self, platform):
+        m = Module()
+        depth = self.depth
+        m.d.comb += [self.w_rdy.eq(self.level != depth), self.r_rdy.eq(self.level != 0),
+                     self.w_level.eq(self.level), self.r_level.eq(self.level)]
+        do_read = self.r_rdy & self.r_en
+        do_write = self.w_rdy & self.w_en
+        entries = [Signal(self.width, name=f"entry{i}") for i in range(depth)]
+        m.d.comb += self.r_data.eq(entries[0])
+        for i, entry in enumerate(entries):
+            after = entries[i + 1] if i + 1 < depth else entry
+            # the new entry goes behind the last one: at ``level``, or one lower when the head
+            # leaves in the same clock
+            with m.If(do_read):
+                m.d.sync += entry.eq(Mux(do_write & (self.level == i + 1), self.w_data, after))
+            with m.Elif(do_write & (self.level == i)):
+                m.d.sync += entry.eq(self.w_data)
+        with m.If(do_write & ~do_read):
+            m.d.sync += self.level.eq(self.level + 1)
+        with m.If(do_read & ~do_write):
+            m.d.sync += self.level.eq(self.level - 1)
+        return m
