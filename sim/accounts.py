@@ -12,9 +12,8 @@ to.
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from posdata.engine.defs import (BPAWN, CASTLE, EMPTY, PAWN, PIECE_LETTERS, SQUARE_NAMES,
-                                 ptype)
-from posdata.engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
+from posdata.engine.defs import CASTLE, EMPTY, PAWN, PIECE_LETTERS, SQUARE_NAMES
+from posdata.engine.variant_data import variant_data
 
 
 class Clock(NamedTuple):
@@ -32,6 +31,7 @@ class PieceAccount:
     entries: int = 0     #: table entries its walk consumed (ROM port A)
     stalls: int = 0      #: logic-stage clocks in which its FIFO was full
     moves: int = 0       #: moves it produced (four per promoting entry; castling not counted)
+    letter: str = ""     #: its FEN letter in the board's variant (default: orthodox)
 
     @property
     def cycles(self) -> int:
@@ -40,6 +40,8 @@ class PieceAccount:
 
     @property
     def name(self) -> str:
+        if self.letter:
+            return self.letter + SQUARE_NAMES[self.square]
         letter = PIECE_LETTERS[self.piece]
         return (letter.upper() if self.color == 0 else letter) + SQUARE_NAMES[self.square]
 
@@ -69,7 +71,8 @@ class Account:
 
 def account(board, trace: list[Clock]) -> Account:
     """The per-piece account of one traced generation of ``board``."""
-    pieces = {sq: PieceAccount(sq, board.piece[sq], board.side)
+    pieces = {sq: PieceAccount(sq, board.piece[sq], board.side,
+                               letter=board.variant.letter(board.side, board.piece[sq]))
               for sq in range(64) if board.color[sq] == board.side}
     steps = [i for i, clock in enumerate(trace) if clock.stepping]
     result = Account(len(trace), list(pieces.values()))
@@ -96,11 +99,12 @@ def table_entries(board, frm: int) -> list[int]:
     """The squares the posdata walk of the piece on ``frm`` visits on ``board``, from the
     engine's tables: a pawn's pushes until blocked and then every capture square; any other
     piece follows nextpos past empty squares and nextdir past occupied ones."""
-    pt = ptype(board.side, board.piece[frm])
-    npos, ndir = NEXTPOS_ROWS[pt * 64 + frm], NEXTDIR_ROWS[pt * 64 + frm]
+    data = variant_data(board.variant)  # rows by piece code, per side (the board's variant)
+    row = board.piece[frm] * 64 + frm
+    npos, ndir = data.pos_rows[board.side][row], data.dir_rows[board.side][row]
     empty = [c == EMPTY for c in board.color]
     seen = []
-    if pt in (PAWN, BPAWN):
+    if board.piece[frm] == PAWN:
         u = npos[frm]
         while u != frm:
             seen.append(u)

@@ -18,7 +18,7 @@ from posdata.sim.cxxrtl_driver import CxxrtlGenerator
 from posdata.sim.hwperft import run_perft
 from posdata.sim.pysim_driver import PysimGenerator
 
-from .variant_positions import sample_positions
+from posdata.sim.variant_positions import sample_positions
 
 FAIRY = ("amazon", "almost", "chigorin", "nightrider")
 

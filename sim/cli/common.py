@@ -9,7 +9,7 @@ import sys
 import time
 
 from posdata.engine.board import Board
-from posdata.engine.defs import describe_move
+from posdata.engine.defs import FLAGS_SHIFT, Flag
 from posdata.engine.fen import FenError
 from posdata.engine.variants import CHESS, VARIANT_NAMES, VariantError, get_variant
 
@@ -50,7 +50,8 @@ def add_variant_arg(p: argparse.ArgumentParser) -> None:
 
 
 def require_orthodox(args, what: str) -> None:
-    """The gateware plays orthodox chess only (for now): refuse another variant on it."""
+    """Refuse another variant on what plays orthodox chess only (the perft chip, the search's
+    hardware generator): the move generator itself plays every variant."""
     variant = getattr(args, "variant", CHESS)
     if variant is not CHESS:
         raise CliError(f"{what} plays orthodox chess only, not {variant.name}; use the "
@@ -72,7 +73,7 @@ def load_board(args) -> Board:
 
 def describe(board: Board, m: int) -> str:
     """A move word for humans in the board's notation: ``e7e8q capture|pawn|promotion``."""
-    flags = describe_move(m).partition(" ")[2]
+    flags = "|".join(f.name.lower() for f in Flag if m & int(f) << FLAGS_SHIFT)
     return board.uci(m) + (" " + flags if flags else "")
 
 

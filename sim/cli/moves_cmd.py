@@ -4,7 +4,7 @@ generator or from the simulated gateware."""
 from posdata.engine.movegen import gen
 
 from .common import (add_json_arg, add_position_args, add_variant_arg, describe, load_board,
-                     print_json, require_orthodox)
+                     print_json)
 
 
 def register(sub) -> None:
@@ -23,13 +23,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.backend == "hw":
-        require_orthodox(args, "the gateware (--backend hw)")
     board = load_board(args)
     cycles = None
     if args.backend == "hw":
         from posdata.sim.backends import make_driver
-        result = make_driver("pysim").generate(board)
+        result = make_driver("pysim", variant=board.variant.name).generate(board)
         moves, cycles = result.moves, result.cycles
     else:
         moves = board.moves(gen)

@@ -3,8 +3,8 @@ loop, or on the simulated perft chip, which counts by itself."""
 
 import os
 
-from .common import (CliError, Progress, add_json_arg, add_position_args, clock_mhz,
-                     int_in_range, load_board, print_json)
+from .common import (CliError, Progress, add_json_arg, add_position_args, add_variant_arg,
+                     clock_mhz, int_in_range, load_board, print_json, require_orthodox)
 
 MAX_DEPTH = 12
 BACKENDS = ("sw", "gen", "hw", "both")
@@ -21,6 +21,7 @@ def register(sub) -> None:
                     "generator beside it at every node). both: the software count against the "
                     "chip's; on a difference, the first position whose legal moves differ.")
     add_position_args(p)
+    add_variant_arg(p)
     p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=4,
                    help="plies to search (default: 4)")
     p.add_argument("--backend", choices=BACKENDS, default="sw",
@@ -51,6 +52,8 @@ def register(sub) -> None:
 def run(args) -> int:
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
+    if args.backend in ("hw", "both"):
+        require_orthodox(args, "the perft chip (--backend hw/both)")
     board = load_board(args)
     mhz = clock_mhz(args.mhz)
     if args.jobs is None:

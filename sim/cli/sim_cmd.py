@@ -3,9 +3,8 @@ each move appeared and an account, per piece, of where the clocks went."""
 
 import os
 
-from posdata.engine.defs import describe_move, move_uci
-
-from .common import CliError, add_json_arg, add_position_args, load_board, print_json
+from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, describe,
+                     load_board, print_json)
 
 
 def register(sub) -> None:
@@ -16,6 +15,7 @@ def register(sub) -> None:
                     "per piece the table entries visited and clocks spent. --vcd writes a "
                     "waveform (and a GTKWave save file next to it).")
     add_position_args(p)
+    add_variant_arg(p)
     p.add_argument("--vcd", metavar="FILE", help="write a VCD waveform of the run to FILE "
                    "(and FILE with .gtkw to open it in GTKWave with useful traces)")
     add_json_arg(p)
@@ -34,7 +34,7 @@ def run(args) -> int:
             raise CliError(f"cannot write {args.vcd}: directory {directory} does not exist")
         vcd = args.vcd
         gtkw = os.path.splitext(args.vcd)[0] + ".gtkw"
-    with PysimGenerator(vcd=vcd, gtkw=gtkw, trace=True) as hw:
+    with PysimGenerator(vcd=vcd, gtkw=gtkw, trace=True, variant=board.variant.name) as hw:
         result = hw.generate(board)
     acct = account(board, result.trace)
     n = len(result.moves)
@@ -49,7 +49,7 @@ def run(args) -> int:
     other = acct.startup + acct.idle + acct.after
     if args.json:
         out = dict(summary)
-        out["moves"] = [{"uci": move_uci(m), "cycle": c} for m, c in move_cycles(result.trace)]
+        out["moves"] = [{"uci": board.uci(m), "cycle": c} for m, c in move_cycles(result.trace)]
         out["account"] = {"pieces": rows, "castles": acct.castles, "other_cycles": other}
         if vcd:
             out["vcd"], out["gtkw"] = vcd, gtkw
@@ -58,7 +58,7 @@ def run(args) -> int:
 
     print(f"fen     {summary['fen']}")
     for i, (m, cycle) in enumerate(move_cycles(result.trace)):
-        print(f"{i + 1:4d}  cycle {cycle:4d}  {describe_move(m)}")
+        print(f"{i + 1:4d}  cycle {cycle:4d}  {describe(board, m)}")
     print(f"moves   {n}")
     per_move = f" ({result.cycles / n:.2f} per move)" if n else ""
     print(f"cycles  {result.cycles}{per_move}")

@@ -1,5 +1,6 @@
-"""Sample positions per variant for the gateware tests: the start position and a few built to
-reach castling, promotions, en passant and the new pieces' moves within two plies."""
+"""Sample positions per variant for the gateware checks (tests, compare --variant, the variant
+benchmark): the start position and a few built to reach castling, promotions, en passant and
+the new pieces' moves within two plies."""
 
 from posdata.engine.chess960 import start_fen
 from posdata.engine.variants import get_variant
