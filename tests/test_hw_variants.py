@@ -4,6 +4,7 @@ its tables, and Chess960's castling comes with the position. Held to the referen
 move for move and in order at every node of perft(2) trees of each variant's sample positions,
 on the compiled model (one model per table set; Chess960 runs on chess's)."""
 
+import json
 
 import pytest
 from amaranth.back import rtlil
@@ -163,3 +164,11 @@ def test_a_wrong_promotion_table_is_caught(monkeypatch):
     assert got != board.moves()
     assert "missing from hw: b7b8n b7b8c" in describe_difference(board.fen(), got, board.moves(),
                                                                  uci=board.uci)
+
+
+def test_moves_on_the_gateware_in_a_variant(capsys):
+    from posdata.sim.cli import main
+    status = main(["moves", "--variant", "chigorin", "--backend", "hw", "--json", "--fen",
+                   "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["moves"][-3:] == ["b7b8c", "b7b8r", "b7b8n"]
