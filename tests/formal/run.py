@@ -9,12 +9,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import sby
-from .checks import BY_NAME, CHECKS, FAST
-
-
-def run_check(check):
-    return sby.run(check.name, check.harness(), mode=check.mode, depth=check.depth)
+from .checks import BY_NAME, CHECKS, FAST, run
 
 
 def main(argv=None) -> int:
@@ -27,7 +22,7 @@ def main(argv=None) -> int:
     start = time.monotonic()
     failed = []
     with ThreadPoolExecutor(args.jobs) as pool:
-        for check, result in zip(checks, pool.map(run_check, checks)):
+        for check, result in zip(checks, pool.map(run, checks)):
             print(result.describe(), flush=True)
             if not result.passed:
                 failed.append(check.name)

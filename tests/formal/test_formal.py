@@ -6,12 +6,12 @@ import shutil
 import pytest
 
 from . import sby
-from .checks import FAST
+from .checks import FAST, run
 
 
 @pytest.mark.skipif(shutil.which("yowasp-sby", path=sby.tool_env()["PATH"]) is None,
                     reason="yowasp-sby is not installed (pip install -e '.[dev]')")
 @pytest.mark.parametrize("check", FAST, ids=[c.name for c in FAST])
 def test_formal(check):
-    result = sby.run(check.name, check.harness(), mode=check.mode, depth=check.depth)
+    result = run(check)
     assert result.passed, result.describe()
