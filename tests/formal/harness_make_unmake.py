@@ -18,8 +18,9 @@ assumptions at the first step:
 * no board write is in flight, and no reset or abort comes.
 
 The whole sequence (castling, the longest: four writes, the leaf test, four writes) is over
-within 9 clocks of "Make", and its last write shows two clocks later, so a bounded check of
-depth 12 covers every sequence to its end: for this path it is a complete check, not a sample.
+in the 9 clocks from "Make" (steps 0-8), and its last write shows in the board two clocks later
+(step 10), so a bounded check of depth 11 covers every sequence to its end: for this path it is
+a complete check, not a sample.
 The interior plies' path runs the same make and unmake states; what it adds (the undo record
 kept in the ply memory while the child runs) is held by the perft tests' counts.
 """

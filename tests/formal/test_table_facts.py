@@ -10,6 +10,8 @@ successor the ROM word names).
   of its entries at most once and ends within its length.
 * Every walk comes home: each nextpos and nextdir chain of the (from, to) table returns to its
   from-square without repeating a square.
+* A king's walk steps one square: a two-file king move only ever comes from castling, which
+  tests/formal/harness_make_unmake.py assumes of the moves it makes and unmakes.
 * The bound on a generation: a walk has at most 27 entries (a queen in the centre), and the
   walks of any 16 pieces on distinct squares at most GENERATION_ENTRIES_BOUND in all.
 """
@@ -76,6 +78,15 @@ def test_end_bits_match_the_sparse_table():
     ends = end_image(WORDS)
     for (table, frm, u), addr in IMAGE.address.items():
         assert IMAGE.ends[addr] == ends[rom_address(table, frm, u)]
+
+
+def test_king_walks_step_one_square():
+    king = 6  # table_index(KING)
+    for frm in range(64):
+        u = WORDS[rom_address(king, frm, frm)] & 63
+        while u != frm:
+            assert max(abs(u % 8 - frm % 8), abs(u // 8 - frm // 8)) == 1, (frm, u)
+            u = WORDS[rom_address(king, frm, u)] & 63
 
 
 def test_generation_bound():
