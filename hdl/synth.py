@@ -15,8 +15,8 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from .synth_report import (cell_counts, clock_timing, clocking, read_json, utilization,
-                           yosys_seconds)
+from .synth_report import (cell_counts, cell_utilization, clock_timing, clocking, read_json,
+                           utilization, yosys_seconds)
 from .synth_targets import (BOARDS, DEFAULT_BOARD, SynthError, board_for, platform_for, tool,
                             tool_version)
 
@@ -35,7 +35,7 @@ class SynthResult:
     report: dict = field(default_factory=dict)
 
 
-def synthesize(board: str = DEFAULT_BOARD, mhz: float = DEFAULT_MHZ, baud: int | None = None,
+def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int | None = None,
                build_dir: str = "build", seed: int = 1, progress=None) -> SynthResult:
     """Build the bitstream for ``board`` with the generator clocked at ``mhz``; returns the
     report (also written to ``<build_dir>/synth/<board>/report.json``)."""
@@ -45,6 +45,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float = DEFAULT_MHZ, baud: int |
     from .top import BoardTop
 
     family = board_for(board).family
+    mhz = family.default_mhz if mhz is None else mhz
     tools = {variable: tool(variable) for variable in family.tools}  # fail early, in one line
     platform = platform_for(board)
     directory = os.path.join(build_dir, "synth", board)
@@ -62,6 +63,9 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float = DEFAULT_MHZ, baud: int |
         "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail",
     }
     try:
+        if family.design == "generator":  # the generator alone (the iCEBreaker's board)
+            from .ice40_top import ICEBreakerTop
+            top = ICEBreakerTop(mhz, baud or DEFAULT_BAUD)
         plan = platform.build(top, name=NAME, do_build=False, **overrides)
     except ValueError as e:  # e.g. no PLL setting or baud divisor for this clock
         raise SynthError(str(e)) from None
@@ -87,6 +91,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float = DEFAULT_MHZ, baud: int |
     report = {
         "board": board,
         "device": family.device(platform),
+        "design": family.design,
         **clock_timing(pnr),
         **clocking(top),
         "yosys_cells": cell_counts(read_json(products, f"{NAME}.stat.json"), family.cells),
@@ -98,6 +103,8 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float = DEFAULT_MHZ, baud: int |
                   "yosys": tool_version(tools["YOSYS"], "-V"),
                   f"nextpnr-{family.name}": tool_version(tools[family.nextpnr], "--version")},
     }
+    report["utilization"].update(cell_utilization(read_json(products, f"{NAME}.stat.json"), pnr,
+                                                  family.cell_resources))
     with open(os.path.join(directory, "report.json"), "w") as f:
         json.dump(report, f, indent=2)
     return SynthResult(board, platform.device, directory, report)

@@ -17,8 +17,14 @@ def clock_timing(pnr: dict) -> dict:
 
 
 def clocking(top) -> dict:
-    """The PLL and UART settings of an elaborated ``BoardTop``."""
+    """The PLL and UART settings of an elaborated ``BoardTop`` (or ``ICEBreakerTop``)."""
     s = top.settings
+    if hasattr(s, "divq"):  # the iCE40's PLL (hdl.ice40_pll)
+        return {"pll": {"input_mhz": s.input_mhz, "output_mhz": round(s.output_mhz, 4),
+                        "divr": s.divr, "divf": s.divf, "divq": s.divq,
+                        "filter_range": s.filter_range, "vco_mhz": round(s.vco_mhz, 3)},
+                "uart": {"baud": top.baud, "divisor": top.divisor,
+                         "actual_baud": round(s.output_mhz * 1e6 / top.divisor)}}
     return {"pll": {"input_mhz": s.input_mhz, "output_mhz": round(s.output_mhz, 4),
                     "clki_div": s.clki_div, "clkfb_div": s.clkfb_div, "clkop_div": s.clkop_div,
                     "vco_mhz": round(s.vco_mhz, 3)},
@@ -32,6 +38,19 @@ def utilization(pnr: dict, resources: dict[str, str]) -> dict:
     for label, kind in resources.items():
         u = pnr.get("utilization", {}).get(kind, {})
         used, available = u.get("used", 0), u.get("available", 0)
+        out[label] = {"used": used, "available": available,
+                      "percent": round(100 * used / available, 1) if available else None}
+    return out
+
+
+def cell_utilization(stat: dict, pnr: dict, rows: dict[str, tuple[str, str]]) -> dict:
+    """Yosys's cells of a type (a name prefix: ``SB_DFF`` counts every SB_DFF* flip-flop)
+    against what nextpnr says the device has of the resource that holds them."""
+    by_type = stat.get("design", {}).get("num_cells_by_type", {})
+    out = {}
+    for label, (prefix, kind) in rows.items():
+        used = sum(n for cell, n in by_type.items() if cell.startswith(prefix))
+        available = pnr.get("utilization", {}).get(kind, {}).get("available", 0)
         out[label] = {"used": used, "available": available,
                       "percent": round(100 * used / available, 1) if available else None}
     return out

