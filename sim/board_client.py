@@ -60,6 +60,7 @@ EXPLAIN = {
               "it or abort it",
     Err.BAD_ARGUMENT: "an argument is out of range",
     Err.OVERFLOW: "a move stack overflowed, so there is no count",
+    Err.UNSUPPORTED: "this board has no perft chip (the iCEBreaker's): it lists moves only",
 }
 #: refusals that mean the link garbled a command: resync before the next one
 LINK_ERRORS = frozenset({Err.BAD_CRC, Err.UNKNOWN_COMMAND, Err.BAD_LENGTH})
