@@ -47,6 +47,9 @@ def register(sub) -> None:
                        help=f"the board's compiled model (UART divisor {SIM_DIVISOR})")
     where.add_argument("--pysim", action="store_true",
                        help="the board's gateware in Amaranth's simulator (no self-test)")
+    p.add_argument("--sim-board", choices=("ulx3s", "icebreaker"), default="ulx3s",
+                   help="with --sim: which board's model: ulx3s (the perft chip, default) or "
+                        "icebreaker (the generator alone: moves and ping only)")
     p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=DEFAULT_BAUD,
                    help=f"baud rate of the port (default: {DEFAULT_BAUD}; must match the "
                         "bitstream)")
@@ -106,8 +109,9 @@ def run(args) -> int:
 def open_transport(args):
     if args.sim:
         from posdata.sim.board_sim import CompiledBoard
-        return (CompiledBoard(SIM_DIVISOR), "sim",
-                f"the simulated board (compiled, UART divisor {SIM_DIVISOR})")
+        design = "icebreaker" if args.sim_board == "icebreaker" else "board"
+        return (CompiledBoard(SIM_DIVISOR, design=design), "sim",
+                f"the simulated {args.sim_board} board (compiled, UART divisor {SIM_DIVISOR})")
     if args.pysim:
         from posdata.sim.board_sim import SimulatedTransport
         return (SimulatedTransport(SIM_DIVISOR), "pysim",
