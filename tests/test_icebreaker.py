@@ -129,3 +129,19 @@ def test_bad_crc_is_answered_and_the_link_recovers(client):
         client._receive(Cmd.PING)
     assert e.value.code == Err.BAD_CRC
     check_listing(client, Board(STANDARD_POSITIONS[3].fen))  # resyncs and reloads by itself
+
+
+def test_board_cli_on_the_simulated_icebreaker():
+    import json
+    import subprocess
+    import sys
+    run = [sys.executable, "-m", "posdata.sim", "board"]
+    out = subprocess.run(run + ["moves", "--sim", "--sim-board", "icebreaker", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["match"] and len(result["moves"]) == 20 and result["cycles"] == 65
+    out = subprocess.run(run + ["perft", "--sim", "--sim-board", "icebreaker"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "UNSUPPORTED" in out.stderr and "no perft chip" in out.stderr
