@@ -5,9 +5,11 @@
 * the stack pointer stays in range: the next free entry is never beyond STACK_DEPTH (a write
   there sets overflow instead), and the ply never exceeds the count's depth.
 
-Not here: "make then unmake restores the position" depends on which moves the generator can
-emit, that is on the table, and reaching a make from a loaded board takes far more clocks than a
-bounded check of the whole thread affords (README, Formal verification).
+"Make then unmake restores the position" has a harness of its own (harness_make_unmake.py):
+it starts the thread in the middle of a count with its state free (from reset, a make is more
+clocks away than a bounded check of the whole thread affords).
+The stack range is bounded, not proven: the pointer is reloaded from the ply records (a
+memory) on the way up, and induction would need an invariant over every record.
 """
 
 from amaranth import Const, Elaboratable, Module
