@@ -6,6 +6,7 @@ squares that differ (after the first full load, that is the few squares a make/t
 """
 
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from posdata.engine.defs import EMPTY, NO_PIECE, NO_SQUARE
 from posdata.engine.movegen import keep_captures
@@ -28,6 +29,37 @@ class Generation:
     writes: int = 0   #: squares written before the generation
     #: when traced: a sim.accounts.Clock per busy cycle
     trace: list | None = None
+
+
+@runtime_checkable
+class GeneratorDriver(Protocol):
+    """The one interface of everything that runs the move generator: Amaranth's simulator
+    (sim.pysim_driver), the CXXRTL model (sim.cxxrtl_driver), the Verilator model
+    (sim.verilator_driver) and the real board over serial (sim.board_client.BoardClient).
+    sim.backends makes one from a ``--target`` name."""
+
+    def generate(self, board) -> Generation:
+        """Load ``board`` (the squares that changed) and return its pseudo-legal moves in
+        generation order with the generator's clock cycles."""
+
+    def close(self) -> None:
+        """Release the simulator or the port."""
+
+
+@runtime_checkable
+class ChipDriver(Protocol):
+    """The same for the perft chip, which counts whole trees: its compiled model
+    (sim.chip_driver), Amaranth's simulator (sim.chip_pysim), the board (sim.backends.BoardChip)."""
+
+    def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
+              progress=None):
+        """Count perft(``depth``) of ``board``: a sim.chip_driver.ChipCount."""
+
+    def list_moves(self, board, legal: bool = True) -> Generation:
+        """The root's legal (or pseudo-legal) moves as the chip lists them."""
+
+    def close(self) -> None:
+        """Release the simulator or the port."""
 
 
 class ShadowBoard:
