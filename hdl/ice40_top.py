@@ -6,12 +6,12 @@ The UP5K has 5,280 LUT4 and 30 SB_RAM40_4K: the generator with the dense posdata
 start entries fits, the perft chip (about 9-10K LUT4 per engine on the ECP5) does not, so this
 board lists moves and answers the perft commands ``Err.UNSUPPORTED``.
 
-The clock must be a whole multiple of the baud rate (``exact_divisor``): 48 MHz is 16 clocks per
-bit at 3 Mbaud. Reset is held until the PLL has locked and then for ``POR_US`` more: iCE40 block
+The clock must be a whole multiple of the baud rate (``exact_divisor``): 27 MHz (the default) is 9
+clocks per bit at 3 Mbaud. Reset is held until the PLL has locked and then for ``POR_US`` more: iCE40 block
 RAMs read as zeros for about 3 us after configuration (as Amaranth's own iCE40 clock domain does).
 
 LEDs: red = the generator is listing (stretched so a listing is seen), green = heartbeat (about
-1.4 Hz at 48 MHz) while the PLL is locked.
+0.8 Hz at 27 MHz) while the PLL is locked.
 """
 
 from amaranth import ClockDomain, ClockSignal, Elaboratable, Module, Signal
@@ -24,7 +24,7 @@ from .leds import StatusLeds
 from .protocol import DEFAULT_BAUD
 
 POR_US = 15  #: reset held after lock: 5x the block RAMs' ~3 us (Amaranth's iCE40 margin)
-DEFAULT_ICE40_MHZ = 48.0  #: 16 clocks per bit at 3 Mbaud; met on every seed tried (README)
+DEFAULT_ICE40_MHZ = 27.0  #: 9 clocks per bit at 3 Mbaud (hdl.synth_targets.ICE40.default_mhz)
 
 
 class ICEBreakerTop(Elaboratable):
@@ -63,7 +63,7 @@ class ICEBreakerTop(Elaboratable):
         m.submodules.frontend = frontend = GeneratorFrontEnd(self.divisor)
         m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
 
-        # hdl.leds' counters sized for 48 MHz rather than 100: the same blink rates roughly
+        # hdl.leds' counters, shorter for a clock a quarter of the ULX3S's
         m.submodules.status = status = StatusLeds(stretch_bits=21, heartbeat_bits=25,
                                                   blink_bit=22)
         m.d.comb += [status.busy.eq(frontend.busy), status.locked.eq(pll.locked),
