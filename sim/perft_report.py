@@ -38,7 +38,7 @@ class PerftReport:
 
     def add(self, move: str, r: SubtreeResult) -> None:
         """Account for the subtree below root move ``move``: every figure is a sum."""
-        self.divide[move] = r.nodes
+        self.divide[move] = self.divide.get(move, 0) + r.nodes  # a move's jobs add up
         self.nodes += r.nodes
         if r.sw_nodes is not None:
             self.sw_nodes = (self.sw_nodes or 0) + r.sw_nodes

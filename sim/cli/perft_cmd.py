@@ -1,8 +1,7 @@
 """posdata perft: count the legal move tree in software, with the simulated move generator in the
 loop, or on the simulated perft chip, which counts by itself."""
 
-import os
-
+from .target_args import add_scheduler_arg, add_target_args, target_from_args
 from .common import (CliError, Progress, add_json_arg, add_position_args, add_variant_arg,
                      clock_mhz, int_in_range, load_board, print_json, require_orthodox)
 
@@ -32,13 +31,12 @@ def register(sub) -> None:
                         "every leaf made and unmade)")
     p.add_argument("--check", action="store_true",
                    help="with --backend gen: hold the generator to the reference at every node")
-    p.add_argument("--sim", choices=("cxxrtl", "pysim"), default="cxxrtl",
-                   help="simulator for hw/gen/both: cxxrtl (compiled, default) or pysim "
-                        "(Amaranth's, slow)")
-    p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=None,
-                   help="worker processes, the root moves split among them (default: the "
-                        "number of cores; for hw/both 1: one count on the chip, whose threads "
-                        "share the tree)")
+    add_target_args(p)
+    p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=1,
+                   help="local Dask workers sharing the nodes of a ply below the root (default: "
+                        "1, in this process; workers take about 3 s to start: worth it for "
+                        "counts of more than a few seconds)")
+    add_scheduler_arg(p)
     p.add_argument("--mhz", type=float, default=None,
                    help="clock for the hardware time (default: Fmax of the latest synthesis "
                         "report under build/, if any)")
@@ -56,20 +54,30 @@ def run(args) -> int:
         require_orthodox(args, "the perft chip (--backend hw/both)")
     board = load_board(args)
     mhz = clock_mhz(args.mhz)
-    if args.jobs is None:
-        args.jobs = 1 if args.backend in ("hw", "both") else os.cpu_count() or 1
+    target = target_from_args(args, args.jobs)
+    if args.backend in ("hw", "both") and target.name == "verilator":
+        raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
+                       "is exported to Verilator (--backend gen --target verilator)")
+    from posdata.sim.board_client import BoardError
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):
             from posdata.sim.chip_perft import run_chip_perft
-            report = run_chip_perft(board, args.depth, args.backend, args.sim, args.bulk,
-                                    args.jobs, args.divide, progress)
+            factory = None
+            if target.name == "board":  # the board's own PERFT counts the tree
+                from posdata.sim.backends import make_chip
+                chip = make_chip(target)
+                factory = lambda: chip  # noqa: E731
+            elif args.scheduler:
+                raise CliError("--scheduler goes with --backend sw or gen")
+            report = run_chip_perft(board, args.depth, args.backend, args.target, args.bulk,
+                                    args.jobs, args.divide, progress, factory=factory)
         else:
             from posdata.sim.hwperft import run_perft
-            report = run_perft(board, args.depth, args.backend, args.sim, args.jobs, progress,
-                               check=args.check, bulk=args.bulk)
-    except RuntimeError as e:  # a missing toolchain for the compiled model, a stuck simulation
-        raise CliError(str(e)) from None
+            report = run_perft(board, args.depth, args.backend, target, args.jobs, progress,
+                               check=args.check, bulk=args.bulk, scheduler=args.scheduler)
+    except (RuntimeError, ValueError, OSError, BoardError) as e:  # a missing toolchain or
+        raise CliError(str(e)) from None  # cluster, a stuck simulation, an unreachable board
     finally:
         progress.done()
     failed = bool(report.mismatch) or report.match is False
@@ -94,10 +102,10 @@ def run(args) -> int:
         print("backend  sw (reference posdata walk)")
     elif args.backend == "gen":
         check = ", checked against the reference at every node" if args.check else ""
-        print(f"backend  gen (move generator in {args.sim}, host legality{check}), "
+        print(f"backend  gen (move generator in {args.target}, host legality{check}), "
               f"{args.jobs} job(s)")
     else:
-        print(f"backend  {args.backend} (the perft chip in {args.sim} counts by itself)")
+        print(f"backend  {args.backend} (the perft chip in {args.target} counts by itself)")
     print(f"nodes    {report.nodes}")
     if report.sw_nodes is not None:
         print(f"sw nodes {report.sw_nodes}")
