@@ -14,7 +14,7 @@ import logging
 import os
 
 #: seconds to wait for an existing scheduler before giving up with a one-line error
-CONNECT_TIMEOUT = 10
+CONNECT_TIMEOUT = 5
 
 
 class PoolError(RuntimeError):
