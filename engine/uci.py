@@ -26,6 +26,7 @@ import threading
 
 from .board import Board
 from .fen import FenError
+from .perft import divide
 from . import movegen as reference_movegen
 from .search import MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
 from .variants import BY_NAME, CHESS, VARIANTS, VariantError, get_variant
@@ -36,6 +37,8 @@ ENGINE_AUTHOR = "the posdata developers"
 #: time kept back from every deadline for the interpreter's and the pipe's latency
 MOVE_OVERHEAD_MS = 30
 MIN_SEARCH_MS = 5
+#: the deepest `go perft` (deeper counts take hours in Python)
+MAX_PERFT_DEPTH = 12
 #: a clock with no movestogo is shared as if this many moves remained
 DEFAULT_MOVES_TO_GO = 30
 #: a go whose every limit was malformed still moves, after this long
@@ -269,6 +272,9 @@ class UciEngine:
 
     def cmd_go(self, args) -> None:
         self.stop_search()
+        if args and args[0] == "perft":
+            self._go_perft(args[1:])
+            return
         params, flags, searchmoves, malformed = self._parse_go(args)
         limits = self._limits(params, flags)
         if searchmoves:
@@ -287,6 +293,21 @@ class UciEngine:
                                        args=(self.searcher, self.board, limits),
                                        name="search", daemon=True)
         self.thread.start()
+
+    def _go_perft(self, args) -> None:
+        """``go perft N`` as Stockfish answers it: ``move: count`` per legal root move, a blank
+        line, ``Nodes searched: total``, a blank line (on the chosen generator; leaves counted
+        in bulk, which gives the same counts)."""
+        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= MAX_PERFT_DEPTH:
+            self.info_string(f"go perft needs a depth from 1 to {MAX_PERFT_DEPTH}, not "
+                             f"{' '.join(args) or 'nothing'}")
+            return
+        counts = divide(self.board, int(args[0]), self.movegen.gen, bulk=True)
+        for m, n in counts.items():
+            self.send(f"{self.board.uci(m)}: {n}")
+        self.send("")
+        self.send(f"Nodes searched: {sum(counts.values())}")
+        self.send("")
 
     # --- go --------------------------------------------------------------------------------
 

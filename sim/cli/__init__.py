@@ -5,12 +5,12 @@ import sys
 
 from posdata.engine.fen import FenError
 
-from . import (board_cmd, compare_cmd, demo_cmd, export_cmd, moves_cmd, perft_cmd, search_cmd,
-               sim_cmd, synth_cmd, uci_cmd, walk_cmd)
+from . import (board_cmd, compare_cmd, demo_cmd, export_cmd, moves_cmd, perft_cmd, perftree_cmd,
+               search_cmd, sim_cmd, synth_cmd, uci_cmd, walk_cmd)
 from .common import CliError, Parser
 
 #: in the order `posdata --help` lists them
-COMMANDS = (perft_cmd, moves_cmd, sim_cmd, compare_cmd, search_cmd, uci_cmd, synth_cmd,
+COMMANDS = (perft_cmd, perftree_cmd, moves_cmd, sim_cmd, compare_cmd, search_cmd, uci_cmd, synth_cmd,
             board_cmd, demo_cmd, walk_cmd, export_cmd)
 
 
