@@ -7,10 +7,17 @@ counter), with where each thread's clocks went; leaves per second at the synthes
 binary is on PATH, Stockfish's `go perft` nodes/s (bulk counting, one thread, one persistent
 process) on the same positions, at depth >= 6 where it would finish in milliseconds otherwise.
 
-Usage: .venv/bin/python bench/chip.py [--mhz F] [--quick]
+Then the many-engine chip of the ULX3S-85F: bulk perft(6) of the initial position shared by
+all its engines on the compiled model, the makespan's clocks per leaf and idle share, the
+aggregate leaves/s projected at the 85F build's routed Fmax (build/synth/ulx3s-85f, or
+--mhz-85f), against Stockfish's perft(6) measured above; and the posdata ROMs' DP16KD per
+engine in each layout (Yosys's synth_ecp5 on the two ROMs alone).
+
+Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick]
 """
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -18,8 +25,9 @@ import time
 
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.sim.chip_driver import PHASES, ChipModel
+from posdata.sim.chip_projection import project
 from posdata.sim.cli.common import latest_fmax
 
 DEPTHS = {"initial": 5, "kiwipete": 4, "position3": 4, "position4": 4, "position5": 4,
@@ -85,8 +93,12 @@ def main() -> int:
     parser.add_argument("--mhz", type=float, default=None,
                         help="clock for leaves/s (default: the latest synthesis Fmax)")
     parser.add_argument("--quick", action="store_true", help="one ply shallower everywhere")
+    parser.add_argument("--mhz-85f", type=float, default=None,
+                        help="clock of the 85F chip (default: its latest synthesis Fmax)")
+    parser.add_argument("--engines", type=int, default=None,
+                        help="engines of the 85F chip (default: the 85F build's)")
     args = parser.parse_args()
-    mhz = args.mhz or latest_fmax()
+    mhz = args.mhz or latest_fmax(board="ulx3s-25f")
     depths = {k: d - args.quick for k, d in DEPTHS.items()}
     print("command: make bench-chip  (python bench/chip.py"
           + (" --quick" if args.quick else "") + ")")
@@ -104,6 +116,7 @@ def main() -> int:
     totals = {"bulk": [0, 0], "plain": [0, 0]}
     phases = {"bulk": dict.fromkeys(PHASES, 0), "plain": dict.fromkeys(PHASES, 0)}
     ok = True
+    fish_rates = {}
     for pos in STANDARD_POSITIONS:
         depth = depths[pos.name]
         per = {}
@@ -121,6 +134,7 @@ def main() -> int:
         fish_rate = "-"
         if fish:
             n, rate = fish.perft_nps(pos.fen, max(STOCKFISH_MIN_DEPTH, depth))
+            fish_rates[pos.name] = (max(STOCKFISH_MIN_DEPTH, depth), rate)
             fish_rate = f"{rate / 1e6:.1f}"
         print(f"{pos.name:<10} {depth:>2} {pos.counts[depth - 1]:>10} {per['bulk']:>13.3f} "
               f"{per['plain']:>14.3f} {chip_rate:>19} {sw:>12.3f} {fish_rate:>14}", flush=True)
@@ -131,11 +145,72 @@ def main() -> int:
                           for name, c in phases[mode].items() if c)
         print(f"{mode}: {clocks / leaves:.3f} clocks per leaf over all six; thread clocks: "
               f"{split}")
+    ok &= many_engines(args, fish_rates.get("initial"))
+    rom_blocks()
     if fish:
         fish.close()
     if not ok:
         print("MISMATCH: the chip's count is not the published one")
     return 0 if ok else 1
+
+
+def many_engines(args, fish) -> bool:
+    """The 85F's chip: a shared count's makespan, projected at its routed Fmax."""
+    import json
+    import os
+
+    from posdata.hdl.synth_targets import default_engines
+    report_path = os.path.join("build", "synth", "ulx3s-85f", "report.json")
+    report = {}
+    if os.path.exists(report_path):
+        with open(report_path) as f:
+            report = json.load(f)
+    engines = args.engines or report.get("engines") or default_engines("ulx3s-85f")
+    mhz = args.mhz_85f or report.get("fmax_mhz")
+    depth = 6 - args.quick
+    print(f"\nULX3S-85F: {engines} engines, clock "
+          + (f"{mhz:g} MHz ({'--mhz-85f' if args.mhz_85f else report_path})" if mhz else
+             "unknown (run `posdata synth --board ulx3s-85f` or pass --mhz-85f)"), flush=True)
+    p = project(engines, mhz, "initial", depth,
+                progress=lambda leaves, clocks: print(f"  ... {leaves:,} leaves, {clocks:,} "
+                                                      "clocks", file=sys.stderr, flush=True))
+    ok = p.leaves == BY_NAME["initial"].counts[depth - 1] and not p.overflow
+    print(f"bulk perft({depth}) initial shared by {engines} engines ({2 * engines} threads, split "
+          f"ply {p.split}): {p.leaves:,} leaves in a makespan of {p.makespan_clocks:,} clocks = "
+          f"{p.clocks_per_leaf:.4f} clocks per leaf; threads idle {p.idle_percent:.1f} % of it")
+    if mhz:
+        rate = p.leaves_per_second
+        line = f"projected aggregate at {mhz:g} MHz: {rate / 1e6:.1f} M leaves/s"
+        if fish and fish[0] == depth:
+            line += f" = {rate / fish[1]:.2f}x Stockfish's perft({depth}) ({fish[1] / 1e6:.1f} M/s)"
+        blocks = report.get("utilization", {}).get("DP16KD (EBR)", {}).get("used")
+        if blocks:
+            line += f"; {rate / blocks / 1e6:.2f} M leaves/s per DP16KD ({blocks} used)"
+        print(line)
+    return ok
+
+
+def rom_blocks() -> None:
+    """DP16KD of one engine's posdata ROMs (walk and start entries) in each layout."""
+    import json
+    import subprocess
+    import tempfile
+
+    from amaranth.back import rtlil
+
+    from posdata.hdl.rom import PosdataRom, StartRom
+    from posdata.hdl.synth_targets import platform_for, tool
+    for layout in ("dense", "sparse"):
+        blocks = 0
+        for rom in (PosdataRom(layout), StartRom(layout)):
+            with tempfile.TemporaryDirectory() as tmp:
+                with open(os.path.join(tmp, "rom.il"), "w") as f:
+                    f.write(rtlil.convert(rom, name="rom", platform=platform_for("ulx3s-25f")))
+                subprocess.run([tool("YOSYS"), "-q", "-p", "read_rtlil rom.il; synth_ecp5 -top "
+                                "rom; tee -q -o stat.json stat -json"], cwd=tmp, check=True)
+                with open(os.path.join(tmp, "stat.json")) as f:
+                    blocks += json.load(f)["design"]["num_cells_by_type"].get("DP16KD", 0)
+        print(f"posdata ROMs per engine, {layout} layout: {blocks} DP16KD")
 
 
 if __name__ == "__main__":

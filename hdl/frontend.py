@@ -193,6 +193,8 @@ class UartFrontEnd(wiring.Component):
         depth = Signal(DEPTH_BITS)
         bulk = Signal()
         split = Signal(DEPTH_BITS)
+        solo = Signal()
+        solo_engine = Signal(8)
         abort = Signal()
         gen_start = Signal()
         gen_legal = Signal()
@@ -202,6 +204,7 @@ class UartFrontEnd(wiring.Component):
             chip.wr_piece.eq(wr_code[2:]), chip.root.eq(root),
             chip.start.eq(start), chip.depth.eq(depth), chip.bulk.eq(bulk),
             chip.split.eq(split), chip.abort.eq(abort),
+            chip.solo.eq(solo), chip.solo_engine.eq(solo_engine),
             chip.gen_start.eq(gen_start), chip.gen_legal.eq(gen_legal),
             chip.moves.ready.eq(1),  # the listing buffer takes a move every clock
         ]
@@ -239,8 +242,9 @@ class UartFrontEnd(wiring.Component):
                         with m.If(c_self):
                             m.d.sync += verdict.eq(Mux(passed, SelfTest.PASSED, SelfTest.FAILED))
 
-        def start_count(d, b, s, self_test=False):
+        def start_count(d, b, s, self_test=False, engine=ENGINE_ALL):
             m.d.sync += [start.eq(1), depth.eq(d), bulk.eq(b), split.eq(s),
+                         solo.eq(engine != ENGINE_ALL), solo_engine.eq(engine),
                          counting.eq(1), settle.eq(4), state.eq(State.RUNNING),
                          c_depth.eq(d), c_bulk.eq(b), c_split.eq(s), c_self.eq(self_test),
                          leaves.eq(0), clocks.eq(0), overflow.eq(0)]
@@ -457,7 +461,7 @@ class UartFrontEnd(wiring.Component):
                     with m.If((a_depth > MAX_DEPTH) | (a_flags & ~FLAG_BULK).any() | ~split_ok):
                         reply(Err.BAD_ARGUMENT)
                     with m.Else():
-                        start_count(a_depth, a_flags[0], a_split)
+                        start_count(a_depth, a_flags[0], a_split, engine=hdr.engine)
                         reply(Err.OK)
                 with m.Elif(bad):
                     reply(Err.BAD_ARGUMENT)

@@ -4,7 +4,7 @@ and the leaves are summed. ``clocks`` counts the clocks of the last count, from 
 last thread is done (its makespan).
 """
 
-from amaranth import Module, ResetInserter, Signal
+from amaranth import Module, Mux, ResetInserter, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -24,6 +24,9 @@ class PerftChip(wiring.Component):
         The root position (load while idle).
     start, depth, bulk, split, abort : In
         A count (see hdl.perft_thread); ``start`` while busy is ignored.
+    solo, solo_engine : In
+        With ``solo``, the count runs on engine ``solo_engine`` alone (the others stay idle and
+        add nothing): counting on each engine in turn names a faulty one.
     busy : Out
         Counting or listing.
     leaves, clocks : Out(64)
@@ -52,6 +55,7 @@ class PerftChip(wiring.Component):
             "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
             "root": In(Position),
             "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+            "solo": In(1), "solo_engine": In(8),
             "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
             "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),
@@ -69,6 +73,11 @@ class PerftChip(wiring.Component):
         busy = Signal()      # a count is running
         listing = Signal()   # engine 0 is busy (counting, or listing the root's moves)
         begin = self.start & ~busy & ~listing
+        # which engines this count runs on, fixed at its start
+        enabled = Signal(self._engines, init=(1 << self._engines) - 1)
+        with m.If(begin):
+            for e in range(self._engines):
+                m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
         for e in range(self._engines):
             m.submodules[f"engine{e}"] = engine = PerftEngine(self._layout)
             engines.append(engine)
@@ -79,7 +88,8 @@ class PerftChip(wiring.Component):
                 engine.wr_en.eq(self.wr_en & ~busy & ~listing), engine.wr_sq.eq(self.wr_sq),
                 engine.wr_color.eq(self.wr_color), engine.wr_piece.eq(self.wr_piece),
                 engine.root.eq(self.root),
-                engine.start.eq(begin), engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
+                engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
+                engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
                 engine.split.eq(self.split), engine.abort.eq(self.abort),
             ]
         first = engines[0]
@@ -90,18 +100,26 @@ class PerftChip(wiring.Component):
         wiring.connect(m, wiring.flipped(self.moves), first.moves)
         m.d.comb += claims.start.eq(begin)
 
-        # busy from start until every engine is idle and the leaves' sum has passed its two
-        # registers (each engine's, then the chip's)
+        # The leaves' sum: a tree of registered pairwise sums (one 64-bit adder deep per clock,
+        # however many engines), each engine's count masked unless it runs in this count.
+        level = [Mux(enabled[e], engine.leaves, 0) for e, engine in enumerate(engines)]
+        levels = 0
+        while len(level) > 1 or levels == 0:
+            pairs = [level[i] + level[i + 1] if i + 1 < len(level) else level[i]
+                     for i in range(0, len(level), 2)]
+            regs = [Signal(64, name=f"sum{levels}_{i}") for i in range(len(pairs))]
+            m.d.sync += [r.eq(p) for r, p in zip(regs, pairs)]
+            level, levels = regs, levels + 1
+        leaves = level[0]
         any_busy = engines[0].busy
-        overflow = engines[0].overflow
-        total = engines[0].leaves
-        for engine in engines[1:]:
+        overflow = engines[0].overflow & enabled[0]
+        for e, engine in enumerate(engines[1:], 1):
             any_busy = any_busy | engine.busy
-            overflow = overflow | engine.overflow
-            total = total + engine.leaves
-        leaves = Signal(64)
-        m.d.sync += leaves.eq(total)
-        wait = Signal(2)  # clocks before the threads' busy (after start), or the sum, is valid
+            overflow = overflow | (engine.overflow & enabled[e])
+
+        # busy from start until every engine is idle and the leaves' sum has passed its
+        # registers (each engine's, then the tree's levels)
+        wait = Signal(range(levels + 2))  # clocks before busy (after start), or the sum, is valid
         with m.FSM(name="count"):
             with m.State("Idle"):
                 with m.If(begin):
@@ -112,7 +130,7 @@ class PerftChip(wiring.Component):
                 with m.If(wait != 0):
                     m.d.sync += wait.eq(wait - 1)
                 with m.Elif(~any_busy):
-                    m.d.sync += wait.eq(1)
+                    m.d.sync += wait.eq(levels)
                     m.next = "Summing"
             with m.State("Summing"):
                 with m.If(wait != 0):

@@ -12,9 +12,11 @@ no reflection: ``crc8``) over all of its bytes but the SYNC byte and the CRC its
 
 * ``SYNC`` (0xA5) starts a command; the board ignores any other byte while it waits for one.
 * ``engine`` is an engine number below the chip's engine count (PING tells it) or
-  ``ENGINE_ALL``. This chip's engines load, count and stop together: the chip-wide commands act on
-  all of them whatever valid address is given; GENERATE and LEGAL list on engine 0, so they take
-  0 or ``ENGINE_ALL`` only. Hosts send ``ENGINE_ALL``.
+  ``ENGINE_ALL``. This chip's engines load and stop together: LOAD, UPDATE, STATUS and ABORT act on
+  all of them whatever valid address is given. PERFT addressed to ``ENGINE_ALL`` shares the count
+  among every engine; addressed to one engine, that engine counts alone (counting on each in
+  turn names a faulty engine). GENERATE and LEGAL list on engine 0, so they take 0 or
+  ``ENGINE_ALL`` only. Hosts send ``ENGINE_ALL`` unless they mean one engine.
 * A reply echoes the command byte (as received, even an unknown one) and carries a status:
   ``Err.OK`` with the command's payload, or an error code with no payload. The length is
   little-endian; multi-byte fields in payloads are too.

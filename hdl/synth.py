@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 from .synth_report import (cell_counts, cell_utilization, clock_timing, clocking, read_json,
                            utilization, yosys_seconds)
-from .synth_targets import (BOARDS, DEFAULT_BOARD, SynthError, board_for, platform_for, tool,
-                            tool_version)
+from .synth_targets import (BOARDS, DEFAULT_BOARD, SynthError, board_for, default_engines,
+                            platform_for, tool, tool_version)
 
 __all__ = ["BOARDS", "DEFAULT_BOARD", "DEFAULT_MHZ", "SynthError", "SynthResult",
-           "platform_for", "synthesize", "tool"]
+           "default_engines", "platform_for", "synthesize", "tool"]
 
 DEFAULT_MHZ = 100.0
 NAME = "posdata"
@@ -36,9 +36,11 @@ class SynthResult:
 
 
 def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int | None = None,
-               build_dir: str = "build", seed: int = 1, progress=None) -> SynthResult:
-    """Build the bitstream for ``board`` with the generator clocked at ``mhz``; returns the
-    report (also written to ``<build_dir>/synth/<board>/report.json``)."""
+               build_dir: str = "build", seed: int = 1, progress=None,
+               engines: int | None = None, directory: str | None = None) -> SynthResult:
+    """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
+    ``default_engines``) clocked at ``mhz``; returns the report (also written to
+    ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``)."""
     from amaranth import __version__ as amaranth_version
 
     from .protocol import DEFAULT_BAUD
@@ -48,13 +50,19 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     mhz = family.default_mhz if mhz is None else mhz
     tools = {variable: tool(variable) for variable in family.tools}  # fail early, in one line
     platform = platform_for(board)
-    directory = os.path.join(build_dir, "synth", board)
+    generator_only = family.design == "generator"  # the iCEBreaker's board: no perft chip
+    if generator_only and engines:
+        raise SynthError(f"{board} holds the move generator alone, no perft engines: "
+                         "leave out --engines")
+    engines = 0 if generator_only else default_engines(board) if engines is None else engines
+    if engines < 1 and not generator_only:
+        raise SynthError(f"--engines must be at least 1, not {engines}")
+    directory = directory or os.path.join(build_dir, "synth", board)
     seconds: dict[str, float] = {}
 
     if progress:
         progress("elaborate")
     start = time.perf_counter()
-    top = BoardTop(mhz, baud or DEFAULT_BAUD)
     overrides = {
         **family.overrides,
         # Yosys's cell counts straight after synthesis, before nextpnr packs them
@@ -63,9 +71,11 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail",
     }
     try:
-        if family.design == "generator":  # the generator alone (the iCEBreaker's board)
+        if generator_only:
             from .ice40_top import ICEBreakerTop
             top = ICEBreakerTop(mhz, baud or DEFAULT_BAUD)
+        else:
+            top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines)
         plan = platform.build(top, name=NAME, do_build=False, **overrides)
     except ValueError as e:  # e.g. no PLL setting or baud divisor for this clock
         raise SynthError(str(e)) from None
@@ -92,6 +102,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         "board": board,
         "device": family.device(platform),
         "design": family.design,
+        "engines": engines,
         **clock_timing(pnr),
         **clocking(top),
         "yosys_cells": cell_counts(read_json(products, f"{NAME}.stat.json"), family.cells),

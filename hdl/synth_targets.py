@@ -90,6 +90,7 @@ class Board:
     module: str  #: the amaranth-boards module
     platform: str  #: its platform class
     family: Family
+    engines: int = 1  #: perft engines by default (what the device's block RAM and LUTs hold)
 
 
 BOARDS = {
@@ -104,6 +105,10 @@ BOARDS = {
     "icebreaker": Board("amaranth_boards.icebreaker", "ICEBreakerPlatform", ICE40),
 }
 DEFAULT_BOARD = "ulx3s-25f"
+
+
+def default_engines(board: str) -> int:
+    return board_for(board).engines
 
 
 def board_for(board: str) -> Board:

@@ -34,9 +34,10 @@ def uart_divisor(clock_hz: float, baud: int) -> int:
 class BoardTop(Elaboratable):
     """Elaboratable for an amaranth-boards ECP5 platform."""
 
-    def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *,
+    def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *, engines: int = 1,
                  self_test_depth: int | None = SELF_TEST_DEPTH):
         self.mhz = mhz
+        self.engines = engines
         self.baud = baud
         self.self_test_depth = self_test_depth
         self.settings = None  # PLL settings, known once elaborated for a board
@@ -63,7 +64,7 @@ class BoardTop(Elaboratable):
         uart = platform.request("uart", 0, dir={sub.name: "-" for sub in uart_pins})
         m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
         m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
-        m.submodules.frontend = frontend = UartFrontEnd(self.divisor,
+        m.submodules.frontend = frontend = UartFrontEnd(self.divisor, engines=self.engines,
                                                         self_test_depth=self.self_test_depth)
         m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
 

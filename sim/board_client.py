@@ -211,10 +211,12 @@ class BoardClient:
         return self._listing(board, Cmd.LEGAL)
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
-              progress=None, limit: float | None = None) -> ChipCount:
-        """Count perft(``depth``) of ``board`` on the board's chip; ``progress(leaves, clocks)``
-        is called at every STATUS poll while it runs. ``limit`` (seconds): abort the count and
-        raise ``BoardTimeout`` if it has not finished by then."""
+              progress=None, limit: float | None = None,
+              engine: int | None = None) -> ChipCount:
+        """Count perft(``depth``) of ``board`` on the board's chip (every engine, or ``engine``
+        alone); ``progress(leaves, clocks)`` is called at every STATUS poll while it runs.
+        ``limit`` (seconds): abort the count and raise ``BoardTimeout`` if it has not finished
+        by then."""
         if not 0 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be from 0 to {MAX_DEPTH}, not {depth}")
         if split is None:
@@ -223,7 +225,8 @@ class BoardClient:
             raise ValueError(f"split must be from 0 to {max(0, depth - 1)} for depth {depth}, "
                              f"not {split}")
         self.load(board)
-        self.command(Cmd.PERFT, perft_payload(depth, bulk, split))
+        self.command(Cmd.PERFT, perft_payload(depth, bulk, split),
+                     engine=ENGINE_ALL if engine is None else engine)
         deadline = None if limit is None else time.monotonic() + limit
         while True:
             try:

@@ -24,6 +24,15 @@ def default_split(depth: int) -> int:
     return max(0, min(2, depth - 1))
 
 
+ALL_ENGINES = 256  #: the native entry's "no solo engine"
+
+
+def check_engine(engine: int | None, engines: int) -> None:
+    if engine is not None and not 0 <= engine < engines:
+        raise ValueError(f"engine {engine} does not exist: the chip has {engines} "
+                         f"(0 to {engines - 1})")
+
+
 def pack_root(board) -> int:
     """The root's side, castling rights and en passant square as hdl.layouts.Position."""
     from posdata.hdl.layouts import Position
@@ -70,7 +79,7 @@ class ChipModel:
         lib.posdata_chip_destroy.argtypes = [vp]
         lib.posdata_chip_threads.restype = u32
         lib.posdata_chip_load.argtypes = [vp, ctypes.c_char_p, u32]
-        lib.posdata_chip_start.argtypes = [vp, u32, u32, u32]
+        lib.posdata_chip_start.argtypes = [vp, u32, u32, u32, u32]
         lib.posdata_chip_run.argtypes = [vp, u64, ctypes.POINTER(u64), ctypes.POINTER(u64),
                                          ctypes.POINTER(u32)]
         lib.posdata_chip_run.restype = ctypes.c_int32
@@ -98,14 +107,17 @@ class ChipModel:
         self.close()
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
-              progress=None, watchdog: int | None = None) -> ChipCount:
-        """Count perft(``depth``) of ``board`` on the chip. ``progress(leaves, clocks)`` is
-        called between native runs; ``watchdog`` bounds the clocks (a stuck design fails)."""
+              progress=None, watchdog: int | None = None, engine: int | None = None
+              ) -> ChipCount:
+        """Count perft(``depth``) of ``board`` on the chip (on every engine, or on ``engine``
+        alone). ``progress(leaves, clocks)`` is called between native runs; ``watchdog`` bounds
+        the clocks (a stuck design fails)."""
         if split is None:
             split = default_split(depth)
+        check_engine(engine, self.engines)
         lib, h = self.lib, self.handle
         lib.posdata_chip_load(h, pack_squares(board), pack_root(board))
-        lib.posdata_chip_start(h, depth, int(bulk), split)
+        lib.posdata_chip_start(h, depth, int(bulk), split, ALL_ENGINES if engine is None else engine)
         leaves, clocks, overflow = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint32()
         while not lib.posdata_chip_run(h, CHUNK, ctypes.byref(leaves), ctypes.byref(clocks),
                                        ctypes.byref(overflow)):

@@ -36,14 +36,14 @@ def make_chip(sim: str = "cxxrtl", engines: int = 1):
     raise ValueError(f"unknown simulator {sim!r}: choose from {', '.join(SIMULATORS)}")
 
 
-def worker_chip(sim: str, factory=None):
+def worker_chip(sim: str, factory=None, engines: int = 1):
     """This process's chip, built on first use and kept (a forked worker inherits it);
     ``factory`` (tests) builds a fresh one instead."""
     global _chip, _chip_key
     if factory is not None:
         return factory()
-    if _chip is None or _chip_key != sim:
-        _chip, _chip_key = make_chip(sim), sim
+    if _chip is None or _chip_key != (sim, engines):
+        _chip, _chip_key = make_chip(sim, engines), (sim, engines)
     return _chip
 
 
@@ -114,9 +114,11 @@ def children(board) -> list[tuple[str, str]]:
 
 def run_chip_perft(board: Board, depth: int, backend: str = "hw", sim: str = "cxxrtl",
                    bulk: bool = True, jobs: int = 1, divide: bool = False, progress=None,
-                   factory=None) -> ChipReport:
+                   factory=None, engines: int = 1) -> ChipReport:
     fen = board.fen()
     report = ChipReport(fen, depth, backend, sim, bulk)
+    if engines > 1 and factory is None:  # one chip of several engines: this process's
+        factory = lambda: worker_chip(sim, None, engines)  # noqa: E731
     start = time.perf_counter()
     if backend == "both":
         report.sw_nodes = perft(Board(fen), depth, bulk=bulk)
@@ -144,9 +146,28 @@ def run_chip_perft(board: Board, depth: int, backend: str = "hw", sim: str = "cx
         report.mismatch = ("the chip's move stack overflowed: its count is not to be trusted "
                            "(the position holds more moves per ply than it is sized for)")
     elif backend == "both" and report.nodes != report.sw_nodes:
-        report.mismatch = localise(Board(fen), depth, bulk, sim, factory)
+        chip = worker_chip(sim, factory)
+        report.mismatch = (faulty_engines(chip, Board(fen), depth, bulk, report.sw_nodes)
+                           + localise(Board(fen), depth, bulk, sim, factory))
     report.seconds = time.perf_counter() - start
     return report
+
+
+def faulty_engines(chip, board: Board, depth: int, bulk: bool, sw_nodes: int) -> str:
+    """On a chip of several engines, each counts alone: the engines whose counts differ from
+    the software's are named (a prefix for the mismatch report; empty for one engine)."""
+    if getattr(chip, "engines", 1) < 2:
+        return ""
+    wrong = {}
+    for engine in range(chip.engines):
+        leaves = chip.perft(board, depth, bulk, engine=engine).leaves
+        if leaves != sw_nodes:
+            wrong[engine] = leaves
+    if not wrong:
+        return (f"every one of the {chip.engines} engines counts {sw_nodes} alone: the engines "
+                "go wrong together (sharing the count); ")
+    named = ", ".join(f"engine {e} ({n})" for e, n in wrong.items())
+    return f"counting alone, {named} differ from the software's {sw_nodes}; "
 
 
 def localise(board: Board, depth: int, bulk: bool, sim: str, factory=None,

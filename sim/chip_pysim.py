@@ -9,7 +9,7 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
-from .chip_driver import PHASES, ChipCount, default_split, pack_root
+from .chip_driver import PHASES, ChipCount, check_engine, default_split, pack_root
 from .driver import Generation, WatchdogError
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
@@ -23,6 +23,7 @@ class ChipSimulation:
                  gtkw: str | None = None):
         from posdata.hdl.perft_chip import PerftChip
         self.dut = dut if dut is not None else PerftChip(engines)
+        self.engines = self.dut.engines
         self.threads = len(self.dut.phases)
         self._requests: deque = deque()
         self._answer = None
@@ -81,13 +82,17 @@ class ChipSimulation:
         ctx.set(dut.root.as_value(), pack_root(board))
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
-              progress=None, watchdog: int | None = 10_000_000) -> ChipCount:
+              progress=None, watchdog: int | None = 10_000_000,
+              engine: int | None = None) -> ChipCount:
         if split is None:
             split = default_split(depth)
-        return self._ask((self._perft, board, (depth, bulk, split, progress, watchdog)))
+        check_engine(engine, self.engines)
+        return self._ask((self._perft, board, (depth, bulk, split, progress, watchdog, engine)))
 
-    async def _perft(self, ctx, depth, bulk, split, progress, watchdog):
+    async def _perft(self, ctx, depth, bulk, split, progress, watchdog, engine):
         dut = self.dut
+        ctx.set(dut.solo, int(engine is not None))
+        ctx.set(dut.solo_engine, engine or 0)
         ctx.set(dut.depth, depth)
         ctx.set(dut.bulk, int(bulk))
         ctx.set(dut.split, split)

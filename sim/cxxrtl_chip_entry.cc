@@ -59,8 +59,10 @@ void posdata_chip_load(void *handle, const uint8_t *squares, uint32_t root) {
   top.p_root.set<uint32_t>(root);
 }
 
-// Start perft(depth); clears the phase counts.
-void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t split) {
+// Start perft(depth) on every engine, or on engine `solo` alone when it is below 256; clears
+// the phase counts.
+void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t split,
+                        uint32_t solo) {
   Chip *chip = static_cast<Chip *>(handle);
   auto &top = chip->top;
   for (auto &row : chip->phase_clocks)
@@ -68,6 +70,8 @@ void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t sp
   top.p_depth.set<uint32_t>(depth);
   top.p_bulk.set<bool>(bulk != 0);
   top.p_split.set<uint32_t>(split);
+  top.p_solo.set<bool>(solo < 256);
+  top.p_solo__engine.set<uint32_t>(solo & 255);
   top.p_start.set<bool>(true);
   chip->tick();
   top.p_start.set<bool>(false);

@@ -34,6 +34,7 @@ class FakeChip(wiring.Component):
             "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
             "root": In(Position),
             "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+            "solo": In(1), "solo_engine": In(8),
             "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
             "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),

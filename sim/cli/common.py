@@ -90,9 +90,10 @@ def int_in_range(lo: int, hi: int, name: str):
     return parse
 
 
-def latest_fmax(build_dir: str = "build") -> float | None:
-    """Fmax (MHz) of the generator's clock from the newest synthesis report, if one exists."""
-    reports = glob.glob(os.path.join(build_dir, "synth", "*", "report.json"))
+def latest_fmax(build_dir: str = "build", board: str = "*") -> float | None:
+    """Fmax (MHz) of the generator's clock from the newest synthesis report (of ``board``), if
+    one exists."""
+    reports = glob.glob(os.path.join(build_dir, "synth", board, "report.json"))
     if not reports:
         return None
     newest = max(reports, key=os.path.getmtime)

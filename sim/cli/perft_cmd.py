@@ -37,6 +37,10 @@ def register(sub) -> None:
                         "1, in this process; workers take about 3 s to start: worth it for "
                         "counts of more than a few seconds)")
     add_scheduler_arg(p)
+    p.add_argument("--engines", type=int_in_range(1, 64, "--engines"), default=1,
+                   help="hw/both: perft engines on the simulated chip, sharing the count "
+                        "(default: 1); on a mismatch each engine also counts alone, naming a "
+                        "faulty one")
     p.add_argument("--mhz", type=float, default=None,
                    help="clock for the hardware time (default: Fmax of the latest synthesis "
                         "report under build/, if any)")
@@ -48,6 +52,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.engines > 1 and args.backend not in ("hw", "both"):
+        raise CliError("--engines goes with --backend hw or both (the perft chip)")
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
     if args.backend in ("hw", "both"):
@@ -71,7 +77,8 @@ def run(args) -> int:
             elif args.scheduler:
                 raise CliError("--scheduler goes with --backend sw or gen")
             report = run_chip_perft(board, args.depth, args.backend, args.target, args.bulk,
-                                    args.jobs, args.divide, progress, factory=factory)
+                                    args.jobs, args.divide, progress, factory=factory,
+                                    engines=args.engines)
         else:
             from posdata.sim.hwperft import run_perft
             report = run_perft(board, args.depth, args.backend, target, args.jobs, progress,

@@ -26,6 +26,9 @@ def register(sub) -> None:
                         f"multiple of the baud rate there)")
     p.add_argument("--baud", type=int, default=None,
                    help="UART baud rate (default: 3000000, the ULX3S FT231X's maximum)")
+    p.add_argument("--engines", type=int, default=None, metavar="N",
+                   help="perft engines behind the front end (default: the board's; "
+                        "ulx3s-85f holds several, the smaller parts one)")
     p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
     p.add_argument("--seeds", type=int, default=None, metavar="N",
                    help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) and "
@@ -35,39 +38,51 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def add_speed(report: dict) -> dict:
+def add_speed(report: dict, progress=None) -> dict:
     """Add the generator's cycles per move and the perft chip's clocks per leaf, and their rates
-    at Fmax, to a synthesis report (both measured on the gateware in simulation)."""
+    at Fmax, to a synthesis report (both measured on the gateware in simulation). With several
+    engines, the chip's rate is the projected one: a shared count's simulated makespan."""
     report["cycles_per_move"] = round(cycles_per_move(), 3)
     report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
                                                / report["cycles_per_move"])
     if report.get("design") == "generator":  # no perft chip on this board
         return report
-    per_leaf = chip_clocks_per_leaf()
+    engines = report.get("engines", 1)
+    per_leaf = chip_clocks_per_leaf(engines, progress)
     if per_leaf is not None:
-        report["chip_clocks_per_leaf"] = round(per_leaf, 3)
-        report["chip_leaves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6 / per_leaf)
+        report["chip_clocks_per_leaf"] = round(per_leaf, 4)
+        rate = round(report["fmax_mhz"] * 1e6 / per_leaf)
+        report["chip_leaves_per_second_at_fmax"] = rate
+        blocks = report["utilization"].get("DP16KD (EBR)", {}).get("used")
+        if blocks:
+            report["chip_leaves_per_second_per_dp16kd"] = round(rate / blocks)
     return report
 
 
-#: the count the chip's speed is measured on (the power-up self-test's)
+#: the count the chip's speed is measured on: the power-up self-test's for one engine; a deeper
+#: one for several (a count shared by many threads needs enough nodes at the split ply)
 CHIP_SPEED_COUNT = ("initial", 4)
+CHIP_SPEED_COUNT_SHARED = ("initial", 5)
 
 
-def chip_clocks_per_leaf() -> float | None:
-    """The perft chip's clocks per leaf on bulk perft(4) of the initial position, from its
-    compiled model (None, with a note, when no C++ compiler is at hand)."""
-    from posdata.engine.board import Board
-    from posdata.engine.positions import BY_NAME
-    from posdata.sim.chip_driver import ChipModel
+def chip_speed_count(engines: int) -> tuple[str, int]:
+    return CHIP_SPEED_COUNT if engines == 1 else CHIP_SPEED_COUNT_SHARED
+
+
+def chip_clocks_per_leaf(engines: int = 1, progress=None) -> float | None:
+    """The perft chip's clocks per leaf (makespan over leaves) on a bulk count of the initial
+    position, from its compiled model (None, with a note, when no C++ compiler is at hand)."""
+    from posdata.sim.chip_projection import project
     from posdata.sim.toolchain import ToolchainError
-    name, depth = CHIP_SPEED_COUNT
+    name, depth = chip_speed_count(engines)
+    if progress:
+        progress(f"bulk perft({depth}) of the {name} position on a compiled chip of "
+                 f"{engines} engine(s)")
     try:
-        count = ChipModel().perft(Board(BY_NAME[name].fen), depth, bulk=True)
+        return project(engines, None, name, depth).clocks_per_leaf
     except ToolchainError as e:
         print(f"posdata: note: chip speed not measured ({e})", file=sys.stderr)
         return None
-    return count.clocks / count.leaves
 
 
 def cycles_per_move() -> float:
@@ -99,10 +114,10 @@ def run(args) -> int:
         return run_seeds(args, progress)
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
-                            progress)
+                            progress, engines=args.engines)
     except SynthError as e:
         raise CliError(str(e)) from None
-    report = add_speed(result.report)
+    report = add_speed(result.report, progress)
     if args.json:
         print_json(report)
     else:
@@ -123,9 +138,10 @@ def run_seeds(args, progress) -> int:
     for seed in range(1, args.seeds + 1):
         progress(f"seed {seed} of {args.seeds}")
         try:
-            result = synthesize(args.board, args.mhz, args.baud,
-                                os.path.join(args.build_dir, "synth", args.board, f"seed-{seed}"),
-                                seed, progress)
+            result = synthesize(args.board, args.mhz, args.baud, args.build_dir, seed, progress,
+                                engines=args.engines,
+                                directory=os.path.join(args.build_dir, "synth", args.board,
+                                                       f"seed-{seed}"))
         except SynthError as e:
             raise CliError(str(e)) from None
         r = result.report
@@ -149,7 +165,7 @@ def run_seeds(args, progress) -> int:
 
 def print_report(r: dict) -> None:
     pll, uart = r["pll"], r["uart"]
-    print(f"board      {r['board']} ({r['device']})")
+    print(f"board      {r['board']} ({r['device']}), {r.get('engines', 1)} perft engine(s)")
     if "divq" in pll:  # the iCE40's SB_PLL40
         dividers = f"SB_PLL40 DIVR {pll['divr']}, DIVF {pll['divf']}, DIVQ {pll['divq']}"
     else:
@@ -171,10 +187,16 @@ def print_report(r: dict) -> None:
     print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
           f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
     if "chip_clocks_per_leaf" in r:
-        name, depth = CHIP_SPEED_COUNT
+        engines = r.get("engines", 1)
+        name, depth = chip_speed_count(engines)
+        shared = "" if engines == 1 else f", makespan of {engines} engines sharing it"
+        label = "" if engines == 1 else "projected "
         print(f"perft chip {r['chip_clocks_per_leaf']} clocks per leaf (bulk perft({depth}), "
-              f"{name} position) -> {r['chip_leaves_per_second_at_fmax'] / 1e6:.1f} M "
-              f"leaves/s at Fmax")
+              f"{name} position{shared}) -> {label}"
+              f"{r['chip_leaves_per_second_at_fmax'] / 1e6:.1f} M leaves/s at Fmax")
+        if "chip_leaves_per_second_per_dp16kd" in r:
+            print(f"           {r['chip_leaves_per_second_per_dp16kd'] / 1e6:.2f} M leaves/s "
+                  f"per DP16KD used")
     nextpnr = next(v for k, v in r["tools"].items() if k.startswith("nextpnr"))  # any family
     print(f"tools      amaranth {r['tools']['amaranth']}; {r['tools']['yosys'].split(' (')[0]}; "
           f"{nextpnr.split(' -- ')[-1]}")
