@@ -64,8 +64,8 @@ def ice40_pll_settings(input_mhz: float, want_mhz: float) -> Ice40PllSettings:
                         best = Ice40PllSettings(divr, divf, divq, input_mhz, out)
     if best is None:
         raise ValueError(f"no iCE40 PLL setting (DIVR, DIVF, DIVQ) gives exactly {want_mhz:g} MHz "
-                         f"from {input_mhz:g} MHz (from 12 MHz: a multiple of 0.75 MHz from 34 "
-                         f"to 66 MHz)")
+                         f"from {input_mhz:g} MHz (from 12 MHz: multiples of 0.375 MHz from 17 to "
+                         f"33 MHz, of 0.75 MHz up to 66 MHz)")
     return best
 
 

@@ -149,3 +149,52 @@ def test_ulx3s_25f_bitstream_builds(board_build):
 def test_ulx3s_25f_closes_timing_at_100_mhz(board_build):
     r = board_build[1].report
     assert r["timing_met"], f"Fmax {r['fmax_mhz']} MHz below the 100 MHz constraint"
+
+
+# --- The iCEBreaker (iCE40 UP5K): the generator alone behind the UART -------------------------
+
+def test_icebreaker_top_elaborates_with_its_pll():
+    """The iCEBreaker's top through the platform's build plan, without the tools: SB_PLL40_PAD
+    at the default clock, an exact UART divisor, the generator's front end."""
+    from posdata.hdl.ice40_top import ICEBreakerTop
+    from posdata.hdl.synth_targets import BOARDS
+    mhz = BOARDS["icebreaker"].family.default_mhz
+    top = ICEBreakerTop(mhz)
+    plan = platform_for("icebreaker").build(top, name="posdata", do_build=False)
+    assert top.divisor * 3_000_000 == mhz * 1e6
+    rtlil_text = plan.files["posdata.il"]
+    assert "SB_PLL40_PAD" in rtlil_text and "frontend" in rtlil_text
+    assert "perft" not in rtlil_text  # the chip does not fit the UP5K
+    with pytest.raises(ValueError, match="not a whole multiple"):
+        ICEBreakerTop(37.5)  # a PLL setting, but 12.5 clocks per bit
+
+
+def test_icebreaker_generator_fits_the_up5k(tmp_path):
+    """synth_ice40 + stat on the iCEBreaker's front end (the generator, UART, frames): the dense
+    walk table, the start entries, the frame buffer and the receive FIFO in at most the UP5K's
+    30 SB_RAM40_4K (23 today), no SPRAM (the bitstream cannot initialise it), the logic well
+    inside its 5,280 LUT4, every cell an iCE40 primitive."""
+    from posdata.hdl.gen_frontend import GeneratorFrontEnd
+    platform = platform_for("icebreaker")
+    (tmp_path / "fe.il").write_text(rtlil.convert(GeneratorFrontEnd(16), name="fe",
+                                                  platform=platform))
+    subprocess.run([tool("YOSYS"), "-q", "-p",
+                    "read_rtlil fe.il; synth_ice40 -top fe; tee -q -o stat.json stat -json"],
+                   cwd=tmp_path, check=True, timeout=900)
+    cells = json.loads((tmp_path / "stat.json").read_text())["design"]["num_cells_by_type"]
+    assert cells.get("SB_RAM40_4K", 0) <= 30, cells
+    assert cells.get("SB_SPRAM256KA", 0) == 0, cells
+    assert cells.get("SB_LUT4", 0) < 4000, cells
+    unmapped = [n for n in cells if n.startswith("$") and n != "$scopeinfo"]
+    assert not unmapped, cells
+
+
+@pytest.mark.slow  # place and route on the UP5K: about 3 minutes
+def test_icebreaker_bitstream_builds_and_fits(tmp_path):
+    r = synthesize("icebreaker", build_dir=str(tmp_path)).report
+    assert r["design"] == "generator" and r["bitstream"].endswith(".bin")
+    assert os.path.getsize(r["bitstream"]) > 50_000
+    u = r["utilization"]
+    assert u["LC (ICESTORM_LC)"]["used"] <= u["LC (ICESTORM_LC)"]["available"] == 5280
+    assert u["EBR (SB_RAM40_4K)"]["used"] <= 30 and u["SPRAM (SB_SPRAM256KA)"]["used"] == 0
+    assert r["uart"]["divisor"] * r["uart"]["baud"] == r["pll"]["output_mhz"] * 1e6
