@@ -7,8 +7,9 @@ start entries fits, the perft chip (about 9-10K LUT4 per engine on the ECP5) doe
 board lists moves and answers the perft commands ``Err.UNSUPPORTED``.
 
 The clock must be a whole multiple of the baud rate (``exact_divisor``): 27 MHz (the default) is 9
-clocks per bit at 3 Mbaud. Reset is held until the PLL has locked and then for ``POR_US`` more: iCE40 block
-RAMs read as zeros for about 3 us after configuration (as Amaranth's own iCE40 clock domain does).
+clocks per bit at 3 Mbaud. Reset is held until the PLL has locked and then for ``POR_US``
+more: iCE40 block RAMs read as zeros for about 3 us after configuration (Amaranth's own iCE40
+clock domain waits too).
 
 LEDs: red = the generator is listing (stretched so a listing is seen), green = heartbeat (about
 0.8 Hz at 27 MHz) while the PLL is locked.
