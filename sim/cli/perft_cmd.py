@@ -1,6 +1,7 @@
 """posdata perft: count the legal move tree in software, with the simulated move generator in the
 loop, or on the simulated perft chip, which counts by itself."""
 
+from .perft_suite_cmd import add_suite_args, run_suite_cmd
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
 from .common import (CliError, Progress, add_json_arg, add_position_args, add_variant_arg,
                      clock_mhz, int_in_range, load_board, print_json, require_orthodox)
@@ -47,11 +48,16 @@ def register(sub) -> None:
     p.add_argument("--divide", action="store_true",
                    help="also print the count below each legal root move")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    add_suite_args(p, MAX_DEPTH)
     add_json_arg(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    if args.epd:
+        return run_suite_cmd(args)
+    if args.max_depth is not None:
+        raise CliError("--max-depth goes with --epd (a suite's counts)")
     if args.engines > 1 and args.backend not in ("hw", "both"):
         raise CliError("--engines goes with --backend hw or both (the perft chip)")
     if args.check and args.backend != "gen":
