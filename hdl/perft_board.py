@@ -18,11 +18,45 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
+from posdata.engine.defs import BLACK, KING, PAWN, WHITE, Color
+from posdata.engine.pieces import AttackKind
+from posdata.engine.variants import CHESS, get_variant
 
 from .attack import AttackPlanes
 from .board import PieceLookup, Planes
 from .layouts import PIECE, SQUARE
+
+
+#: attacker plane -> the attack kind that puts a piece in it
+PLANE_KINDS = {"orth": AttackKind.ORTHOGONAL_RIDER, "diag": AttackKind.DIAGONAL_RIDER,
+               "knight": AttackKind.KNIGHT_LEAPER}
+#: what the legality unit answers for: the planes, the kings' squares, the pawns' plane
+SUPPORTED_KINDS = (AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
+                   | AttackKind.KNIGHT_LEAPER | AttackKind.KING_STEP | AttackKind.PAWN)
+
+
+class UnsupportedVariant(ValueError):
+    """A variant whose pieces attack in a way the chip's legality unit cannot see; one line."""
+
+
+def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
+    """Per attacker plane, the piece codes in it (ascending); refuses kinds without a plane.
+    A code means one piece kind for both colours (engine.variants), so the planes are per code."""
+    variant = get_variant(variant)
+    out = {name: [] for name in PLANE_KINDS}
+    for p in variant.pieces:
+        kinds = {variant.attack_kinds(c, p.code) for c in (WHITE, BLACK)}
+        assert len(kinds) == 1, "a code attacks alike for both colours"
+        kind = kinds.pop()
+        unsupported = kind & ~SUPPORTED_KINDS
+        if unsupported or (kind & AttackKind.KING_STEP and p.code != KING):
+            raise UnsupportedVariant(
+                f"the perft chip's legality unit cannot test {variant.name}'s {p.name} "
+                f"({(unsupported or AttackKind.KING_STEP).name}): no plane for it")
+        for name, plane_kind in PLANE_KINDS.items():
+            if kind & plane_kind:
+                out[name].append(p.code)
+    return {name: tuple(sorted(codes)) for name, codes in out.items()}
 
 
 class PerftBoard(wiring.Component):
@@ -36,6 +70,10 @@ class PerftBoard(wiring.Component):
         Attacker planes and king squares for the attack unit.
     lookup, probe_a, probe_b : In(PieceLookup)
         Combinational reads of one square's piece each (the prefetcher's; make/unmake's two).
+
+    Parameters
+    ----------
+    variant : engine.variants name: which codes go into which attacker plane
     """
 
     wr_en: In(1)
@@ -47,6 +85,10 @@ class PerftBoard(wiring.Component):
     lookup: In(PieceLookup)
     probe_a: In(PieceLookup)
     probe_b: In(PieceLookup)
+
+    def __init__(self, variant=CHESS):
+        self._planes = plane_codes(variant)
+        super().__init__()
 
     def elaborate(self, platform):
         m = Module()
@@ -60,14 +102,14 @@ class PerftBoard(wiring.Component):
         m.d.comb += mask.eq(Const(1, 64) << wr_sq)
         occupied = color != Color.EMPTY
         # per plane: what the written square becomes in it
-        values = {
-            "empty": ~occupied,
-            "black": color == Color.BLACK,
-            "orth": occupied & ((piece == ROOK) | (piece == QUEEN)),
-            "diag": occupied & ((piece == BISHOP) | (piece == QUEEN)),
-            "knight": occupied & (piece == KNIGHT),
-            "pawn": occupied & (piece == PAWN),
-        }
+        def member(codes):
+            any_of = Const(0)
+            for i, code in enumerate(codes):
+                any_of = (piece == code) if i == 0 else any_of | (piece == code)
+            return occupied & any_of
+        values = {"empty": ~occupied, "black": color == Color.BLACK,
+                  **{name: member(codes) for name, codes in self._planes.items()},
+                  "pawn": occupied & (piece == PAWN)}
         planes = {}
         for name, value in values.items():
             plane = Signal(64, name=name, reset_less=True, init=(1 << 64) - 1 if name == "empty"

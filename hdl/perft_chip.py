@@ -9,9 +9,11 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
+from posdata.engine.variants import CHESS
 
 from .claims import ClaimCounter
 from .layouts import PIECE, SQUARE, MoveLayout, Position
+from .perft_board import plane_codes
 from .perft_engine import THREADS, PerftEngine
 from .perft_thread import Phase
 from .rom import DEFAULT_LAYOUT, check_layout
@@ -44,13 +46,17 @@ class PerftChip(wiring.Component):
     engines : int
     layout : "dense" or "sparse"
         The posdata ROMs' layout (``hdl.rom``).
+    variant : engine.variants name
+        What the engines play (``hdl.perft_thread``); one chip per variant.
     """
 
-    def __init__(self, engines: int = 1, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, engines: int = 1, layout: str = DEFAULT_LAYOUT, variant=CHESS):
         if not isinstance(engines, int) or engines < 1:
             raise TypeError(f"engines must be a positive integer, not {engines!r}")
         self._engines = engines
         self._layout = check_layout(layout)
+        self._variant = variant
+        plane_codes(variant)  # a variant the legality unit cannot test: refused here, at once
         super().__init__({
             "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
             "root": In(Position),
@@ -79,7 +85,7 @@ class PerftChip(wiring.Component):
             for e in range(self._engines):
                 m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
         for e in range(self._engines):
-            m.submodules[f"engine{e}"] = engine = PerftEngine(self._layout)
+            m.submodules[f"engine{e}"] = engine = PerftEngine(self._layout, self._variant)
             engines.append(engine)
             for t in range(THREADS):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])

@@ -12,6 +12,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
+from posdata.engine.variants import CHESS
 
 from .layouts import PIECE, SQUARE, MoveLayout, Position
 from .perft_thread import ClaimPort, Phase, PerftThread
@@ -45,10 +46,13 @@ class PerftEngine(wiring.Component):
     ----------
     layout : "dense" or "sparse"
         The ROMs' layout (``hdl.rom``).
+    variant : engine.variants name
+        The ROMs' tables and the threads' pieces (``hdl.perft_thread``).
     """
 
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS):
         self._layout = check_layout(layout)
+        self._variant = variant
         super().__init__({
             "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
             "root": In(Position),
@@ -62,11 +66,11 @@ class PerftEngine(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.rom = rom = PosdataRom(self._layout)
-        m.submodules.starts = starts = StartRom(self._layout)
+        m.submodules.rom = rom = PosdataRom(self._layout, self._variant)
+        m.submodules.starts = starts = StartRom(self._layout, self._variant)
         threads = []
         for i, (walk, start_port) in enumerate(((rom.a, starts.a), (rom.b, starts.b))):
-            m.submodules[f"thread{i}"] = thread = PerftThread(self._layout)
+            m.submodules[f"thread{i}"] = thread = PerftThread(self._layout, self._variant)
             threads.append(thread)
             wiring.connect(m, thread.walk, walk)
             wiring.connect(m, thread.starts, start_port)

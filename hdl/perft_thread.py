@@ -7,9 +7,9 @@ depth first, TSCP style (README, "The perft engine: memory and threading model")
   (promotions unexpanded). Each goes to the legality unit (``hdl.attack``: is the mover's king
   attacked after the move? castling: three questions) and, when legal, onto the move stack
   (``gen_dat``: ply p's moves lie between where it began and ``end[p]``), or, at the last ply of a
-  bulk count, into the leaf counter (a promotion counts four).
-* **Descend**: take the ply's next move from the stack (a promotion entry is made four times,
-  once per piece of ``PROMOTION_ORDER``), save what unmake needs in the ply's undo record, make
+  bulk count, into the leaf counter (a promotion counts one per piece of its side's set).
+* **Descend**: take the ply's next move from the stack (a promotion entry is made once per
+  piece of the variant's promotion set, four in orthodox chess), save what unmake needs in the ply's undo record, make
   it on the board (two square writes; three for en passant, four for castling), flip the side,
   and generate the child.
 * **Return**: when a ply's moves are done, unmake the move that led to it and go on with the
@@ -30,18 +30,20 @@ until the next start: the count is then not to be trusted.
 
 import enum
 
-from amaranth import Const, Module, Mux, ResetInserter, Signal
+from amaranth import Cat, Const, Module, Mux, ResetInserter, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import CASTLES, KING, NO_PIECE, PAWN, PROMOTION_ORDER, ROOK, Color
+from posdata.engine.defs import BLACK, CASTLES, KING, NO_PIECE, PAWN, ROOK, WHITE, Color
+from posdata.engine.variants import CHESS, get_variant
 
 from .attack import LATENCY, AttackUnit
 from .core import GeneratorCore
-from .layouts import PIECE, SQUARE, MoveLayout, Position
-from .perft_board import PerftBoard
-from .rom import DEFAULT_LAYOUT, ReadPort, StartPort, check_layout
+from .layouts import PIECE, SQUARE, Castling, MoveLayout, Position
+from .perft_board import PerftBoard, plane_codes
+from .rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
+from .variant_image import ORTHODOX_CASTLING, ROOK_FILE_BITS, castle_rooks_word, geometry_of
 
 STACK_DEPTH = 4096  #: move stack entries (README: 12 plies x 323 <= 4096)
 MAX_PLIES = 16      #: ply records (undo, first/end, cursor); depth is at most MAX_PLIES - 1
@@ -57,6 +59,13 @@ ClaimPort = wiring.Signature({
 
 #: one move on the stack
 StackEntry = data.StructLayout({"frm": SQUARE, "to": SQUARE, "promote": 1})
+
+
+def stack_entry(chess960: bool):
+    """A stack entry; Chess960 marks castling (a king's move of one file, or none, may be one)."""
+    if not chess960:
+        return StackEntry
+    return data.StructLayout({"frm": SQUARE, "to": SQUARE, "promote": 1, "castle": 1})
 
 #: what unmake needs, per ply
 Undo = data.StructLayout({
@@ -83,6 +92,11 @@ class Phase(enum.IntEnum):
 
 #: legality tags: what a result is about
 Tag = data.StructLayout({"part": 2, "leaf": 1, "move": StackEntry})
+
+
+def tag_layout(entry):
+    return Tag if entry is StackEntry else data.StructLayout({"part": 2, "leaf": 1,
+                                                              "move": entry})
 NORMAL, CASTLE_CHECK, CASTLE_CROSS, CASTLE_TO = range(4)
 
 
@@ -108,6 +122,17 @@ def restore_after_unmake(undo, rights, ep_valid, ep_sq):
     return [rights.eq(undo.rights), ep_valid.eq(undo.ep_valid), ep_sq.eq(undo.ep_sq)]
 
 
+def _rights_after_960(rights, frm, to, castling, rooks):
+    """Chess960: as ``_rights_after``, the king's and rooks' squares from the position."""
+    keep = rights
+    for right in range(4):
+        rank = Const(0 if right < 2 else 7, 3)
+        king_sq, rook_sq = Cat(castling[right].king_from, rank), Cat(rooks[right], rank)
+        touched = (frm == king_sq) | (frm == rook_sq) | (to == king_sq) | (to == rook_sq)
+        keep = keep & ~Mux(touched, Const(1 << right, 4), Const(0, 4))
+    return keep[:4]
+
+
 def _rights_after(rights, frm, to):
     """Castling rights once a move from ``frm`` to ``to`` is made (TSCP's castle_mask)."""
     keep = rights
@@ -131,7 +156,7 @@ class PerftThread(wiring.Component):
     abort : In
         Stop a count at once (the board is then not the root any more: reload it).
     claim : Out(ClaimPort)
-    walk : Out(ReadPort), starts : Out(StartPort)
+    walk : Out(read_port(geometry)), starts : Out(start_port(geometry))
         The walk ROM port and start-entry port of this thread's generator core.
     busy : Out
         Counting, or listing moves.
@@ -151,39 +176,46 @@ class PerftThread(wiring.Component):
     ----------
     layout : "dense" or "sparse"
         The walk ROM's layout (``hdl.rom``).
+    variant : engine.variants name
+        Its pieces' attacker planes (``hdl.perft_board``), its promotion sets (per side, any
+        count: a small constant table, and a promotion counts as many leaves as its side has
+        pieces), its walk ROM's geometry.
     """
 
-    wr_en: In(1)
-    wr_sq: In(SQUARE)
-    wr_color: In(Color)
-    wr_piece: In(PIECE)
-    root: In(Position)
-    start: In(1)
-    depth: In(4)
-    bulk: In(1)
-    split: In(4)
-    abort: In(1)
-    claim: Out(ClaimPort)
-    walk: Out(ReadPort)
-    starts: Out(StartPort)
-    busy: Out(1)
-    leaves: Out(64)
-    overflow: Out(1)
-    gen_start: In(1)
-    gen_legal: In(1)
-    moves: Out(stream.Signature(MoveLayout))
-    gen_cycles: Out(32)
-    phase: Out(Phase)
-
-    def __init__(self, layout: str = DEFAULT_LAYOUT):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS):
         self._layout = check_layout(layout)
-        super().__init__()
+        self._variant = variant = get_variant(variant)
+        plane_codes(variant)  # refuse a variant the legality unit cannot test, at once
+        g = geometry_of(variant)
+        self._promo_bits = g.promo_bits
+        self._chess960 = variant.chess960
+        # Chess960: the castlings' squares come with the position (orthodox chess keeps its
+        # constants and no ports)
+        castling = ({"castling": In(Castling, init=ORTHODOX_CASTLING),
+                     "rooks": In(data.ArrayLayout(ROOK_FILE_BITS, 4),
+                                 init=[(castle_rooks_word() >> ROOK_FILE_BITS * i) & 7
+                                       for i in range(4)])}
+                    if self._chess960 else {})
+        self._entry = stack_entry(self._chess960)
+        self._tag = tag_layout(self._entry)
+        super().__init__({**castling,
+            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+            "root": In(Position),
+            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+            "claim": Out(ClaimPort),
+            "walk": Out(read_port(g)), "starts": Out(start_port(g)),
+            "busy": Out(1), "leaves": Out(64), "overflow": Out(1),
+            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
+            "gen_cycles": Out(32), "phase": Out(Phase),
+        })
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.board = board = PerftBoard()
-        m.submodules.core = core = GeneratorCore(self._layout)
-        m.submodules.attack = attack = AttackUnit(Tag)
+        m.submodules.board = board = PerftBoard(self._variant)
+        m.submodules.core = core = GeneratorCore(self._layout, self._variant)
+        m.submodules.attack = attack = AttackUnit(self._tag)
+        StackEntry = self._entry  # noqa: N806 (this thread's: Chess960's has a castle bit)
+        chess960 = self._chess960
         wiring.connect(m, board.planes, core.planes)
         wiring.connect(m, core.lookup, board.lookup)
         wiring.connect(m, board.attack, attack.planes)
@@ -196,7 +228,8 @@ class PerftThread(wiring.Component):
         stack_r = stack.read_port()  # synchronous: the entry arrives the clock after its address
         ply_records = {}
         for name, shape in (("end", range(STACK_DEPTH + 1)),
-                            ("cursor", range(STACK_DEPTH + 1)), ("promo", 2), ("undo", Undo)):
+                            ("cursor", range(STACK_DEPTH + 1)), ("promo", self._promo_bits),
+                            ("undo", Undo)):
             mem = Memory(shape=shape, depth=MAX_PLIES, init=[])
             m.submodules[f"ply_{name}"] = mem
             ply_records[name] = (mem.write_port(), mem.read_port(domain="comb"))
@@ -244,10 +277,20 @@ class PerftThread(wiring.Component):
         promo_more = Signal()
         with m.If(cursor_w.en):
             m.d.sync += cursor_next.eq(cursor_w.data + 1)
+        # the side's promotion pieces: constants (``side`` is the ply's mover whenever a
+        # promotion index is written or read back; a side-free compare when both sides promote
+        # to as many pieces)
+        promotions = self._variant.promotions
+        counts = [len(promotions[WHITE]), len(promotions[BLACK])]
+
+        def more_after(index):
+            if counts[WHITE] == counts[BLACK]:
+                return index != counts[WHITE] - 1
+            return Mux(side, index != counts[BLACK] - 1, index != counts[WHITE] - 1)
         with m.If(promo_w.en):
-            m.d.sync += promo_more.eq(promo_w.data != len(PROMOTION_ORDER) - 1)
+            m.d.sync += promo_more.eq(more_after(promo_w.data))
         cached["cursor_next"] = (cursor_next, cursor_r.data + 1)
-        cached["promo_more"] = (promo_more, promo_r.data != len(PROMOTION_ORDER) - 1)
+        cached["promo_more"] = (promo_more, more_after(promo_r.data))
 
         remaining = Signal(5)
         m.d.comb += remaining.eq(depth - ply)
@@ -277,6 +320,8 @@ class PerftThread(wiring.Component):
         m.d.comb += [core.start.eq(core_start), core.expand.eq(gen_mode),
                      core.position.side.eq(side), core.position.castle.eq(rights),
                      core.position.ep_valid.eq(ep_valid), core.position.ep_sq.eq(ep_sq)]
+        if chess960:  # held by the host through a count; the core latches it at each start
+            m.d.comb += core.castling.eq(self.castling)
         moves = core.moves
         listed = Signal(MoveLayout)  # a legal move of the listing, from the stack
         listed_valid = Signal()
@@ -299,28 +344,58 @@ class PerftThread(wiring.Component):
         m.d.comb += [query.by.eq(~side), tag.move.frm.eq(word.frm), tag.move.to.eq(word.to),
                      tag.move.promote.eq(word.flags.promotion)]
 
+        def castle_rook(sd, king_to):
+            """Chess960: (rook from, rook to) of ``sd``'s castling whose king lands on
+            ``king_to``: the rook's file from the position, its target the f- or d-file."""
+            queen_side = king_to[:3] == 2
+            slot = Cat(queen_side, sd)
+            rank = king_to[3:]
+            return Cat(self.rooks[slot], rank), Cat(Mux(queen_side, Const(3, 3), Const(5, 3)),
+                                                    rank)
+
+        # Chess960: the squares the king crosses, one question each (the king may cross none
+        # or up to four); ``castle_sq`` is the next to ask
+        castle_sq = Signal(SQUARE)
+        if chess960:
+            m.d.comb += tag.move.castle.eq(word.flags.castle)
+
         def ask_about_move():
             """Queries for the move on the core's stream (the collector)."""
-            stmts = []
             with m.If(word.flags.castle):
-                # the king's square, the square it crosses, its destination
-                with m.Switch(castle_part):
-                    with m.Case(0):
-                        m.d.comb += [query.sq.eq(word.frm), tag.part.eq(CASTLE_CHECK)]
-                    with m.Case(1):
-                        m.d.comb += [query.sq.eq((word.frm + word.to)[1:]),
-                                     tag.part.eq(CASTLE_CROSS)]
-                    with m.Default():
-                        m.d.comb += [query.sq.eq(word.to), tag.part.eq(CASTLE_TO),
-                                     query.clr.eq(word.frm), query.clr_valid.eq(1),
-                                     query.put.eq(word.to), query.put_valid.eq(1)]
+                if chess960:
+                    # on the board before the move: the king's square, each square it
+                    # crosses; its destination once king and rook have left and the rook
+                    # stands on its target (where the king lands does not matter to a test of
+                    # that square: ``put`` is the rook's)
+                    rook_from, rook_to = castle_rook(side, word.to)
+                    with m.Switch(castle_part):
+                        with m.Case(0):
+                            m.d.comb += [query.sq.eq(word.frm), tag.part.eq(CASTLE_CHECK)]
+                        with m.Case(1):
+                            m.d.comb += [query.sq.eq(castle_sq), tag.part.eq(CASTLE_CROSS)]
+                        with m.Default():
+                            m.d.comb += [query.sq.eq(word.to), tag.part.eq(CASTLE_TO),
+                                         query.clr.eq(word.frm), query.clr_valid.eq(1),
+                                         query.put.eq(rook_to), query.put_valid.eq(1),
+                                         query.epc.eq(rook_from), query.epc_valid.eq(1)]
+                else:
+                    # the king's square, the square it crosses, its destination
+                    with m.Switch(castle_part):
+                        with m.Case(0):
+                            m.d.comb += [query.sq.eq(word.frm), tag.part.eq(CASTLE_CHECK)]
+                        with m.Case(1):
+                            m.d.comb += [query.sq.eq((word.frm + word.to)[1:]),
+                                         tag.part.eq(CASTLE_CROSS)]
+                        with m.Default():
+                            m.d.comb += [query.sq.eq(word.to), tag.part.eq(CASTLE_TO),
+                                         query.clr.eq(word.frm), query.clr_valid.eq(1),
+                                         query.put.eq(word.to), query.put_valid.eq(1)]
             with m.Else():
                 m.d.comb += [query.sq.eq(Mux(is_king_move, word.to, own_king)),
                              tag.part.eq(NORMAL),
                              query.clr.eq(word.frm), query.clr_valid.eq(1),
                              query.put.eq(word.to), query.put_valid.eq(1),
                              query.epc.eq(word.to ^ 8), query.epc_valid.eq(word.flags.ep)]
-            return stmts
 
         # --- results: count, or store the legal moves ------------------------------------------
         result = attack.result.payload
@@ -354,7 +429,9 @@ class PerftThread(wiring.Component):
         with m.If(count_leg & result.tag.leaf):
             m.d.sync += leaves.eq(leaves + 1)        # plain: a made leaf whose king is safe
         with m.Elif(count_leg & counting):
-            m.d.sync += leaves.eq(leaves + Mux(result.tag.move.promote, 4, 1))
+            promo_leaves = (counts[WHITE] if counts[WHITE] == counts[BLACK]
+                            else Mux(side, counts[BLACK], counts[WHITE]))
+            m.d.sync += leaves.eq(leaves + Mux(result.tag.move.promote, promo_leaves, 1))
         with m.Elif(count_leg):
             m.d.comb += [push.eq(1), push_entry.eq(result.tag.move)]
 
@@ -366,17 +443,44 @@ class PerftThread(wiring.Component):
         piece_t = board.probe_b.piece
         to_occupied = ~board.planes.empty.bit_select(entry.to, 1)
         df = (entry.frm[:3] - entry.to[:3])[:4]
-        is_castle = (piece_f == KING) & _two_apart(entry.frm[:3], entry.to[:3])
+        if chess960:
+            is_castle = entry.castle
+        else:
+            is_castle = (piece_f == KING) & _two_apart(entry.frm[:3], entry.to[:3])
         is_ep = (piece_f == PAWN) & ep_valid & (entry.to == ep_sq) & (df != 0)
         promo_piece = Signal(PIECE)
-        with m.Switch(promo):
-            for i, p in enumerate(PROMOTION_ORDER):
-                with m.Case(i):
-                    m.d.comb += promo_piece.eq(p)
+        with m.Switch(Cat(promo, side) if promotions[WHITE] != promotions[BLACK] else promo):
+            for colour in ((WHITE, BLACK) if promotions[WHITE] != promotions[BLACK] else (0,)):
+                for i, p in enumerate(promotions[colour]):
+                    with m.Case(i | colour << self._promo_bits):
+                        m.d.comb += promo_piece.eq(p)
         placed = Mux(entry.promote, promo_piece, piece_f)
-        captured = Mux(is_ep, PAWN, Mux(to_occupied, piece_t, NO_PIECE))
+        # (Chess960: the king may land on its own rook, which is not taken)
+        occupied_to = to_occupied & ~is_castle if chess960 else to_occupied
+        captured = Mux(is_ep, PAWN, Mux(occupied_to, piece_t, NO_PIECE))
         undo = undo_q
-        u_rook_from, u_rook_to = _castle_squares(undo.to)
+        if chess960:
+            u_rook_from, u_rook_to = castle_rook(side, undo.to)
+            # king and rook may stay put or swap: a write that would undo the other piece's
+            # is left out (make: the king's from-square if it stays, the rook's if the king
+            # lands there; unmake: the king's target if it stayed, the rook's if the king
+            # came from there)
+            king_stays = undo.frm == undo.to
+            keep_from = undo.castle & king_stays
+            keep_rook_from = u_rook_from == undo.to
+            keep_to = undo.castle & king_stays
+            keep_rook_to = u_rook_to == undo.frm
+        else:
+            u_rook_from, u_rook_to = _castle_squares(undo.to)
+            keep_from = keep_rook_from = keep_to = keep_rook_to = None
+
+        def write_unless(keep, stmts):
+            """``stmts`` (a write) unless ``keep`` (None: always; orthodox chess)."""
+            if keep is None:
+                m.d.comb += stmts
+            else:
+                with m.If(~keep):
+                    m.d.comb += stmts
         arriving = stack_r.data  # the entry read off the stack this clock
         entry_last = Signal()    # ... is the ply's last
         node_first = Signal(range(STACK_DEPTH + 1))  # where the node at ``ply`` stores moves
@@ -434,7 +538,9 @@ class PerftThread(wiring.Component):
             last ply) the leaf's test."""
             u = undo
             double_step = (u.moved == PAWN) & _two_apart(u.frm[3:], u.to[3:])
-            m.d.sync += [rights.eq(_rights_after(rights, u.frm, u.to)),
+            new_rights = (_rights_after_960(rights, u.frm, u.to, self.castling, self.rooks)
+                          if chess960 else _rights_after(rights, u.frm, u.to))
+            m.d.sync += [rights.eq(new_rights),
                          ep_valid.eq(double_step), ep_sq.eq((u.frm + u.to)[1:]),
                          side.eq(~side)]
             with m.If(store_all):
@@ -525,8 +631,24 @@ class PerftThread(wiring.Component):
                     ask_about_move()
                     last_part = ~word.flags.castle | (castle_part == 2)
                     m.d.comb += [moves.ready.eq(last_part), attack.query.valid.eq(moves.valid)]
-                    with m.If(moves.valid & word.flags.castle):
-                        m.d.sync += castle_part.eq(Mux(last_part, 0, castle_part + 1))
+                    if not chess960:
+                        with m.If(moves.valid & word.flags.castle):
+                            m.d.sync += castle_part.eq(Mux(last_part, 0, castle_part + 1))
+                    else:
+                        with m.If(moves.valid & word.flags.castle):
+                            step = Mux(word.to > word.frm, Const(1, SQUARE), Const(63, SQUARE))
+                            after_frm = (word.frm + step)[:6]
+                            after_sq = (castle_sq + step)[:6]
+                            with m.Switch(castle_part):
+                                with m.Case(0):  # none crossed: straight to the destination
+                                    m.d.sync += [castle_sq.eq(after_frm), castle_part.eq(
+                                        Mux((word.frm == word.to) | (after_frm == word.to),
+                                            2, 1))]
+                                with m.Case(1):
+                                    m.d.sync += [castle_sq.eq(after_sq),
+                                                 castle_part.eq(Mux(after_sq == word.to, 2, 1))]
+                                with m.Default():
+                                    m.d.sync += castle_part.eq(0)
                 with m.If(core.done):
                     m.next = "Drain"
             with m.State("Drain"):
@@ -593,7 +715,8 @@ class PerftThread(wiring.Component):
                     advance(entry.promote, entry_last)
 
             # --- make ``entry``: two square writes (en passant three, castling four) ----------
-            with m.State("Make"):
+            def make_first():
+                """The move's first write (its to-square) and its undo record."""
                 m.d.comb += phase.eq(Phase.MAKE)
                 m.d.comb += write(entry.to, side, placed)
                 m.next = "Make-From"
@@ -605,11 +728,39 @@ class PerftThread(wiring.Component):
                              undo_w.data.last.eq(entry_last),
                              undo_w.data.rights.eq(rights), undo_w.data.ep_valid.eq(ep_valid),
                              undo_w.data.ep_sq.eq(ep_sq)]
+
+            with m.State("Make"):
+                if not chess960:
+                    make_first()
+                else:
+                    # a plain leaf that castles: first the king's square and the squares it
+                    # crosses, asked on the board before the move ("Castle-Ask"), then made
+                    castle_asked = Signal()
+                    with m.If(store_all & entry.castle & ~castle_asked):
+                        m.d.comb += phase.eq(Phase.MAKE)
+                        m.d.sync += [castle_asked.eq(1), castle_sq.eq(entry.frm)]
+                        m.next = "Castle-Ask"
+                    with m.Else():
+                        m.d.sync += castle_asked.eq(0)
+                        make_first()
+            if chess960:
+                with m.State("Castle-Ask"):
+                    m.d.comb += phase.eq(Phase.MAKE)
+                    step = Mux(entry.to > entry.frm, Const(1, SQUARE), Const(63, SQUARE))
+                    following = (castle_sq + step)[:6]
+                    m.d.comb += [attack.query.valid.eq(1), query.sq.eq(castle_sq),
+                                 tag.part.eq(Mux(castle_sq == entry.frm, CASTLE_CHECK,
+                                                 CASTLE_CROSS)),
+                                 tag.leaf.eq(1)]
+                    m.d.sync += castle_sq.eq(following)
+                    with m.If((castle_sq == entry.to) | (following == entry.to)):
+                        m.next = "Make"
             with m.State("Make-From"):
                 m.d.comb += phase.eq(Phase.MAKE)
-                m.d.comb += empty_sq(undo.frm)
-                with m.If(store_all & undo.castle):
-                    ask_before_castling(CASTLE_CHECK, undo.frm)
+                write_unless(keep_from, empty_sq(undo.frm))
+                if not chess960:
+                    with m.If(store_all & undo.castle):
+                        ask_before_castling(CASTLE_CHECK, undo.frm)
                 with m.If(undo.ep):
                     m.next = "Make-Ep"
                 with m.Elif(undo.castle):
@@ -622,9 +773,10 @@ class PerftThread(wiring.Component):
                 made()
             with m.State("Make-Rook-From"):
                 m.d.comb += phase.eq(Phase.MAKE)
-                m.d.comb += empty_sq(u_rook_from)
-                with m.If(store_all):
-                    ask_before_castling(CASTLE_CROSS, (undo.frm + undo.to)[1:])
+                write_unless(keep_rook_from, empty_sq(u_rook_from))
+                if not chess960:
+                    with m.If(store_all):
+                        ask_before_castling(CASTLE_CROSS, (undo.frm + undo.to)[1:])
                 m.next = "Make-Rook-To"
             with m.State("Make-Rook-To"):
                 m.d.comb += phase.eq(Phase.MAKE)
@@ -648,7 +800,7 @@ class PerftThread(wiring.Component):
                 with m.If(undo.captured.any() & ~undo.ep):
                     m.d.comb += write(undo.to, ~side, undo.captured)
                 with m.Else():
-                    m.d.comb += empty_sq(undo.to)
+                    write_unless(keep_to, empty_sq(undo.to))
                 m.d.sync += restore_after_unmake(undo, rights, ep_valid, ep_sq)
                 with m.If(undo.ep):
                     m.next = "Unmake-Ep"
@@ -661,7 +813,7 @@ class PerftThread(wiring.Component):
                 unmade()
             with m.State("Unmake-Rook-To"):
                 m.d.comb += phase.eq(Phase.UNMAKE)
-                m.d.comb += empty_sq(u_rook_to)
+                write_unless(keep_rook_to, empty_sq(u_rook_to))
                 m.next = "Unmake-Rook-From"
             with m.State("Unmake-Rook-From"):
                 m.d.comb += write(u_rook_from, side, ROOK)

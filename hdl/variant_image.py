@@ -174,3 +174,20 @@ def castling_fields(word: int) -> list[dict]:
 
 
 ORTHODOX_CASTLING = castling_fields(castling_word())  #: the gateware's default
+
+
+#: the perft chip's Chess960 castling also needs each right's rook from-file (3 bits a right,
+#: in the castling word's order): it moves the rook and clears the right when the rook moves
+ROOK_FILE_BITS = 3
+CASTLE_ROOKS_BITS = 4 * ROOK_FILE_BITS
+
+
+def castle_rooks_word(castles=CASTLES) -> int:
+    """Per right, the rook's from-file (orthodox where the position has no such castling)."""
+    word = 0
+    for side in (WHITE, BLACK):
+        slots = {c.right: c for c in CASTLES[side]}
+        slots.update({c.right: c for c in castles[side]})
+        for c in slots.values():
+            word |= (c.rook_from & 7) << (c.right.bit_length() - 1) * ROOK_FILE_BITS
+    return word

@@ -83,15 +83,15 @@ class BoardChip:
         self.client.close()
 
 
-def make_chip(target="cxxrtl", engines: int = 1):
-    """A ChipDriver (``perft``, ``list_moves``) on ``target``."""
+def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
+    """A ChipDriver (``perft``, ``list_moves``) on ``target``, playing ``variant``."""
     target = as_target(target)
     if target.name == "cxxrtl":
         from .chip_driver import ChipModel
-        return ChipModel(engines)
+        return ChipModel(engines, variant=variant)
     if target.name == "pysim":
         from .chip_pysim import ChipSimulation
-        return ChipSimulation(engines)
+        return ChipSimulation(engines, variant=variant)
     if target.name == "board":
         return BoardChip(open_board(target))
     raise ValueError("the perft chip runs on cxxrtl, pysim or a board, not verilator (only the "

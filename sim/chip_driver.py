@@ -62,15 +62,27 @@ class ChipCount:
         return self.clocks / self.leaves if self.leaves else None
 
 
+def chip_params(engines: int = 1, layout: str | None = None, variant: str = "chess") -> dict:
+    """The compiled chip's constructor parameters (one model per engines, layout, variant;
+    orthodox chess's key as before)."""
+    params = {"engines": engines}
+    if layout not in (None, DEFAULT_LAYOUT):
+        params["layout"] = layout
+    name = variant if isinstance(variant, str) else variant.name
+    if name != "chess":
+        params["variant"] = name
+    return params
+
+
 class ChipModel:
-    """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.perft_chip."""
+    """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.perft_chip;
+    ``variant`` (an engine.variants name) what it plays."""
 
     def __init__(self, engines: int = 1, library: str | None = None, verbose: bool = True,
-                 layout: str | None = None):
+                 layout: str | None = None, variant: str = "chess"):
         self.engines = engines
-        params = {"engines": engines}
-        if layout not in (None, DEFAULT_LAYOUT):
-            params["layout"] = layout
+        self.variant = variant if isinstance(variant, str) else variant.name
+        params = chip_params(engines, layout, self.variant)
         self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design="chip",
                                                         params=params))
         lib = self.lib

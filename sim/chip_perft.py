@@ -24,26 +24,26 @@ _chip = None
 _chip_key = None
 
 
-def make_chip(sim: str = "cxxrtl", engines: int = 1):
+def make_chip(sim: str = "cxxrtl", engines: int = 1, variant: str = "chess"):
     """The perft chip in a simulator: ``cxxrtl`` (compiled, fast) or ``pysim`` (Amaranth's,
-    the golden reference, slow)."""
+    the golden reference, slow), playing ``variant``."""
     if sim == "cxxrtl":
         from .chip_driver import ChipModel
-        return ChipModel(engines)
+        return ChipModel(engines, variant=variant)
     if sim == "pysim":
         from .chip_pysim import ChipSimulation
-        return ChipSimulation(engines)
+        return ChipSimulation(engines, variant=variant)
     raise ValueError(f"unknown simulator {sim!r}: choose from {', '.join(SIMULATORS)}")
 
 
-def worker_chip(sim: str, factory=None, engines: int = 1):
+def worker_chip(sim: str, factory=None, engines: int = 1, variant: str = "chess"):
     """This process's chip, built on first use and kept (a forked worker inherits it);
     ``factory`` (tests) builds a fresh one instead."""
     global _chip, _chip_key
     if factory is not None:
         return factory()
-    if _chip is None or _chip_key != (sim, engines):
-        _chip, _chip_key = make_chip(sim, engines), (sim, engines)
+    if _chip is None or _chip_key != (sim, engines, variant):
+        _chip, _chip_key = make_chip(sim, engines, variant), (sim, engines, variant)
     return _chip
 
 
@@ -96,10 +96,11 @@ class ChipReport:
         return out
 
 
-def chip_count(fen: str, depth: int, bulk: bool, sim: str, factory=None):
+def chip_count(fen: str, depth: int, bulk: bool, sim: str, factory=None,
+               variant: str = "chess"):
     """One chip count of ``fen`` (a module-level function: workers call it by name)."""
-    chip = worker_chip(sim, factory)
-    return chip.perft(Board(fen), depth, bulk)
+    chip = worker_chip(sim, factory, variant=variant)
+    return chip.perft(Board(fen, variant), depth, bulk)
 
 
 def children(board) -> list[tuple[str, str]]:
@@ -115,25 +116,25 @@ def children(board) -> list[tuple[str, str]]:
 def run_chip_perft(board: Board, depth: int, backend: str = "hw", sim: str = "cxxrtl",
                    bulk: bool = True, jobs: int = 1, divide: bool = False, progress=None,
                    factory=None, engines: int = 1) -> ChipReport:
-    fen = board.fen()
+    fen, variant = board.fen(), board.variant.name
     report = ChipReport(fen, depth, backend, sim, bulk)
     if engines > 1 and factory is None:  # one chip of several engines: this process's
-        factory = lambda: worker_chip(sim, None, engines)  # noqa: E731
+        factory = lambda: worker_chip(sim, None, engines, variant)  # noqa: E731
     start = time.perf_counter()
     if backend == "both":
-        report.sw_nodes = perft(Board(fen), depth, bulk=bulk)
+        report.sw_nodes = perft(Board(fen, variant), depth, bulk=bulk)
     split = depth >= 1 and (divide or (jobs > 1 and factory is None))
     if not split:
-        chip = worker_chip(sim, factory)
+        chip = worker_chip(sim, factory, variant=variant)
         show = None
         if progress:
             def show(leaves, clocks):
                 progress.update(f"perft {depth} on the chip: {leaves:,} leaves, "
                                 f"{clocks:,} clocks")
-        report.add(chip.perft(Board(fen), depth, bulk, progress=show))
+        report.add(chip.perft(Board(fen, variant), depth, bulk, progress=show))
     else:
-        kids = children(Board(fen))
-        jobs_list = [(child, depth - 1, bulk, sim, factory) for _, child in kids]
+        kids = children(Board(fen, variant))
+        jobs_list = [(child, depth - 1, bulk, sim, factory, variant) for _, child in kids]
         results = (run_in_workers(chip_count, jobs_list, jobs) if jobs > 1 and factory is None
                    else (chip_count(*job) for job in jobs_list))
         for (move, _), count in zip(kids, results):
@@ -146,9 +147,9 @@ def run_chip_perft(board: Board, depth: int, backend: str = "hw", sim: str = "cx
         report.mismatch = ("the chip's move stack overflowed: its count is not to be trusted "
                            "(the position holds more moves per ply than it is sized for)")
     elif backend == "both" and report.nodes != report.sw_nodes:
-        chip = worker_chip(sim, factory)
-        report.mismatch = (faulty_engines(chip, Board(fen), depth, bulk, report.sw_nodes)
-                           + localise(Board(fen), depth, bulk, sim, factory))
+        chip = worker_chip(sim, factory, variant=variant)
+        report.mismatch = (faulty_engines(chip, Board(fen, variant), depth, bulk, report.sw_nodes)
+                           + localise(Board(fen, variant), depth, bulk, sim, factory))
     report.seconds = time.perf_counter() - start
     return report
 
@@ -176,7 +177,8 @@ def localise(board: Board, depth: int, bulk: bool, sim: str, factory=None,
     differs (or, if every child agrees, to the node itself): a one-line report."""
     from .compare import describe_difference
 
-    chip = worker_chip(sim, factory)
+    variant = board.variant.name
+    chip = worker_chip(sim, factory, variant=variant)
     fen = board.fen()
     path = " ".join(line) if line else "(root)"
     sw_legal = board.legal_moves()
@@ -188,10 +190,11 @@ def localise(board: Board, depth: int, bulk: bool, sim: str, factory=None,
                 + describe_difference(fen, plain(hw_legal), plain(sw_legal), "chip", "sw"))
     if depth > 1:
         for move, child in children(board):
-            sw = perft(Board(child), depth - 1, bulk=bulk)
-            hw = chip.perft(Board(child), depth - 1, bulk)
+            sw = perft(Board(child, variant), depth - 1, bulk=bulk)
+            hw = chip.perft(Board(child, variant), depth - 1, bulk)
             if hw.leaves != sw:
-                return localise(Board(child), depth - 1, bulk, sim, factory, line + (move,))
+                return localise(Board(child, variant), depth - 1, bulk, sim, factory,
+                                line + (move,))
     return (f"counts differ after {path} although every child agrees (chip "
             f"{chip.perft(board, depth, bulk).leaves}, sw {perft(board, depth, bulk=bulk)} at "
             f"depth {depth}): the chip goes wrong between children, in make or unmake; FEN {fen}")

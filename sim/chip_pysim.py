@@ -20,9 +20,10 @@ class ChipSimulation:
     injection) simulates another instance of hdl.perft_chip.PerftChip."""
 
     def __init__(self, engines: int = 1, dut=None, vcd: str | None = None,
-                 gtkw: str | None = None):
+                 gtkw: str | None = None, variant: str = "chess"):
         from posdata.hdl.perft_chip import PerftChip
-        self.dut = dut if dut is not None else PerftChip(engines)
+        self.variant = variant if isinstance(variant, str) else variant.name
+        self.dut = dut if dut is not None else PerftChip(engines, variant=self.variant)
         self.engines = self.dut.engines
         self.threads = len(self.dut.phases)
         self._requests: deque = deque()
