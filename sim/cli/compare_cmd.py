@@ -6,6 +6,8 @@ from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
 
 from .common import CliError, Progress, add_json_arg, clock_mhz, int_in_range, print_json
+from .compare_random import add_random_args, run_random
+from .target_args import add_scheduler_arg, add_target_args, target_from_args
 
 
 def register(sub) -> None:
@@ -22,10 +24,11 @@ def register(sub) -> None:
     p.add_argument("--backend", choices=("hw", "gen"), default="hw",
                    help="hw: the perft chip (default); gen: the generator in the loop")
     p.add_argument("--bulk", action="store_true", help="bulk counting (default: plain)")
-    p.add_argument("--sim", choices=("cxxrtl", "pysim"), default="cxxrtl",
-                   help="gateware simulator (default: cxxrtl)")
+    add_target_args(p)
     p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=None,
-                   help="worker processes (default: cores for gen, 1 for hw)")
+                   help="local Dask workers (default: cores for gen, 1 for hw and a board)")
+    add_scheduler_arg(p)
+    add_random_args(p)
     p.add_argument("--mhz", type=float, default=None,
                    help="clock for the hardware time (default: latest synthesis Fmax)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -35,22 +38,45 @@ def register(sub) -> None:
 
 def run(args) -> int:
     mhz = clock_mhz(args.mhz)
-    jobs = args.jobs or (1 if args.backend == "hw" else os.cpu_count() or 1)
-    rows = compare_table({p.name: args.depth for p in STANDARD_POSITIONS}, args.sim, jobs,
+    jobs = args.jobs or (1 if args.backend == "hw" or args.target == "board"
+                         else os.cpu_count() or 1)
+    target = target_from_args(args, jobs)
+    if args.backend == "hw" and target.name == "verilator":
+        raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
+                       "is exported to Verilator (--backend gen --target verilator)")
+    if args.random is not None:
+        return run_random(args, target, jobs)
+    if args.seed is not None:
+        raise CliError("--seed goes with --random N")
+    if args.scheduler:
+        raise CliError("--scheduler goes with --random N (a campaign's positions)")
+    rows = compare_table({p.name: args.depth for p in STANDARD_POSITIONS}, target, jobs,
                          mhz, quiet=args.quiet, echo=not args.json, backend=args.backend,
                          bulk=args.bulk)
     if args.json:
-        print_json({"depth": args.depth, "backend": args.backend, "sim": args.sim,
+        print_json({"depth": args.depth, "backend": args.backend, "sim": str(target),
                     "mode": "bulk" if args.bulk else "plain", "mhz": mhz, "positions": rows})
     return 0 if all(r["match"] for r in rows) else 1
 
 
-def compare_table(depths: dict, sim: str, jobs: int, mhz: float | None, quiet=False,
+def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
                   echo=True, backend: str = "hw", bulk: bool = False) -> list[dict]:
-    """Run the comparison for each named standard position at its depth; print the table as
-    it fills when ``echo``. Returns one dict per position."""
+    """Run the comparison for each named standard position at its depth on ``sim`` (a
+    sim.backends target or its name); print the table as it fills when ``echo``. Returns one
+    dict per position."""
+    from posdata.sim.backends import as_target, make_chip
+    from posdata.sim.board_client import BoardError
     from posdata.sim.chip_perft import run_chip_perft
     from posdata.sim.hwperft import run_perft
+
+    target = as_target(sim)
+    factory = None
+    if backend == "hw" and target.name == "board":  # the board's own PERFT counts
+        try:
+            chip = make_chip(target)
+        except (OSError, BoardError) as e:
+            raise CliError(str(e)) from None
+        factory = lambda: chip  # noqa: E731
 
     unit = "clk/leaf" if backend == "hw" else "cyc/move"
     header = (f"{'position':<10} {'depth':>5} {'sw nodes':>10} {'hw nodes':>10} "
@@ -66,14 +92,14 @@ def compare_table(depths: dict, sim: str, jobs: int, mhz: float | None, quiet=Fa
         progress = Progress(quiet)
         try:
             if backend == "hw":
-                report = run_chip_perft(Board(pos.fen), depth, "both", sim, bulk, jobs,
-                                        progress=progress)
+                report = run_chip_perft(Board(pos.fen), depth, "both", target.name, bulk, jobs,
+                                        progress=progress, factory=factory)
                 clocks, per = report.clocks, report.clocks / max(1, report.nodes)
             else:
-                report = run_perft(Board(pos.fen), depth, "gen", sim, jobs, progress,
+                report = run_perft(Board(pos.fen), depth, "gen", target, jobs, progress,
                                    check=True, bulk=bulk)
                 clocks, per = report.cycles, report.cycles / max(1, report.moves)
-        except RuntimeError as e:
+        except (RuntimeError, OSError, BoardError) as e:
             raise CliError(str(e)) from None
         finally:
             progress.done()
