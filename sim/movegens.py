@@ -1,17 +1,19 @@
 """The move generators the search and the UCI engine can run on, by name: ``sw`` is the
-reference posdata walk in Python, ``hw`` the compiled model of the gateware. The engine itself
-knows only its own generator; ``posdata search`` and ``posdata uci`` hand it these."""
+reference posdata walk in Python, ``hw`` the gateware on a sim.backends target (the compiled
+model by default; ``--target`` picks another). The engine itself knows only its own generator;
+``posdata search`` and ``posdata uci`` hand it these."""
 
 from posdata.engine import movegen as reference
 from posdata.engine.search import MoveGenUnavailable
 
 
-def _gateware():
+def _gateware(target="cxxrtl"):
     from .backends import make_driver
+    from .board_client import BoardError
     from .driver import GatewareMoveGen
     try:
-        return GatewareMoveGen(make_driver("cxxrtl"))
-    except RuntimeError as e:  # e.g. no C++ compiler for the compiled model
+        return GatewareMoveGen(make_driver(target))
+    except (RuntimeError, OSError, BoardError) as e:  # no C++ compiler, no board on the port
         raise MoveGenUnavailable(f"hardware move generator unavailable: {e}") from None
 
 
@@ -19,8 +21,13 @@ def _gateware():
 MOVEGENS = {"sw": lambda: reference, "hw": _gateware}
 
 
-def make_movegen(name: str):
+def movegens_on(target="cxxrtl") -> dict:
+    """MOVEGENS with ``hw`` on ``target`` (a sim.backends.Target or its name)."""
+    return {"sw": MOVEGENS["sw"], "hw": lambda: _gateware(target)}
+
+
+def make_movegen(name: str, target="cxxrtl"):
     if name not in MOVEGENS:
         raise MoveGenUnavailable(f"unknown move generator {name!r} (choose one of: "
                                  f"{', '.join(MOVEGENS)})")
-    return MOVEGENS[name]()
+    return movegens_on(target)[name]()

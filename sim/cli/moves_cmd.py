@@ -3,8 +3,9 @@ generator or from the simulated gateware."""
 
 from posdata.engine.movegen import gen
 
-from .common import (add_json_arg, add_position_args, add_variant_arg, describe, load_board,
-                     print_json)
+from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, describe,
+                     load_board, print_json)
+from .target_args import add_target_args, target_from_args
 
 
 def register(sub) -> None:
@@ -16,8 +17,10 @@ def register(sub) -> None:
     add_position_args(p)
     add_variant_arg(p)
     p.add_argument("--backend", choices=("sw", "hw"), default="sw",
-                   help="sw: the reference generator (default); hw: the gateware in "
-                        "Amaranth's cycle-accurate simulator (adds the cycle count)")
+                   help="sw: the reference generator (default); hw: the gateware on --target "
+                        "(adds the cycle count)")
+    # pysim by default: one generation needs no compiled model (nor a compiler)
+    add_target_args(p, default="pysim")
     add_json_arg(p)
     p.set_defaults(run=run)
 
@@ -25,9 +28,18 @@ def register(sub) -> None:
 def run(args) -> int:
     board = load_board(args)
     cycles = None
+    target = target_from_args(args)
     if args.backend == "hw":
         from posdata.sim.backends import make_driver
-        result = make_driver("pysim", variant=board.variant.name).generate(board)
+        from posdata.sim.board_client import BoardError
+        try:
+            driver = make_driver(target, variant=board.variant.name)
+            try:
+                result = driver.generate(board)
+            finally:
+                driver.close()
+        except (RuntimeError, ValueError, OSError, BoardError) as e:  # no toolchain, no board
+            raise CliError(str(e)) from None
         moves, cycles = result.moves, result.cycles
     else:
         moves = board.moves(gen)
@@ -35,6 +47,7 @@ def run(args) -> int:
         out = {"fen": board.fen(), "moves": [board.uci(m) for m in moves]}
         if cycles is not None:
             out["cycles"] = cycles
+            out["target"] = str(target)
         print_json(out)
         return 0
     if board.variant.name != "chess":
@@ -42,7 +55,7 @@ def run(args) -> int:
     print(f"fen    {board.fen()}")
     print(f"moves  {len(moves)} pseudo-legal, in generation order")
     if cycles is not None:
-        print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move)")
+        print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move, on {target})")
     for i, m in enumerate(moves):
         print(f"{i + 1:4d}  {describe(board, m)}")
     return 0

@@ -5,6 +5,7 @@ from posdata.engine.search import (MAX_DEPTH, Limits, MoveGenUnavailable, Search
 
 from ..movegens import MOVEGENS, make_movegen
 
+from .target_args import add_target_args, target_from_args
 from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, int_in_range,
                      load_board, print_json, require_orthodox)
 
@@ -26,7 +27,8 @@ def register(sub) -> None:
                        metavar="MS", help="milliseconds to search")
     p.add_argument("--movegen", choices=tuple(MOVEGENS), default="sw",
                    help="move generator: sw, the Python posdata walk (default), or hw, the "
-                        "compiled simulation of the gateware")
+                        "gateware on --target")
+    add_target_args(p)
     add_json_arg(p)
     p.set_defaults(run=run)
 
@@ -36,7 +38,7 @@ def run(args) -> int:
         require_orthodox(args, f"the gateware (--movegen {args.movegen})")
     board = load_board(args)
     try:
-        movegen = make_movegen(args.movegen)
+        movegen = make_movegen(args.movegen, target_from_args(args))
     except MoveGenUnavailable as e:
         raise CliError(str(e)) from None
     fen = board.fen()
@@ -47,6 +49,7 @@ def run(args) -> int:
         result = searcher.think(board, limits)
         print_json({
             "fen": fen, "variant": board.variant.name, "movegen": args.movegen,
+            "target": args.target if args.movegen == "hw" else None,
             "bestmove": board.uci(result.best_move) if result.best_move is not None else None,
             "score": _score_json(result.score), "depth": result.depth,
             "pv": [board.uci(m) for m in result.pv], "nodes": result.nodes,
@@ -61,7 +64,7 @@ def run(args) -> int:
     if board.variant.name != "chess":
         print(f"variant  {board.variant.name}")
     print(f"fen      {fen}")
-    print(f"movegen  {args.movegen}")
+    print(f"movegen  {args.movegen}" + (f" on {args.target}" if args.movegen == "hw" else ""))
 
     def show(it):
         if it.depth == 1:
