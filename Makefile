@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth bench bench-hw bench-sim bench-search bench-chip bench-variants clean
+.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth bench bench-hw bench-sim bench-scale bench-search bench-chip bench-variants clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench       software perft speed against python-chess"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
 	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
+	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
@@ -77,6 +78,9 @@ bench-hw: $(STAMP)
 
 bench-sim: $(STAMP)
 	$(PY) bench/sim_speed.py
+
+bench-scale: $(STAMP)
+	$(PY) bench/scale.py
 
 bench-search: $(STAMP)
 	$(PY) bench/search.py
