@@ -15,6 +15,7 @@ from .claims import ClaimCounter
 from .layouts import PIECE, SQUARE, MoveLayout, Position
 from .perft_board import plane_codes
 from .perft_engine import THREADS, PerftEngine
+from .perft_thread import castling_ports
 from .perft_thread import Phase
 from .rom import DEFAULT_LAYOUT, check_layout
 
@@ -66,6 +67,7 @@ class PerftChip(wiring.Component):
             "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),
             "phases": Out(Phase).array(engines * THREADS),
+            **castling_ports(variant),  # Chess960: the root's castling squares
         })
 
     @property
@@ -98,6 +100,8 @@ class PerftChip(wiring.Component):
                 engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
                 engine.split.eq(self.split), engine.abort.eq(self.abort),
             ]
+            if "castling" in self.signature.members:
+                m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
         first = engines[0]
         m.d.comb += listing.eq(first.busy)
         m.d.comb += [first.gen_start.eq(self.gen_start & ~busy & ~listing),

@@ -15,7 +15,7 @@ from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
 from .layouts import PIECE, SQUARE, MoveLayout, Position
-from .perft_thread import ClaimPort, Phase, PerftThread
+from .perft_thread import ClaimPort, Phase, PerftThread, castling_ports
 from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
 
 THREADS = 2  #: one per port of the dual-ported ROMs
@@ -62,6 +62,7 @@ class PerftEngine(wiring.Component):
             "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),
             "phases": Out(Phase).array(THREADS),
+            **castling_ports(variant),
         })
 
     def elaborate(self, platform):
@@ -84,6 +85,8 @@ class PerftEngine(wiring.Component):
                 thread.abort.eq(self.abort),
                 self.phases[i].eq(thread.phase),
             ]
+            if "castling" in self.signature.members:
+                m.d.comb += [thread.castling.eq(self.castling), thread.rooks.eq(self.rooks)]
         first = threads[0]
         m.d.comb += [first.gen_start.eq(self.gen_start), first.gen_legal.eq(self.gen_legal),
                      self.gen_cycles.eq(first.gen_cycles)]

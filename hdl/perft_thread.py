@@ -43,7 +43,7 @@ from .core import GeneratorCore
 from .layouts import PIECE, SQUARE, Castling, MoveLayout, Position
 from .perft_board import PerftBoard, plane_codes
 from .rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
-from .variant_image import ORTHODOX_CASTLING, ROOK_FILE_BITS, castle_rooks_word, geometry_of
+from .variant_image import ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS, geometry_of
 
 STACK_DEPTH = 4096  #: move stack entries (README: 12 plies x 323 <= 4096)
 MAX_PLIES = 16      #: ply records (undo, first/end, cursor); depth is at most MAX_PLIES - 1
@@ -144,6 +144,15 @@ def _rights_after(rights, frm, to):
     return keep[:4]
 
 
+def castling_ports(variant) -> dict:
+    """Chess960's per-position castling inputs (``hdl.perft_thread``); none for other variants."""
+    from posdata.engine.variants import get_variant
+    if not get_variant(variant).chess960:
+        return {}
+    return {"castling": In(Castling, init=ORTHODOX_CASTLING),
+            "rooks": In(data.ArrayLayout(ROOK_FILE_BITS, 4), init=ORTHODOX_ROOKS)}
+
+
 class PerftThread(wiring.Component):
     """Ports
     -----
@@ -171,6 +180,10 @@ class PerftThread(wiring.Component):
         to and the promoted piece; no other flags).
     phase : Out(Phase)
         Observation only: where the clock goes.
+    castling : In(Castling), rooks : In(4 x 3) (Chess960 only)
+        Per castling right, the king's from- and to-file and the squares that must be empty
+        (``hdl.variant_image.castling_word``), and the rook's from-file
+        (``castle_rooks_word``): the root's, held through a count.
 
     Parameters
     ----------
@@ -191,11 +204,7 @@ class PerftThread(wiring.Component):
         self._chess960 = variant.chess960
         # Chess960: the castlings' squares come with the position (orthodox chess keeps its
         # constants and no ports)
-        castling = ({"castling": In(Castling, init=ORTHODOX_CASTLING),
-                     "rooks": In(data.ArrayLayout(ROOK_FILE_BITS, 4),
-                                 init=[(castle_rooks_word() >> ROOK_FILE_BITS * i) & 7
-                                       for i in range(4)])}
-                    if self._chess960 else {})
+        castling = castling_ports(variant)
         self._entry = stack_entry(self._chess960)
         self._tag = tag_layout(self._entry)
         super().__init__({**castling,
@@ -627,6 +636,8 @@ class PerftThread(wiring.Component):
                     m.d.comb += [moves.ready.eq(1), push.eq(moves.valid),
                                  push_entry.frm.eq(word.frm), push_entry.to.eq(word.to),
                                  push_entry.promote.eq(word.flags.promotion)]
+                    if chess960:
+                        m.d.comb += push_entry.castle.eq(word.flags.castle)
                 with m.Else():
                     ask_about_move()
                     last_part = ~word.flags.castle | (castle_part == 2)

@@ -191,3 +191,7 @@ def castle_rooks_word(castles=CASTLES) -> int:
         for c in slots.values():
             word |= (c.rook_from & 7) << (c.right.bit_length() - 1) * ROOK_FILE_BITS
     return word
+
+
+#: per right, the rook's from-file in orthodox chess (an Amaranth initialiser)
+ORTHODOX_ROOKS = [castle_rooks_word() >> ROOK_FILE_BITS * i & 7 for i in range(4)]

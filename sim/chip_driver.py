@@ -42,6 +42,12 @@ def pack_root(board) -> int:
     return value.as_value().value
 
 
+def pack_castling(board) -> tuple[int, int]:
+    """The root's castling squares and rook files (Chess960's chip reads them)."""
+    from posdata.hdl.variant_image import castle_rooks_word, castling_word
+    return castling_word(board.castles), castle_rooks_word(board.castles)
+
+
 def pack_squares(board) -> bytes:
     return bytes(c | p << 2 for c, p in zip(board.color, board.piece))
 
@@ -97,6 +103,7 @@ class ChipModel:
         lib.posdata_chip_run.restype = ctypes.c_int32
         lib.posdata_chip_phases.argtypes = [vp, ctypes.POINTER(u64)]
         lib.posdata_chip_abort.argtypes = [vp]
+        lib.posdata_chip_castling.argtypes = [vp, u64, u32]
         lib.posdata_chip_list.argtypes = [vp, u32, ctypes.POINTER(u32), ctypes.c_int32, u64,
                                           ctypes.POINTER(u64)]
         lib.posdata_chip_list.restype = ctypes.c_int32
@@ -118,6 +125,10 @@ class ChipModel:
     def __del__(self):
         self.close()
 
+    def _load(self, board) -> None:
+        self.lib.posdata_chip_load(self.handle, pack_squares(board), pack_root(board))
+        self.lib.posdata_chip_castling(self.handle, *pack_castling(board))
+
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
               progress=None, watchdog: int | None = None, engine: int | None = None
               ) -> ChipCount:
@@ -128,7 +139,7 @@ class ChipModel:
             split = default_split(depth)
         check_engine(engine, self.engines)
         lib, h = self.lib, self.handle
-        lib.posdata_chip_load(h, pack_squares(board), pack_root(board))
+        self._load(board)
         lib.posdata_chip_start(h, depth, int(bulk), split, ALL_ENGINES if engine is None else engine)
         leaves, clocks, overflow = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint32()
         while not lib.posdata_chip_run(h, CHUNK, ctypes.byref(leaves), ctypes.byref(clocks),
@@ -149,7 +160,7 @@ class ChipModel:
         """The root's moves as the chip lists them: legal (from its legality unit; from, to and
         promoted piece only), or pseudo-legal in generation order (the generator core)."""
         lib, h = self.lib, self.handle
-        lib.posdata_chip_load(h, pack_squares(board), pack_root(board))
+        self._load(board)
         cycles = ctypes.c_uint64()
         n = lib.posdata_chip_list(h, int(legal), self._moves, MAX_MOVES, watchdog,
                                   ctypes.byref(cycles))

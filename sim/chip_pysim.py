@@ -9,7 +9,8 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
-from .chip_driver import PHASES, ChipCount, check_engine, default_split, pack_root
+from .chip_driver import (PHASES, ChipCount, check_engine, default_split, pack_castling,
+                          pack_root)
 from .driver import Generation, WatchdogError
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
@@ -81,6 +82,10 @@ class ChipSimulation:
             await ctx.tick()
         ctx.set(dut.wr_en, 0)
         ctx.set(dut.root.as_value(), pack_root(board))
+        if "castling" in dut.signature.members:
+            castling, rooks = pack_castling(board)
+            ctx.set(dut.castling.as_value(), castling)
+            ctx.set(dut.rooks.as_value(), rooks)
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
               progress=None, watchdog: int | None = 10_000_000,

@@ -79,7 +79,8 @@ def entry_defines(design: str, params: dict) -> str:
     from posdata.hdl.perft_engine import THREADS
     threads = params.get("engines", 1) * THREADS
     reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
-    return (f"#define POSDATA_THREADS {threads}\n"
+    chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
+    return (chess960 + f"#define POSDATA_THREADS {threads}\n"
             f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
 
 

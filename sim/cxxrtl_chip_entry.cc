@@ -59,6 +59,18 @@ void posdata_chip_load(void *handle, const uint8_t *squares, uint32_t root) {
   top.p_root.set<uint32_t>(root);
 }
 
+// Chess960's chip: the root's castling squares (hdl.variant_image castling_word and
+// castle_rooks_word), held through the counts; other chips have no such inputs.
+void posdata_chip_castling(void *handle, uint64_t castling, uint32_t rooks) {
+#ifdef POSDATA_CHESS960
+  auto &top = static_cast<Chip *>(handle)->top;
+  top.p_castling.set<uint64_t>(castling);
+  top.p_rooks.set<uint32_t>(rooks);
+#else
+  (void)handle, (void)castling, (void)rooks;
+#endif
+}
+
 // Start perft(depth) on every engine, or on engine `solo` alone when it is below 256; clears
 // the phase counts.
 void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t split,

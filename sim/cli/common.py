@@ -58,6 +58,20 @@ def require_orthodox(args, what: str) -> None:
                        f"software generator for --variant {variant.name}")
 
 
+def require_chip_variant(args, target_name: str) -> None:
+    """Refuse a variant the perft chip cannot count (its legality unit has no plane for the
+    nightrider's rays), and any variant on a board (its bitstream is orthodox chess's)."""
+    from posdata.hdl.perft_board import UnsupportedVariant, plane_codes
+    variant = getattr(args, "variant", CHESS)
+    try:
+        plane_codes(variant)
+    except UnsupportedVariant as e:
+        raise CliError(f"{e}; use --backend sw or gen for --variant {variant.name}") from None
+    if target_name == "board" and variant is not CHESS:
+        raise CliError(f"the board's perft chip plays orthodox chess only, not {variant.name}; "
+                       "use --target cxxrtl or pysim")
+
+
 def load_board(args) -> Board:
     try:
         board = Board(args.fen, getattr(args, "variant", CHESS))

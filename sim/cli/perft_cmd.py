@@ -4,7 +4,7 @@ loop, or on the simulated perft chip, which counts by itself."""
 from .perft_suite_cmd import add_suite_args, run_suite_cmd
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
 from .common import (CliError, Progress, add_json_arg, add_position_args, add_variant_arg,
-                     clock_mhz, int_in_range, load_board, print_json, require_orthodox)
+                     clock_mhz, int_in_range, load_board, print_json, require_chip_variant)
 
 MAX_DEPTH = 12
 BACKENDS = ("sw", "gen", "hw", "both")
@@ -62,11 +62,11 @@ def run(args) -> int:
         raise CliError("--engines goes with --backend hw or both (the perft chip)")
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
-    if args.backend in ("hw", "both"):
-        require_orthodox(args, "the perft chip (--backend hw/both)")
     board = load_board(args)
     mhz = clock_mhz(args.mhz)
     target = target_from_args(args, args.jobs)
+    if args.backend in ("hw", "both"):
+        require_chip_variant(args, target.name)
     if args.backend in ("hw", "both") and target.name == "verilator":
         raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
                        "is exported to Verilator (--backend gen --target verilator)")
