@@ -13,7 +13,18 @@ from .accounts import Clock
 from .driver import (Generation, ShadowBoard, VariantCheck, WatchdogError, castling_input,
                      position_inputs)
 
-CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
+CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis (in fs: Amaranth's unit)
+
+#: the save file's groups: (title, module under the top, signals; ``view.*``: a View's fields)
+GTKW_GROUPS = [
+    ("square writes", "", ["wr_en", "wr_sq", "wr_color", "wr_piece"]),
+    ("position", "", ["side", "castle", "ep_valid", "ep_sq"]),
+    ("control", "", ["start", "busy", "done", "cycles"]),
+    ("walker", "", ["walking", "stepping", "walk_from"]),
+    ("walker context in the logic stage (ring_l)", "core.walker", ["ring_l.*"]),
+    ("walker context in the ROM stage (ring_r)", "core.walker", ["ring_r.*"]),
+    ("moves out", "", ["moves__valid", "moves__ready", "moves__payload.*"]),
+]
 
 
 class PysimGenerator:
@@ -43,13 +54,19 @@ class PysimGenerator:
             traces = [d.wr_en, d.wr_sq, d.wr_color, d.wr_piece, d.side, d.castle, d.ep_valid,
                       d.ep_sq, d.start, d.busy, d.walking, d.stepping, d.walk_from, d.moves.valid,
                       d.moves.ready, d.moves.payload, d.done, d.cycles]
-            self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
+            # our own save file, written from the finished VCD (sim.gtkw: zoom, markers, names)
+            self._vcd = self.sim.write_vcd(vcd, None, traces=traces)
             self._vcd.__enter__()
+        self._vcd_path, self._gtkw = vcd, gtkw
 
     def close(self) -> None:
         if self._vcd is not None:
             self._vcd.__exit__(None, None, None)
             self._vcd = None
+            if self._gtkw:
+                from .gtkw import write_gtkw
+                write_gtkw(self._vcd_path, self._gtkw, GTKW_GROUPS, "start", "done",
+                           round(CLOCK_PERIOD * 1e15))
 
     def __enter__(self):
         return self
