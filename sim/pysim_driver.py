@@ -15,6 +15,8 @@ from .driver import (Generation, ShadowBoard, VariantCheck, WatchdogError, castl
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis (in fs: Amaranth's unit)
 
+VCD_TAIL_CLOCKS = 20
+
 #: the save file's groups: (title, module under the top, signals; ``view.*``: a View's fields)
 GTKW_GROUPS = [
     ("square writes", "", ["wr_en", "wr_sq", "wr_color", "wr_piece"]),
@@ -61,6 +63,9 @@ class PysimGenerator:
 
     def close(self) -> None:
         if self._vcd is not None:
+            # idle clocks after done: GTKWave resets a view that would pass the dump's end
+            for _ in range(2 * VCD_TAIL_CLOCKS):
+                self.sim.advance()
             self._vcd.__exit__(None, None, None)
             self._vcd = None
             if self._gtkw:

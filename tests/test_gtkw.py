@@ -3,8 +3,14 @@ VCD, shown under a name without Amaranth's ``$N``, markers A and B at the clocks
 done rise (read from the VCD here, by a parser of its own), the view zoomed to span them, the
 walker's two contexts in groups of their own, and no group called ``view``."""
 
+import contextlib
+import io
 import math
 import re
+import shutil
+import subprocess
+
+import pytest
 
 from posdata.engine.positions import BY_NAME
 from posdata.sim.cli import main
@@ -32,11 +38,17 @@ def vcd_facts(path):
     return names, rises
 
 
-def test_kiwipete_save_file(tmp_path, capsys):
-    vcd = tmp_path / "k.vcd"
-    assert main(["sim", "--fen", BY_NAME["kiwipete"].fen, "--vcd", str(vcd), "--json"]) == 0
-    capsys.readouterr()
-    lines = (tmp_path / "k.gtkw").read_text().splitlines()
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    vcd = tmp_path_factory.mktemp("wave") / "k.vcd"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["sim", "--fen", BY_NAME["kiwipete"].fen, "--vcd", str(vcd), "--json"]) == 0
+    return vcd, vcd.with_suffix(".gtkw")
+
+
+def test_kiwipete_save_file(saved):
+    vcd, gtkw = saved
+    lines = gtkw.read_text().splitlines()
     names, rises = vcd_facts(vcd)
     traces = [re.fullmatch(r"\+\{([^}]*)\} (\S+)", line) for line in lines if line[0] == "+"]
     assert traces and all(traces)
@@ -62,7 +74,31 @@ def test_kiwipete_save_file(tmp_path, capsys):
     zoom, markers = float(star[0][1:]), [int(x) for x in star[1:]]
     assert markers[1:3] == [start, done] and markers[3:] == [-1] * 24
     left = int(next(line for line in lines if line.startswith("[timestart]")).split()[1])
-    # GTKWave: 200 pixels span 2 ** -zoom time units; the wave pane is ~1200 pixels wide
-    visible = 2 ** -zoom / 200 * 1200
+    # GTKWave: 200 pixels span 2 ** -zoom time units; its wave pane is ~994 pixels wide here
+    visible = 2 ** -zoom / 200 * 994
     assert left <= start and done <= left + visible <= left + 2 * (done - left)
     assert math.isfinite(zoom) and zoom < 0
+
+
+GTKWAVE_QUERY = """puts "WINDOW [gtkwave::getWindowStartTime] [gtkwave::getWindowEndTime]"
+puts "MARKERS [gtkwave::getNamedMarker A] [gtkwave::getNamedMarker B]"
+gtkwave::/File/Quit
+"""
+
+
+@pytest.mark.skipif(not (shutil.which("gtkwave") and shutil.which("xvfb-run")),
+                    reason="GTKWave or Xvfb not installed (apt install gtkwave xvfb xauth)")
+def test_gtkwave_opens_on_the_generation(saved, tmp_path):
+    """GTKWave itself (under Xvfb) opens the window over start..done, markers on them."""
+    vcd, gtkw = saved
+    _, rises = vcd_facts(vcd)
+    script = tmp_path / "query.tcl"
+    script.write_text(GTKWAVE_QUERY)
+    out = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", str(script), str(gtkw)],
+                         capture_output=True, text=True, timeout=120).stdout
+    window = next(line for line in out.splitlines() if line.startswith("WINDOW")).split()
+    markers = next(line for line in out.splitlines() if line.startswith("MARKERS")).split()
+    left, right = int(window[1]), int(window[2])
+    assert [int(m) for m in markers[1:]] == [rises["start"], rises["done"]]
+    assert left <= rises["start"] and rises["done"] <= right
+    assert right - left < 2 * (rises["done"] - rises["start"]), "not zoomed to the generation"
