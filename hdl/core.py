@@ -61,13 +61,15 @@ class GeneratorCore(wiring.Component):
         The walk ROM's layout (``hdl.rom``).
     variant : an engine.variants name: its promotion sets (the merger's table) ...
     geometry : ... and the widths its tables need (default: its own; hdl.variant_image)
+    registered_heads : the merger's FIFOs for a device without LUT RAM (hdl.merger)
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None):
+                 geometry: Geometry | None = None, registered_heads: bool = False):
         self._layout = check_layout(layout)
         self._variant = variant
         self._geometry = g = rom_geometry(variant, geometry)
+        self._registered_heads = registered_heads
         super().__init__({
             "start": In(1), "position": In(Position),
             "castling": In(Castling, init=ORTHODOX_CASTLING), "expand": In(1),
@@ -81,7 +83,7 @@ class GeneratorCore(wiring.Component):
         g = self._geometry
         m.submodules.prefetch = prefetch = PiecePrefetcher(g)
         m.submodules.walker = walker = Walker(self._layout, g)
-        m.submodules.merger = merger = OutputMerger(self._variant, g)
+        m.submodules.merger = merger = OutputMerger(self._variant, g, self._registered_heads)
 
         # The block diagram: start entries feed the prefetcher, the walk ROM the walker; pieces
         # flow prefetcher -> walker, table entries walker -> merger, moves merger -> out.

@@ -94,7 +94,8 @@ class GeneratorFrontEnd(wiring.Component):
         m.submodules.uart_tx = utx = self.uart_tx
         m.submodules.receiver = rcv = self.receiver
         m.submodules.sender = snd = self.sender
-        m.submodules.gen = gen = MoveGenerator()
+        # no LUT RAM on the iCE40: the merger's FIFOs with registered heads (same clocks)
+        m.submodules.gen = gen = MoveGenerator(registered_heads=True)
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx), self.busy.eq(gen.busy),
                      self.self_test.eq(SelfTest.NONE)]
         # received bytes wait here while the FSM holds the previous command (hdl.frontend)

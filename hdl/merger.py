@@ -28,6 +28,7 @@ from .board import Planes
 from .layouts import Castling, MoveLayout, Position
 from .params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, ROOM_MARGIN
 from .rom import ORTHODOX
+from .shift_fifo import ShiftFIFO
 from .variant_image import (ORTHODOX_CASTLING, PROMO_PIECE_BITS, Geometry, promotion_image,
                             variant_image)
 from .walker import Entry, EntryPort, OrderPort
@@ -62,6 +63,11 @@ class OutputMerger(wiring.Component):
     ----------
     variant : the engine.variants name whose promotion sets the merger's table holds
     geometry : hdl.variant_image.Geometry (the promotion index's width)
+    registered_heads : bool
+        For a device without LUT RAM (the iCE40): every FIFO's head a register
+        (``hdl.shift_fifo``) and the walker's order report registered before its FIFO. Same
+        moves and clocks (the report is read at the earliest two clocks after it is made, when
+        the piece's first entry lands); off, the FIFOs are LUT RAM (the ECP5).
     """
 
     start: In(1)
@@ -75,15 +81,18 @@ class OutputMerger(wiring.Component):
     moves: Out(stream.Signature(MoveLayout))
     finished: Out(1)
 
-    def __init__(self, variant=CHESS, geometry: Geometry = ORTHODOX):
+    def __init__(self, variant=CHESS, geometry: Geometry = ORTHODOX,
+                 registered_heads: bool = False):
         self._promotions = variant_image(variant).promotions
         self._geometry = geometry
+        self._registered_heads = registered_heads
         super().__init__()
 
     def elaborate(self, platform):
         m = Module()
 
-        fifos = [SyncFIFO(width=Entry.size, depth=FIFO_DEPTH) for _ in range(CONTEXTS)]
+        Fifo = ShiftFIFO if self._registered_heads else SyncFIFO
+        fifos = [Fifo(width=Entry.size, depth=FIFO_DEPTH) for _ in range(CONTEXTS)]
         room = Signal(CONTEXTS)
         for i, fifo in enumerate(fifos):
             m.submodules[f"fifo{i}"] = fifo
@@ -105,9 +114,12 @@ class OutputMerger(wiring.Component):
             m.d.sync += [out_valid.eq(emit), out_word.eq(word)]
 
         # Which context walks each piece, in piece order.
-        m.submodules.order = order = SyncFIFO(width=Shape.cast(range(CONTEXTS)).width,
-                                              depth=ORDER_DEPTH)
-        m.d.comb += [order.w_data.eq(self.order.payload), order.w_en.eq(self.order.valid)]
+        m.submodules.order = order = Fifo(width=Shape.cast(range(CONTEXTS)).width,
+                                          depth=ORDER_DEPTH)
+        if self._registered_heads:
+            m.d.sync += [order.w_data.eq(self.order.payload), order.w_en.eq(self.order.valid)]
+        else:
+            m.d.comb += [order.w_data.eq(self.order.payload), order.w_en.eq(self.order.valid)]
 
         # --- the head of the FIFO of the context that walks the current piece -----------------
         heads = [fifo.r_stream for fifo in fifos]

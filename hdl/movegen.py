@@ -109,6 +109,9 @@ class MoveGenerator(wiring.Component):
         Whose tables and promotion sets the memories hold; the logic is the same for all.
     geometry : hdl.variant_image.Geometry
         The widths the tables need (default: the variant's own; a larger one holds it too).
+    registered_heads : bool
+        The merger's FIFOs with registered heads, for a device without LUT RAM (the iCE40;
+        ``hdl.merger``). Same moves, same cycles.
     """
 
     wr_en: In(1)
@@ -130,8 +133,9 @@ class MoveGenerator(wiring.Component):
     walk_from: Out(SQUARE)
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None):
+                 geometry: Geometry | None = None, registered_heads: bool = False):
         self._layout = check_layout(layout)
+        self._registered_heads = registered_heads
         self._variant = variant
         self._geometry = rom_geometry(variant, geometry)
         super().__init__()
@@ -144,7 +148,7 @@ class MoveGenerator(wiring.Component):
         m = Module()
         m.submodules.board = board = BoardMemory()
         v, g = self._variant, self._geometry
-        m.submodules.core = core = GeneratorCore(self._layout, v, g)
+        m.submodules.core = core = GeneratorCore(self._layout, v, g, self._registered_heads)
         m.submodules.rom = rom = PosdataRom(self._layout, v, g)
         wiring.connect(m, board.planes, core.planes)
         wiring.connect(m, core.lookup, board.lookup)

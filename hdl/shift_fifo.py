@@ -25,20 +25,27 @@ class ShiftFIFO(Elaboratable, FIFOInterface):
     def elaborate(self, platform):
         m = Module()
         depth = self.depth
-        m.d.comb += [self.w_rdy.eq(self.level != depth), self.r_rdy.eq(self.level != 0),
+        # ``tail`` is ``level`` one-hot, kept beside it so that full, empty and whether an entry
+        # takes the new word are flip-flops or one LUT, not compares on the level
+        tail = Signal(depth + 1, init=1)
+        m.d.comb += [self.w_rdy.eq(~tail[depth]), self.r_rdy.eq(~tail[0]),
                      self.w_level.eq(self.level), self.r_level.eq(self.level)]
         do_read = self.r_rdy & self.r_en
         do_write = self.w_rdy & self.w_en
+        m.d.sync += tail.eq(Mux(do_write & ~do_read, tail << 1,
+                                Mux(do_read & ~do_write, tail >> 1, tail)))
         entries = [Signal(self.width, name=f"entry{i}") for i in range(depth)]
         m.d.comb += self.r_data.eq(entries[0])
         for i, entry in enumerate(entries):
             after = entries[i + 1] if i + 1 < depth else entry
             # the new entry goes behind the last one: at ``level``, or one lower when the head
-            # leaves in the same clock
-            with m.If(do_read):
-                m.d.sync += entry.eq(Mux(do_write & (self.level == i + 1), self.w_data, after))
-            with m.Elif(do_write & (self.level == i)):
+            # leaves in the same clock (never into a full FIFO: ``tail[depth]`` is full)
+            behind = tail[i + 1] if i + 1 < depth else 0
+            take_new = self.w_en & Mux(do_read, behind, tail[i])
+            with m.If(take_new):
                 m.d.sync += entry.eq(self.w_data)
+            with m.Elif(do_read):
+                m.d.sync += entry.eq(after)
         with m.If(do_write & ~do_read):
             m.d.sync += self.level.eq(self.level + 1)
         with m.If(do_read & ~do_write):

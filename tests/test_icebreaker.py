@@ -80,7 +80,13 @@ def test_power_up_holds_the_initial_position():
     assert count == len(moves) and moves == Board().moves()
 
 
-@pytest.mark.parametrize("fen", [p.fen for p in STANDARD_POSITIONS] + list(EXTRA_STARTS))
+#: a walk context stalls on a full FIFO four times (hdl.movegen): the registered-head FIFOs'
+#: "room" must hold the generator's clocks there too
+FULL_FIFO = "4r1R1/5k1r/3P4/8/r7/2p5/5Kp1/3Q4 w - - 0 1"
+
+
+@pytest.mark.parametrize("fen", [p.fen for p in STANDARD_POSITIONS] + list(EXTRA_STARTS)
+                         + [FULL_FIFO])
 def test_generate_equals_the_reference_in_order(client, fen):
     check_listing(client, Board(fen))
 
