@@ -16,6 +16,12 @@ clock, in a pipeline of five clocks:
   rays the first occupied square decides (an attacker of the ray's kind, or a blocker).
 * clock 5: any ray, leaper or the enemy king next to the square: the result, registered.
 
+A variant with nightriders (``nightrider=True``) adds a plane of them and eight more rays, one per
+knight leap from the square, ``NIGHTRIDER_REACH`` squares long at most: their squares are
+reckoned in clock 2 like the knight squares, their occupancy and attacker bits read one square
+at a time in clock 3, the move applied and the first occupied square taken in clock 4, like the
+lines. Nothing else changes, the latency included; without nightriders none of it is built.
+
 A query names the square, the attacking side, and up to three squares the move changes: ``clr``
 (vacated: the from-square), ``put`` (now holds one of the mover's pieces: the to-square; an enemy
 piece there is captured, so it attacks no more), ``epc`` (vacated: an en passant victim). Any of
@@ -29,18 +35,29 @@ from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from posdata.engine.pieces import KIND_DEFINITION, AttackKind, parse_piece
+
 from .layouts import SQUARE
 
-#: the board as the attack unit reads it: one bit per square (a1 = bit 0)
-AttackPlanes = wiring.Signature({
-    "occupied": Out(64),
-    "black": Out(64),
-    "orth": Out(64),     # rook or queen
-    "diag": Out(64),     # bishop or queen
-    "knight": Out(64),
-    "pawn": Out(64),
-    "king": Out(data.ArrayLayout(SQUARE, 2)),  # per colour (WHITE 0, BLACK 1)
-})
+
+def attack_planes(nightrider: bool = False) -> wiring.Signature:
+    """The board as the attack unit reads it: one bit per square (a1 = bit 0). The nightrider
+    plane only for a variant that has nightriders (the orthodox signature stays as it was)."""
+    members = {
+        "occupied": Out(64),
+        "black": Out(64),
+        "orth": Out(64),     # rook or queen (or what else rides rook lines)
+        "diag": Out(64),     # bishop or queen
+        "knight": Out(64),
+        "pawn": Out(64),
+        "king": Out(data.ArrayLayout(SQUARE, 2)),  # per colour (WHITE 0, BLACK 1)
+    }
+    if nightrider:
+        members["nightrider"] = Out(64)
+    return wiring.Signature(members)
+
+
+AttackPlanes = attack_planes()  #: the orthodox unit's
 
 Query = data.StructLayout({
     "sq": SQUARE,        # the square tested
@@ -54,6 +71,10 @@ LATENCY = 5  #: clocks from a query to its result
 
 #: knight leaps as (file step, rank step)
 KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+#: the longest nightrider ray on 8x8 (3 leaps: a1-b3-c5-d7), from the engine's own rays
+NIGHTRIDER_REACH = max(len(ray) for sq in range(64)
+                       for ray in parse_piece(KIND_DEFINITION[AttackKind.KNIGHT_RIDER]).rays(sq))
 
 
 def _line_index(kind: str, sq):
@@ -112,14 +133,17 @@ class AttackUnit(wiring.Component):
     ----------
     tag_shape : shape
         Carried from a query to its result unchanged (what the caller needs to act on it).
+    nightrider : bool
+        Also the nightriders' rays (``planes.nightrider``): a variant with that attack kind.
     """
 
-    def __init__(self, tag_shape=1):
+    def __init__(self, tag_shape=1, nightrider: bool = False):
         self._tag_shape = tag_shape
+        self._nightrider = nightrider
         q = data.StructLayout({"query": Query, "tag": tag_shape})
         r = data.StructLayout({"attacked": 1, "tag": tag_shape})
         super().__init__({
-            "planes": In(AttackPlanes),
+            "planes": In(attack_planes(nightrider)),
             "query": In(stream.Signature(q, always_ready=True)),
             "result": Out(stream.Signature(r, always_ready=True)),
         })
@@ -171,6 +195,7 @@ class AttackUnit(wiring.Component):
             live = Signal(name=f"leaper{i}_live")
             m.d.sync += [sq_r.eq(sq2), live.eq(~f2[3] & ~r2[3] & ~gone)]  # ... as -1 or 8
             leaper_squares.append((sq_r, live, plane))
+        rider_squares = self._rider_squares(m, q) if self._nightrider else []
         king_df = Signal(4)
         king_dr = Signal(4)
         m.d.sync += [king_df.eq((p.king[q.by][:3] - file)[:4]),  # 4 bits: -1 (15) is not +7
@@ -205,6 +230,8 @@ class AttackUnit(wiring.Component):
             bit = Signal(name=f"leaper{i}")
             m.d.sync += bit.eq(live & planes[plane].bit_select(sq, 1))
             leapers.append(bit)
+        riders = (self._rider_bits(m, rider_squares, p.occupied, p.nightrider & enemy)
+                  if rider_squares else [])
         near = lambda d: (d == 0) | (d == 1) | (d == 15)  # noqa: E731
         king_hit = Signal()
         m.d.sync += king_hit.eq(near(king_df) & near(king_dr) & (king_df | king_dr).any())
@@ -225,6 +252,11 @@ class AttackUnit(wiring.Component):
             first_down = down & (~down + 1)
             att_rev = Cat(*reversed([att[i] for i in range(8)]))
             hits += [(first_up & att).any(), (first_down & att_rev).any()]
+        for ray in riders:  # nearest first: a square attacks if nothing before it is occupied
+            clear = Const(1)
+            for occ, att in ray:
+                hits.append(clear & att)
+                clear = clear & ~occ
         rays = Signal(len(hits))
         m.d.sync += rays.eq(Cat(*hits))
         close = Signal(len(leapers) + 1)  # registered in clock 3, held for clock 5
@@ -241,3 +273,47 @@ class AttackUnit(wiring.Component):
         m.d.comb += [self.result.valid.eq(valid4), self.result.payload.attacked.eq(attacked),
                      self.result.payload.tag.eq(tag4)]
         return m
+
+    @staticmethod
+    def _rider_squares(m, q):
+        """Clock 2: per knight leap, the squares of the nightrider ray from the tested square,
+        nearest first, registered with what the move does to each (gone: vacated; put: now the
+        mover's, so a blocker that attacks nothing)."""
+        file, rank = q.sq[:3], q.sq[3:]
+        rays = []
+        for d, (df, dr) in enumerate(KNIGHT_STEPS):
+            ray = []
+            for k in range(1, NIGHTRIDER_REACH + 1):
+                # 4 bits hold -6..13: off the board shows in bit 3, as for the knight squares
+                f2 = (file + k * df)[:4]
+                r2 = (rank + k * dr)[:4]
+                sq2 = Cat(f2[:3], r2[:3])
+                name = f"rider{d}_{k}"
+                sq_r, on_r = Signal(6, name=f"{name}_sq"), Signal(name=f"{name}_on")
+                gone_r, put_r = Signal(name=f"{name}_gone"), Signal(name=f"{name}_put")
+                m.d.sync += [
+                    sq_r.eq(sq2), on_r.eq(~f2[3] & ~r2[3]),
+                    gone_r.eq((q.clr_valid & (q.clr == sq2)) | (q.epc_valid & (q.epc == sq2))),
+                    put_r.eq(q.put_valid & (q.put == sq2))]
+                ray.append((sq_r, on_r, gone_r, put_r))
+            rays.append(ray)
+        return rays
+
+    @staticmethod
+    def _rider_bits(m, rays, occupied, attackers):
+        """Clock 3: each ray square's occupancy and attacker bit from the planes, registered;
+        returns per ray, nearest first, (occupied, attacker) with the move applied (clock 4's
+        logic, as on the lines). Off the board: neither, and so are the squares beyond it."""
+        out = []
+        for d, ray in enumerate(rays):
+            bits = []
+            for k, (sq, on, gone, put) in enumerate(ray, 1):
+                name = f"rider{d}_{k}"
+                occ_r, att_r = Signal(name=f"{name}_occ_q"), Signal(name=f"{name}_att_q")
+                gone_q, put_q = Signal(name=f"{name}_gone_q"), Signal(name=f"{name}_put_q")
+                m.d.sync += [occ_r.eq(on & occupied.bit_select(sq, 1)),
+                             att_r.eq(on & attackers.bit_select(sq, 1)),
+                             gone_q.eq(gone), put_q.eq(on & put)]
+                bits.append(((occ_r & ~gone_q) | put_q, att_r & ~gone_q & ~put_q))
+            out.append(bits)
+        return out

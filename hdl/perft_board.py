@@ -22,7 +22,7 @@ from posdata.engine.defs import BLACK, KING, PAWN, WHITE, Color
 from posdata.engine.pieces import AttackKind
 from posdata.engine.variants import CHESS, get_variant
 
-from .attack import AttackPlanes
+from .attack import attack_planes
 from .board import PieceLookup, Planes
 from .layouts import PIECE, SQUARE
 
@@ -30,9 +30,12 @@ from .layouts import PIECE, SQUARE
 #: attacker plane -> the attack kind that puts a piece in it
 PLANE_KINDS = {"orth": AttackKind.ORTHOGONAL_RIDER, "diag": AttackKind.DIAGONAL_RIDER,
                "knight": AttackKind.KNIGHT_LEAPER}
+#: planes built only for a variant with that kind (hdl.attack's nightrider rays)
+OPTIONAL_PLANE_KINDS = {"nightrider": AttackKind.KNIGHT_RIDER}
 #: what the legality unit answers for: the planes, the kings' squares, the pawns' plane
 SUPPORTED_KINDS = (AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
-                   | AttackKind.KNIGHT_LEAPER | AttackKind.KING_STEP | AttackKind.PAWN)
+                   | AttackKind.KNIGHT_LEAPER | AttackKind.KNIGHT_RIDER | AttackKind.KING_STEP
+                   | AttackKind.PAWN)
 
 
 class UnsupportedVariant(ValueError):
@@ -41,9 +44,11 @@ class UnsupportedVariant(ValueError):
 
 def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
     """Per attacker plane, the piece codes in it (ascending); refuses kinds without a plane.
-    A code means one piece kind for both colours (engine.variants), so the planes are per code."""
+    A code means one piece kind for both colours (engine.variants), so the planes are per code.
+    An optional plane (``OPTIONAL_PLANE_KINDS``) is listed only when some piece is in it."""
     variant = get_variant(variant)
-    out = {name: [] for name in PLANE_KINDS}
+    kinds_of = {**PLANE_KINDS, **OPTIONAL_PLANE_KINDS}
+    out = {name: [] for name in kinds_of}
     for p in variant.pieces:
         kinds = {variant.attack_kinds(c, p.code) for c in (WHITE, BLACK)}
         assert len(kinds) == 1, "a code attacks alike for both colours"
@@ -53,10 +58,16 @@ def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
             raise UnsupportedVariant(
                 f"the perft chip's legality unit cannot test {variant.name}'s {p.name} "
                 f"({(unsupported or AttackKind.KING_STEP).name}): no plane for it")
-        for name, plane_kind in PLANE_KINDS.items():
+        for name, plane_kind in kinds_of.items():
             if kind & plane_kind:
                 out[name].append(p.code)
-    return {name: tuple(sorted(codes)) for name, codes in out.items()}
+    return {name: tuple(sorted(codes)) for name, codes in out.items()
+            if codes or name in PLANE_KINDS}
+
+
+def has_nightriders(variant=CHESS) -> bool:
+    """Does the legality unit need its nightrider rays for ``variant``?"""
+    return "nightrider" in plane_codes(variant)
 
 
 class PerftBoard(wiring.Component):
@@ -66,8 +77,9 @@ class PerftBoard(wiring.Component):
         Write one square per clock.
     planes : Out(Planes)
         Colour planes for the generator core.
-    attack : Out(AttackPlanes)
-        Attacker planes and king squares for the attack unit.
+    attack : Out(hdl.attack.attack_planes(...))
+        Attacker planes (a nightrider plane too, for a variant with nightriders) and king
+        squares for the attack unit.
     lookup, probe_a, probe_b : In(PieceLookup)
         Combinational reads of one square's piece each (the prefetcher's; make/unmake's two).
 
@@ -76,19 +88,15 @@ class PerftBoard(wiring.Component):
     variant : engine.variants name: which codes go into which attacker plane
     """
 
-    wr_en: In(1)
-    wr_sq: In(SQUARE)
-    wr_color: In(Color)
-    wr_piece: In(PIECE)
-    planes: Out(Planes)
-    attack: Out(AttackPlanes)
-    lookup: In(PieceLookup)
-    probe_a: In(PieceLookup)
-    probe_b: In(PieceLookup)
-
     def __init__(self, variant=CHESS):
         self._planes = plane_codes(variant)
-        super().__init__()
+        # a nightrider plane only for a variant with nightriders: orthodox ports as they were
+        attack = attack_planes("nightrider" in self._planes)
+        super().__init__({
+            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+            "planes": Out(Planes), "attack": Out(attack),
+            "lookup": In(PieceLookup), "probe_a": In(PieceLookup), "probe_b": In(PieceLookup),
+        })
 
     def elaborate(self, platform):
         m = Module()
@@ -134,6 +142,8 @@ class PerftBoard(wiring.Component):
             self.attack.king[0].eq(kings[0]),
             self.attack.king[1].eq(kings[1]),
         ]
+        if "nightrider" in planes:
+            m.d.comb += self.attack.nightrider.eq(planes["nightrider"])
 
         m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
         wr = pieces.write_port()

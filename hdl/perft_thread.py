@@ -41,7 +41,7 @@ from posdata.engine.variants import CHESS, get_variant
 from .attack import LATENCY, AttackUnit
 from .core import GeneratorCore
 from .layouts import PIECE, SQUARE, Castling, MoveLayout, Position
-from .perft_board import PerftBoard, plane_codes
+from .perft_board import PerftBoard, has_nightriders, plane_codes
 from .rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
 from .variant_image import ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS, geometry_of
 
@@ -222,7 +222,7 @@ class PerftThread(wiring.Component):
         m = Module()
         m.submodules.board = board = PerftBoard(self._variant)
         m.submodules.core = core = GeneratorCore(self._layout, self._variant)
-        m.submodules.attack = attack = AttackUnit(self._tag)
+        m.submodules.attack = attack = AttackUnit(self._tag, has_nightriders(self._variant))
         StackEntry = self._entry  # noqa: N806 (this thread's: Chess960's has a castle bit)
         chess960 = self._chess960
         wiring.connect(m, board.planes, core.planes)

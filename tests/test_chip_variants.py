@@ -7,8 +7,9 @@ differ (FEN, missing and extra moves) and shown as the failure.
 
 Compiled models (one per variant, ~60-90 s to build, cached under ~/.cache/posdata): chess960 and
 chigorin (castling from loaded squares; a promotion set of three per side, different per side,
-and the chancellor) in CI; amazon and almost (compound attackers in several planes) ``-m slow``.
-The nightrider's knight-leap rays have no plane in the legality unit: refused in one line.
+and the chancellor) in CI; amazon and almost (compound attackers in several planes) and nightrider
+(the legality unit's nightrider rays, held move by move against the software in
+tests/test_attack.py's simulations) ``-m slow``.
 """
 
 import pytest
@@ -18,7 +19,7 @@ from posdata.sim.chip_perft import run_chip_perft
 from posdata.sim.variant_positions import sample_positions
 
 CI_VARIANTS = ("chess960", "chigorin")
-SLOW_VARIANTS = ("amazon", "almost")
+SLOW_VARIANTS = ("amazon", "almost", "nightrider")
 
 
 def check(fen: str, variant: str, depth: int, bulk: bool) -> int:
@@ -87,9 +88,17 @@ def test_sample_positions_reach_the_cases():
     assert CHANCELLOR in sets[0]
 
 
-def test_nightrider_is_refused_in_one_line():
-    from posdata.hdl.perft_board import UnsupportedVariant
-    from posdata.hdl.perft_chip import PerftChip
-    with pytest.raises(UnsupportedVariant) as e:
-        PerftChip(variant="nightrider")
-    assert "\n" not in str(e.value) and "KNIGHT_RIDER" in str(e.value)
+def test_nightrider_planes():
+    """The nightrider chip's attacker planes: its nightriders in a plane of their own (the unit's
+    rays), none in the knight plane; orthodox chess builds no such plane."""
+    from posdata.engine.defs import KNIGHT
+    from posdata.hdl.perft_board import has_nightriders, plane_codes
+    planes = plane_codes("nightrider")
+    assert planes["nightrider"] == (KNIGHT,) and planes["knight"] == ()
+    assert has_nightriders("nightrider") and not has_nightriders("chess")
+    assert "nightrider" not in plane_codes("chess")
+
+
+@pytest.mark.slow
+def test_nightrider_chip_depth_3():
+    assert check(sample_positions("nightrider")[0], "nightrider", 3, True) > 0

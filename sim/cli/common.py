@@ -59,8 +59,9 @@ def require_orthodox(args, what: str) -> None:
 
 
 def require_chip_variant(args, target_name: str) -> None:
-    """Refuse a variant the perft chip cannot count (its legality unit has no plane for the
-    nightrider's rays), and any variant on a board (its bitstream is orthodox chess's)."""
+    """Refuse a variant the perft chip cannot count (a piece whose attacks its legality unit has
+    no plane for: none of today's variants), and any variant on a board (its bitstream is
+    orthodox chess's)."""
     from posdata.hdl.perft_board import UnsupportedVariant, plane_codes
     variant = getattr(args, "variant", CHESS)
     try:
