@@ -55,6 +55,9 @@ def test_search_in_a_variant(capsys):
     # the chip plays every variant, but a board's bitstream is orthodox chess's
     (["perft", "--variant", "nightrider", "--backend", "hw", "--target", "board", "--port",
       "/dev/null", "--depth", "1"], "plays orthodox chess only, not nightrider"),
+    (["compare", "--variant", "amazon", "--random", "3"], "not with --variant amazon"),
+    (["compare", "--variant", "amazon", "--backend", "gen", "--target", "board", "--port",
+      "/dev/null"], "plays orthodox chess only, not amazon"),
     # letters the variant does not have
     (["moves", "--variant", "amazon", "--fen",
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], "unknown piece letter 'q'"),
@@ -173,3 +176,21 @@ def test_python_chess_plays_chess960():
     finally:
         engine.quit()
     Board(board.fen(), "chess960")  # the game's end is a position we read back
+
+
+def test_compare_on_a_variants_sample_positions(capsys):
+    """compare --variant: the chip against the software on the variant's sample positions (the
+    chigorin model test_chip_variants builds), each count equal and each position named."""
+    from posdata.engine.board import Board
+    from posdata.engine.perft import perft
+    from posdata.sim.variant_positions import sample_positions
+    status, out, _ = run_cli(["compare", "--variant", "chigorin", "--depth", "2", "--bulk",
+                              "--target", "cxxrtl", "--quiet", "--json"], capsys)
+    report = json.loads(out)
+    assert status == 0 and report["variant"] == "chigorin"
+    rows = report["positions"]
+    assert [r["fen"] for r in rows] == sample_positions("chigorin")
+    assert [r["position"] for r in rows][:2] == ["start", "sample1"]
+    for row in rows:
+        want = perft(Board(row["fen"], "chigorin"), 2)
+        assert row["match"] and row["sw_nodes"] == row["hw_nodes"] == want, row

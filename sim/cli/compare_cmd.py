@@ -1,11 +1,14 @@
-"""posdata compare: hardware against software perft of the standard positions, as one table."""
+"""posdata compare: hardware against software perft of the standard positions (a variant's
+sample positions with --variant), as one table."""
 
 import os
 
 from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.positions import STANDARD_POSITIONS, PerftPosition
+from posdata.engine.variants import CHESS
 
-from .common import CliError, Progress, add_json_arg, clock_mhz, int_in_range, print_json
+from .common import (CliError, Progress, add_json_arg, add_variant_arg, clock_mhz, int_in_range,
+                     print_json, require_chip_variant)
 from .compare_random import add_random_args, run_random
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
 
@@ -18,7 +21,8 @@ def register(sub) -> None:
                     "whether they all match, the hardware's clocks and time. hw (default): the "
                     "perft chip counts by itself (perft --backend both). gen: the move generator "
                     "in the loop, held to the reference at every node (perft --backend gen "
-                    "--check).")
+                    "--check). --variant NAME: the variant's sample positions "
+                    "(sim.variant_positions) instead, on the variant's gateware.")
     p.add_argument("--depth", type=int_in_range(1, 8, "--depth"), default=3,
                    help="perft depth for every position (default: 3)")
     p.add_argument("--backend", choices=("hw", "gen"), default="hw",
@@ -29,6 +33,7 @@ def register(sub) -> None:
                    help="local Dask workers (default: cores for gen, 1 for hw and a board)")
     add_scheduler_arg(p)
     add_random_args(p)
+    add_variant_arg(p)
     p.add_argument("--mhz", type=float, default=None,
                    help="clock for the hardware time (default: latest synthesis Fmax)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -44,26 +49,46 @@ def run(args) -> int:
     if args.backend == "hw" and target.name == "verilator":
         raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
                        "is exported to Verilator (--backend gen --target verilator)")
+    variant = args.variant
+    if variant is not CHESS:
+        if args.random is not None:  # the campaign's games are orthodox chess
+            raise CliError(f"--random plays orthodox chess; not with --variant {variant.name}")
+        if args.backend == "hw":
+            require_chip_variant(args, target.name)
+        elif target.name == "board":
+            raise CliError(f"the board's generator plays orthodox chess only, not {variant.name}; "
+                           "use --target cxxrtl, verilator or pysim")
     if args.random is not None:
         return run_random(args, target, jobs)
     if args.seed is not None:
         raise CliError("--seed goes with --random N")
     if args.scheduler:
         raise CliError("--scheduler goes with --random N (a campaign's positions)")
-    rows = compare_table({p.name: args.depth for p in STANDARD_POSITIONS}, target, jobs,
+    positions = STANDARD_POSITIONS if variant is CHESS else variant_positions(variant.name)
+    rows = compare_table({p.name: args.depth for p in positions}, target, jobs,
                          mhz, quiet=args.quiet, echo=not args.json, backend=args.backend,
-                         bulk=args.bulk)
+                         bulk=args.bulk, positions=positions, variant=variant.name)
     if args.json:
         print_json({"depth": args.depth, "backend": args.backend, "sim": str(target),
-                    "mode": "bulk" if args.bulk else "plain", "mhz": mhz, "positions": rows})
+                    "variant": variant.name, "mode": "bulk" if args.bulk else "plain",
+                    "mhz": mhz, "positions": rows})
     return 0 if all(r["match"] for r in rows) else 1
 
 
+def variant_positions(name: str) -> tuple[PerftPosition, ...]:
+    """A variant's sample positions, named ``start`` (the first: the variant's start position,
+    or Chess960's number 0) and ``sample1``...; no published counts."""
+    from posdata.sim.variant_positions import sample_positions
+    return tuple(PerftPosition("start" if i == 0 else f"sample{i}", fen, ())
+                 for i, fen in enumerate(sample_positions(name)))
+
+
 def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
-                  echo=True, backend: str = "hw", bulk: bool = False) -> list[dict]:
-    """Run the comparison for each named standard position at its depth on ``sim`` (a
-    sim.backends target or its name); print the table as it fills when ``echo``. Returns one
-    dict per position."""
+                  echo=True, backend: str = "hw", bulk: bool = False,
+                  positions=STANDARD_POSITIONS, variant: str = "chess") -> list[dict]:
+    """Run the comparison for each named position of ``positions`` (default: the standard
+    ones; those of ``variant``'s game) at its depth on ``sim`` (a sim.backends target or its
+    name); print the table as it fills when ``echo``. Returns one dict per position."""
     from posdata.sim.backends import as_target, make_chip
     from posdata.sim.board_client import BoardError
     from posdata.sim.chip_perft import run_chip_perft
@@ -83,20 +108,23 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
               f"{'published':>10} {'match':>5} {'hw clocks':>11} {unit:>8} "
               f"{'hw time':>10} {'host s':>7}")
     if echo:
+        if variant != "chess":
+            print(f"variant {variant}: its sample positions (sim.variant_positions)")
         print(header)
     rows = []
-    for pos in STANDARD_POSITIONS:
+    for pos in positions:
         if pos.name not in depths:
             continue
         depth = depths[pos.name]
         progress = Progress(quiet)
         try:
             if backend == "hw":
-                report = run_chip_perft(Board(pos.fen), depth, "both", target.name, bulk, jobs,
+                report = run_chip_perft(Board(pos.fen, variant), depth, "both", target.name,
+                                        bulk, jobs,
                                         progress=progress, factory=factory)
                 clocks, per = report.clocks, report.clocks / max(1, report.nodes)
             else:
-                report = run_perft(Board(pos.fen), depth, "gen", target, jobs, progress,
+                report = run_perft(Board(pos.fen, variant), depth, "gen", target, jobs, progress,
                                    check=True, bulk=bulk)
                 clocks, per = report.cycles, report.cycles / max(1, report.moves)
         except (RuntimeError, OSError, BoardError) as e:
@@ -106,7 +134,7 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
         published = pos.counts[depth - 1] if depth <= len(pos.counts) else None
         match = bool(report.match) and (published is None or report.nodes == published)
         hw_time = clocks / (mhz * 1e6) if mhz else None
-        row = {"position": pos.name, "depth": depth, "sw_nodes": report.sw_nodes,
+        row = {"position": pos.name, "fen": pos.fen, "depth": depth, "sw_nodes": report.sw_nodes,
                "hw_nodes": report.nodes, "published": published, "match": match,
                "hw_cycles": clocks, ("cycles_per_node" if backend == "hw"
                                      else "cycles_per_move"): round(per, 3),
