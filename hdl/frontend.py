@@ -29,6 +29,8 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.board import Board
+from posdata.engine.perft import perft
+from posdata.engine.variants import CHESS
 from posdata.engine.positions import BY_NAME
 
 from .frame_rx import FrameReceiver
@@ -39,7 +41,8 @@ from .protocol import (DEPTH_BITS, ENGINE_ALL, FLAG_BULK,
                        FRAME_TIMEOUT_BYTES, LISTING_CAPACITY, LISTING_HEADER, LISTINGS,
                        MAX_COMMAND_PAYLOAD, MAX_DEPTH, MOVE_BYTES, NEEDS_IDLE, PAYLOAD_LENGTHS,
                        PING_BYTES, SELF_TEST_DEPTH, STATUS_BYTES, UART_FRAME_BITS, Cmd, Err,
-                       SelfTest, State, ping_payload, square_code)
+                       SelfTest, State, ping_payload, square_code, valid_square_codes,
+                       variant_number)
 from .uart import UartRx, UartTx
 
 #: bytes received while a command is in hand: a command sent right behind another (the protocol
@@ -51,11 +54,18 @@ SHIFT_BYTES = STATUS_BYTES  #: the longest payload that goes out of the shifter
 assert PING_BYTES <= SHIFT_BYTES and LISTING_HEADER <= SHIFT_BYTES
 
 
-def initial_position() -> tuple[list[int], dict]:
-    """The initial position's square codes (a1 first) and its Position fields."""
-    board = Board()
+def initial_position(variant=CHESS) -> tuple[list[int], dict]:
+    """The variant's start position's square codes (a1 first) and its Position fields."""
+    board = Board(variant.start_fen, variant)
     codes = [square_code(c, p) for c, p in zip(board.color, board.piece)]
     return codes, {"side": board.side, "castle": board.castle, "ep_valid": 0, "ep_sq": 0}
+
+
+def check_board_variant(variant) -> None:
+    """A board's variant must be one protocol version 2 can load positions of."""
+    if variant.chess960:
+        raise ValueError(f"a board for {variant.name} needs each position's castling squares, "
+                         "which protocol version 2 does not carry")
 
 
 def self_test_split(depth: int) -> int:
@@ -63,9 +73,12 @@ def self_test_split(depth: int) -> int:
     return max(0, min(2, depth - 1))
 
 
-def self_test_leaves(depth: int) -> int:
-    """The published count the self-test expects."""
-    return BY_NAME["initial"].counts[depth - 1] if depth else 1
+def self_test_leaves(depth: int, variant=CHESS) -> int:
+    """The count the self-test expects: the published one for chess, the software's for another
+    variant (its start position, counted once at elaboration)."""
+    if variant is CHESS:
+        return BY_NAME["initial"].counts[depth - 1] if depth else 1
+    return perft(Board(variant.start_fen, variant), depth, bulk=True)
 
 
 def _byte(value):
@@ -89,6 +102,10 @@ class UartFrontEnd(wiring.Component):
     chip : wiring.Component or None
         The chip (default ``PerftChip(engines)``); tests pass a small model with its ports,
         ``engines`` and ``phases`` (one per thread).
+    variant : engine.variants.Variant
+        What the chip plays (its ROMs, promotions, attack planes), the start position and its
+        self-test count, the square codes LOAD accepts, PING's variant byte. Chess960 is refused:
+        its castling squares per position are not in protocol version 2.
 
     Ports
     -----
@@ -109,7 +126,8 @@ class UartFrontEnd(wiring.Component):
 
     def __init__(self, divisor: int, *, engines: int = 1,
                  self_test_depth: int | None = SELF_TEST_DEPTH, frame_timeout: int | None = None,
-                 listing_capacity: int = LISTING_CAPACITY, chip=None):
+                 listing_capacity: int = LISTING_CAPACITY, chip=None, variant=CHESS):
+        check_board_variant(variant)
         if self_test_depth is not None and (
                 not isinstance(self_test_depth, int) or isinstance(self_test_depth, bool)
                 or not 0 <= self_test_depth <= len(BY_NAME["initial"].counts)):
@@ -125,7 +143,8 @@ class UartFrontEnd(wiring.Component):
             frame_timeout = FRAME_TIMEOUT_BYTES * UART_FRAME_BITS * divisor
         self.receiver = FrameReceiver(frame_timeout)  # checks frame_timeout
         self.sender = ReplySender()
-        self.chip = chip if chip is not None else PerftChip(engines)
+        self.chip = chip if chip is not None else PerftChip(engines, variant=variant)
+        self._variant = variant
         self._divisor = divisor
         self._self_test_depth = self_test_depth
         self._listing_capacity = listing_capacity
@@ -182,7 +201,7 @@ class UartFrontEnd(wiring.Component):
             m.d.sync += out_valid.eq(0)
         capacity = self._listing_capacity
         test_depth = self._self_test_depth
-        init_codes, init_root = initial_position()
+        init_codes, init_root = initial_position(self._variant)
 
         # --- What the chip sees: registers only -------------------------------------------------
         wr_en = Signal()
@@ -238,7 +257,8 @@ class UartFrontEnd(wiring.Component):
                 with m.If(~chip.busy):
                     m.d.sync += [counting.eq(0), state.eq(State.DONE)]
                     if test_depth is not None:
-                        passed = (chip.leaves == self_test_leaves(test_depth)) & ~chip.overflow
+                        expected = self_test_leaves(test_depth, self._variant)
+                        passed = (chip.leaves == expected) & ~chip.overflow
                         with m.If(c_self):
                             m.d.sync += verdict.eq(Mux(passed, SelfTest.PASSED, SelfTest.FAILED))
 
@@ -348,8 +368,10 @@ class UartFrontEnd(wiring.Component):
         a_depth = Signal(8)
         a_flags = Signal(8)
         a_split = Signal(8)
-        valid_code = ((byte == square_code(2, 0))
-                      | ((byte[:2] < 2) & (byte[2:5] != 0) & (byte[2:5] != 7) & (byte[5:] == 0)))
+        valid_code = Signal()
+        with m.Switch(byte):  # the variant's piece codes, either colour, or an empty square
+            with m.Case(*sorted(valid_square_codes(self._variant))):
+                m.d.comb += valid_code.eq(1)
 
         def write_square(sq, code):
             m.d.sync += [wr_en.eq(1), wr_sq.eq(sq), wr_code.eq(code)]
@@ -411,7 +433,8 @@ class UartFrontEnd(wiring.Component):
 
             # --- PING, STATUS: the reply's payload into the shifter, a clock after the verdict --
             with m.State("Load-Ping"):
-                ping = ping_payload(self.engines, self.threads, 0)[:-1]
+                ping = ping_payload(self.engines, self.threads, 0,
+                                    variant_number(self._variant))[:-1]
                 m.d.sync += [shift.eq(Cat(Const(int.from_bytes(ping, "little"), 8 * len(ping)),
                                           _byte(verdict))),
                              shift_left.eq(PING_BYTES)]

@@ -150,8 +150,8 @@ class Err(IntEnum):
     BUSY = 5              #: a count (or the power-up self-test) is running
     BAD_ARGUMENT = 6      #: a depth or split out of range, a bad square code, a reserved bit set
     OVERFLOW = 7          #: a move stack (count) or the listing buffer overflowed: no number
-    UNSUPPORTED = 8       #: a board without the perft chip (the iCEBreaker's): PERFT, LEGAL, STATUS,
-                          #: ABORT (its PING gives 0 engines)
+    UNSUPPORTED = 8       #: a board without the perft chip (the iCEBreaker's): PERFT, LEGAL,
+                          #: STATUS, ABORT (its PING gives 0 engines)
 
 
 class State(IntEnum):
@@ -215,9 +215,21 @@ def square_code(color: int, piece: int) -> int:
     return color | piece << 2
 
 
-#: every square code LOAD and UPDATE accept
+#: every square code LOAD and UPDATE accept (orthodox chess; ``valid_square_codes`` per variant)
 VALID_SQUARE_CODES = frozenset({square_code(EMPTY, NO_PIECE)} | {
     square_code(c, p) for c in (WHITE, WHITE + 1) for p in range(PAWN, KING + 1)})
+
+
+def valid_square_codes(variant) -> frozenset:
+    """The square codes a board built for ``variant`` accepts: its piece codes, either colour."""
+    return frozenset({square_code(EMPTY, NO_PIECE)} | {
+        square_code(c, p.code) for c in (WHITE, WHITE + 1) for p in variant.pieces})
+
+
+def variant_number(variant) -> int:
+    """PING's variant byte: the variant's place in engine.variants.VARIANTS (chess is 0)."""
+    from posdata.engine.variants import VARIANT_NAMES
+    return VARIANT_NAMES.index(variant.name)
 
 
 def state_bytes(side: int, castle: int, ep_valid: int, ep_sq: int) -> bytes:
@@ -255,8 +267,9 @@ def reply_frame(status: int, cmd: int, payload: bytes = b"") -> bytes:
     return body + bytes([crc8(body)])
 
 
-def ping_payload(engines: int, threads: int, self_test: int) -> bytes:
-    return PING_MAGIC + bytes([PROTOCOL_VERSION, engines, threads, VARIANT_CHESS, self_test])
+def ping_payload(engines: int, threads: int, self_test: int,
+                 variant: int = VARIANT_CHESS) -> bytes:
+    return PING_MAGIC + bytes([PROTOCOL_VERSION, engines, threads, variant, self_test])
 
 
 def status_payload(state: int, flags: int, depth: int, split: int, leaves: int,

@@ -37,7 +37,8 @@ class SynthResult:
 
 def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int | None = None,
                build_dir: str = "build", seed: int = 1, progress=None,
-               engines: int | None = None, directory: str | None = None) -> SynthResult:
+               engines: int | None = None, directory: str | None = None,
+               variant=None) -> SynthResult:
     """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
     ``default_engines``) clocked at ``mhz``; returns the report (also written to
     ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``)."""
@@ -55,6 +56,12 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         raise SynthError(f"{board} holds the move generator alone, no perft engines: "
                          "leave out --engines")
     engines = 0 if generator_only else default_engines(board) if engines is None else engines
+    if variant is not None:
+        from .frontend import check_board_variant
+        try:
+            check_board_variant(variant)
+        except ValueError as e:
+            raise SynthError(str(e)) from None
     if engines < 1 and not generator_only:
         raise SynthError(f"--engines must be at least 1, not {engines}")
     directory = directory or os.path.join(build_dir, "synth", board)
@@ -67,15 +74,19 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         **family.overrides,
         # Yosys's cell counts straight after synthesis, before nextpnr packs them
         "script_after_synth": f"tee -q -o {NAME}.stat.json stat -json",
-        # repeatable placement; a report (Fmax, utilization) even when timing fails
-        "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail",
+        # repeatable placement; a report (Fmax, utilization) even when timing fails. Several
+        # engines route with router2: router1 did not converge on six engines on the 85F (about
+        # 156,000 wires still unrouted after 108,000 iterations, 90 s per 1,000 and rising)
+        "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail"
+                        + (" --router router2" if engines > 1 else ""),
     }
     try:
         if generator_only:
             from .ice40_top import ICEBreakerTop
             top = ICEBreakerTop(mhz, baud or DEFAULT_BAUD)
         else:
-            top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines)
+            top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines,
+                           **({"variant": variant} if variant is not None else {}))
         plan = platform.build(top, name=NAME, do_build=False, **overrides)
     except ValueError as e:  # e.g. no PLL setting or baud divisor for this clock
         raise SynthError(str(e)) from None
@@ -103,6 +114,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         "device": family.device(platform),
         "design": family.design,
         "engines": engines,
+        "variant": "chess" if variant is None else variant.name,
         **clock_timing(pnr),
         **clocking(top),
         "yosys_cells": cell_counts(read_json(products, f"{NAME}.stat.json"), family.cells),

@@ -14,6 +14,8 @@ from amaranth.build import ResourceError
 from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
+from posdata.engine.variants import CHESS
+
 from .frontend import UartFrontEnd
 from .leds import LEDS, StatusLeds
 from .pll import EcpPll, pll_settings
@@ -35,9 +37,10 @@ class BoardTop(Elaboratable):
     """Elaboratable for an amaranth-boards ECP5 platform."""
 
     def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *, engines: int = 1,
-                 self_test_depth: int | None = SELF_TEST_DEPTH):
+                 self_test_depth: int | None = SELF_TEST_DEPTH, variant=CHESS):
         self.mhz = mhz
         self.engines = engines
+        self.variant = variant
         self.baud = baud
         self.self_test_depth = self_test_depth
         self.settings = None  # PLL settings, known once elaborated for a board
@@ -65,7 +68,8 @@ class BoardTop(Elaboratable):
         m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
         m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
         m.submodules.frontend = frontend = UartFrontEnd(self.divisor, engines=self.engines,
-                                                        self_test_depth=self.self_test_depth)
+                                                        self_test_depth=self.self_test_depth,
+                                                        variant=self.variant)
         m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
 
         m.submodules.status = status = StatusLeds()

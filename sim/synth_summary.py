@@ -9,13 +9,14 @@ def add_speed(report: dict, progress=None) -> dict:
     """Add the generator's cycles per move and the perft chip's clocks per leaf, and their rates
     at Fmax, to a synthesis report (both measured on the gateware in simulation). With several
     engines, the chip's rate is the projected one: a shared count's simulated makespan."""
-    report["cycles_per_move"] = round(cycles_per_move(), 3)
+    variant = report.get("variant", "chess")
+    report["cycles_per_move"] = round(cycles_per_move(variant), 3)
     report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
                                                / report["cycles_per_move"])
     if report.get("design") == "generator":  # no perft chip on this board
         return report
     engines = report.get("engines", 1)
-    per_leaf = chip_clocks_per_leaf(engines, progress)
+    per_leaf = chip_clocks_per_leaf(engines, progress, variant)
     if per_leaf is not None:
         report["chip_clocks_per_leaf"] = round(per_leaf, 4)
         rate = round(report["fmax_mhz"] * 1e6 / per_leaf)
@@ -36,7 +37,8 @@ def chip_speed_count(engines: int) -> tuple[str, int]:
     return CHIP_SPEED_COUNT if engines == 1 else CHIP_SPEED_COUNT_SHARED
 
 
-def chip_clocks_per_leaf(engines: int = 1, progress=None) -> float | None:
+def chip_clocks_per_leaf(engines: int = 1, progress=None,
+                         variant: str = "chess") -> float | None:
     """The perft chip's clocks per leaf (makespan over leaves) on a bulk count of the initial
     position, from its compiled model (None, with a note, when no C++ compiler is at hand)."""
     from posdata.sim.chip_projection import project
@@ -46,22 +48,35 @@ def chip_clocks_per_leaf(engines: int = 1, progress=None) -> float | None:
         progress(f"bulk perft({depth}) of the {name} position on a compiled chip of "
                  f"{engines} engine(s)")
     try:
+        if variant != "chess":  # the variant's start position, on its own chip
+            from posdata.engine.board import Board
+            from posdata.engine.variants import get_variant
+            from posdata.sim.chip_driver import ChipModel
+            v = get_variant(variant)
+            count = ChipModel(engines, variant=variant).perft(Board(v.start_fen, v), depth)
+            return count.clocks / count.leaves
         return project(engines, None, name, depth).clocks_per_leaf
     except ToolchainError as e:
         print(f"posdata: note: chip speed not measured ({e})", file=sys.stderr)
         return None
 
 
-def cycles_per_move() -> float:
-    """Clock cycles per emitted move over the six standard positions, measured on the gateware
-    in Amaranth's simulator (as `make bench-hw` does)."""
+def cycles_per_move(variant: str = "chess") -> float:
+    """Clock cycles per emitted move over the six standard positions (another variant: its
+    sample positions), measured on the gateware in Amaranth's simulator (as `make bench-hw`
+    does)."""
     from posdata.engine.board import Board
     from posdata.engine.positions import STANDARD_POSITIONS
+    from posdata.engine.variants import get_variant
     from posdata.sim.pysim_driver import PysimGenerator
-    hw = PysimGenerator()
+    from posdata.sim.variant_positions import sample_positions
+    v = get_variant(variant)
+    fens = ([pos.fen for pos in STANDARD_POSITIONS] if variant == "chess"
+            else sample_positions(variant))
+    hw = PysimGenerator(variant=variant)
     cycles = moves = 0
-    for pos in STANDARD_POSITIONS:
-        result = hw.generate(Board(pos.fen))
+    for fen in fens:
+        result = hw.generate(Board(fen, v))
         cycles += result.cycles
         moves += len(result.moves)
     return cycles / moves

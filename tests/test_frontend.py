@@ -161,3 +161,36 @@ def test_other_divisors(divisor):
     board = Board(STANDARD_POSITIONS[5].fen)
     assert c.generate(board).moves == shown(board)
     assert c.perft(board, 2).leaves == 50
+
+
+def test_a_board_built_for_a_variant():
+    """Chigorin's board: PING names the variant, the power-up position is its start, LOAD
+    accepts its chancellor (code 7) which an orthodox board refuses."""
+    from posdata.engine.variants import VARIANT_NAMES, get_variant
+    from posdata.hdl.protocol import load_payload
+    chigorin = get_variant("chigorin")
+    front_end = UartFrontEnd(DIVISOR, chip=FakeChip(1, 300), self_test_depth=None,
+                             frame_timeout=TIMEOUT_BYTES * UART_FRAME_BITS * DIVISOR,
+                             variant=chigorin)
+    c = BoardClient(SimulatedTransport(DIVISOR, front_end=front_end))
+    assert c.ping().variant == VARIANT_NAMES.index("chigorin") != 0
+    start = Board(chigorin.start_fen, chigorin)
+    t = c.transport
+    t.write(command_frame(Cmd.GENERATE))
+    reply = t.read(4 + 6 + 3 * 33 + 1)
+    words = [int.from_bytes(reply[i:i + 3], "little") for i in range(10, len(reply) - 1, 3)]
+    assert words == shown(start)
+    codes = bytes(square_code(col, p) for col, p in zip(start.color, start.piece))
+    assert 7 in {code >> 2 for code in codes}  # the chancellor
+    payload = load_payload(codes, state_bytes(start.side, start.castle, 0, 0))
+    assert refused(c, Cmd.LOAD, payload) is None
+    orthodox = fake_board()
+    orthodox.ping()
+    assert refused(orthodox, Cmd.LOAD, payload) == Err.BAD_ARGUMENT
+
+
+@pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")
+def test_chess960_board_is_refused_in_one_line():
+    from posdata.engine.variants import get_variant
+    with pytest.raises(ValueError, match="castling squares"):
+        UartFrontEnd(DIVISOR, variant=get_variant("chess960"))

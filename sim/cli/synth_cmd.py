@@ -4,7 +4,7 @@ import sys
 
 from posdata.sim.synth_summary import add_speed, print_report
 
-from .common import CliError, add_json_arg, print_json
+from .common import CliError, add_json_arg, add_variant_arg, print_json
 
 
 def register(sub) -> None:
@@ -31,6 +31,7 @@ def register(sub) -> None:
     p.add_argument("--engines", type=int, default=None, metavar="N",
                    help="perft engines behind the front end (default: the board's; "
                         "ulx3s-85f holds several, the smaller parts one)")
+    add_variant_arg(p)
     p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
     p.add_argument("--seeds", type=int, default=None, metavar="N",
                    help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) and "
@@ -38,6 +39,17 @@ def register(sub) -> None:
     p.add_argument("--build-dir", default="build", help="where build/synth/BOARD goes")
     add_json_arg(p)
     p.set_defaults(run=run)
+
+
+def build_variant(args):
+    """The variant to build for: one bitstream per variant (None: chess, the default build)."""
+    from posdata.engine.variants import CHESS
+    if args.variant is CHESS:
+        return None
+    if args.board == "icebreaker":
+        raise CliError("the iCEBreaker's board is built for orthodox chess only; leave out "
+                       "--variant")
+    return args.variant
 
 
 def run(args) -> int:
@@ -54,7 +66,7 @@ def run(args) -> int:
         return run_seeds(args, progress)
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
-                            progress, engines=args.engines)
+                            progress, engines=args.engines, variant=build_variant(args))
     except SynthError as e:
         raise CliError(str(e)) from None
     report = add_speed(result.report, progress)
@@ -79,7 +91,7 @@ def run_seeds(args, progress) -> int:
         progress(f"seed {seed} of {args.seeds}")
         try:
             result = synthesize(args.board, args.mhz, args.baud, args.build_dir, seed, progress,
-                                engines=args.engines,
+                                engines=args.engines, variant=build_variant(args),
                                 directory=os.path.join(args.build_dir, "synth", args.board,
                                                        f"seed-{seed}"))
         except SynthError as e:
