@@ -95,6 +95,27 @@ def test_cli_unknown_board_and_missing_tool(tmp_path):
     assert out.returncode == 2 and "invalid choice" in out.stderr
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--engines", "0"], "--engines must be at least 1"),
+    (["--board", "icebreaker", "--engines", "2"], "no perft engines"),
+    (["--variant", "chess960"], "castling squares"),
+    (["--board", "icebreaker", "--variant", "amazon"], "orthodox chess only"),
+    (["--variant", "shogi"], "unknown variant"),
+])
+def test_cli_refuses_what_a_board_cannot_hold(tmp_path, args, message):
+    """Engines and variants a board cannot take: one line, exit 2, before any tool runs."""
+    out = subprocess.run([sys.executable, "-m", "posdata.sim", "synth", "--build-dir",
+                          str(tmp_path), *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
+
+
+def test_the_85f_holds_several_engines_by_default():
+    from posdata.hdl.synth_targets import default_engines
+    assert default_engines("ulx3s-85f") > 1
+    assert default_engines("ulx3s-25f") == 1
+
+
 @pytest.mark.parametrize("layout, blocks", [("dense", 6), ("sparse", 28)])
 def test_generator_maps_onto_block_ram(tmp_path, layout, blocks):
     """synth_ecp5 + stat on the generator alone: the dense ROM becomes 5 bit-slices of one
