@@ -8,13 +8,15 @@
   cxxrtl and verilator, gateware clocks (generation plus square writes) per second of wall time,
   model builds excluded (built or loaded before the clock starts).
 
-The machine's load (os.getloadavg) is printed before and after: on a shared machine the
-ratios, measured in the same run, mean more than the absolute figures.
+The machine's load (os.getloadavg) is printed before and after, and each run's CPU seconds
+(its own and its workers'): on a shared machine the wall-time speed-up is bounded by the CPU
+the other jobs leave, and the CPU seconds tell the overhead of -j 2 apart from that.
 """
 
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -28,9 +30,9 @@ KIWIPETE = BY_NAME["kiwipete"].fen
 
 #: backend -> (perft arguments, expected nodes): full and --quick
 COUNTS = {
-    "sw": (["--fen", KIWIPETE, "--depth", "4"], BY_NAME["kiwipete"].counts[3]),
-    # plain perft generates at interior nodes only: 46k generations for its 675k leaves
-    "gen": (["--fen", BY_NAME["position3"].fen, "--depth", "5"], BY_NAME["position3"].counts[4]),
+    "sw": (["--fen", BY_NAME["position3"].fen, "--depth", "6"], BY_NAME["position3"].counts[5]),
+    # plain perft generates at interior nodes only: 206k generations for these 4.9M leaves
+    "gen": (["--depth", "5"], BY_NAME["initial"].counts[4]),
     "hw": (["--fen", KIWIPETE, "--depth", "4", "--bulk"], BY_NAME["kiwipete"].counts[3]),
 }
 QUICK = {
@@ -44,16 +46,19 @@ SAMPLE = {"pysim": 60, "cxxrtl": None, "verilator": None}
 
 def perft_run(backend: str, argv: list[str], jobs: int, expected: int) -> dict:
     cmd = [POSDATA, "perft", "--backend", backend, *argv, "-j", str(jobs), "--json", "--quiet"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the workers too: each is waited for
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"bench-scale: {' '.join(cmd)} failed: {done.stderr.strip()}")
     nodes = json.loads(done.stdout)["nodes"]
     if nodes != expected:
         raise SystemExit(f"bench-scale: {backend} -j {jobs} counted {nodes}, not {expected}")
     return {"backend": backend, "jobs": jobs, "nodes": nodes, "seconds": round(wall, 3),
-            "nps": round(nodes / wall)}
+            "cpu_seconds": round(cpu, 3), "nps": round(nodes / wall)}
 
 
 def simulator_rate(target: str, boards: list) -> dict:
@@ -88,17 +93,20 @@ def main() -> int:
         subprocess.run([POSDATA, "perft", "--backend", backend, "--depth", "1", "--quiet"],
                        capture_output=True)
     perft_rows = []
-    say(f"{'backend':<8} {'nodes':>10} {'-j 1 s':>8} {'-j 1 n/s':>10} {'-j 2 s':>8} "
-        f"{'-j 2 n/s':>10} {'speed-up':>8}")
+    say(f"{'backend':<8} {'nodes':>10} {'-j 1 s':>8} {'cpu s':>7} {'-j 1 n/s':>10} "
+        f"{'-j 2 s':>8} {'cpu s':>7} {'-j 2 n/s':>10} {'speed-up':>8}")
     for backend, (argv, expected) in counts.items():
         one = perft_run(backend, argv, 1, expected)
         two = perft_run(backend, argv, 2, expected)
         speedup = one["seconds"] / two["seconds"]
         perft_rows.append({"backend": backend, "argv": argv, "j1": one, "j2": two,
                            "speedup": round(speedup, 3)})
-        say(f"{backend:<8} {expected:>10,} {one['seconds']:>8.2f} {one['nps']:>10,} "
-            f"{two['seconds']:>8.2f} {two['nps']:>10,} {speedup:>7.2f}x", flush=True)
-    say("(wall time of `posdata perft ... -j N`: start-up, model load and Dask included)")
+        say(f"{backend:<8} {expected:>10,} {one['seconds']:>8.2f} {one['cpu_seconds']:>7.1f} "
+            f"{one['nps']:>10,} {two['seconds']:>8.2f} {two['cpu_seconds']:>7.1f} "
+            f"{two['nps']:>10,} {speedup:>7.2f}x", flush=True)
+    say("(wall time of `posdata perft ... -j N`: start-up, model load and Dask included; cpu s:\n"
+        " user+sys of the run and its workers: on a busy machine, -j 2's cpu s over -j 1's is\n"
+        " its overhead, and cpu s / wall s the share of the cores the run got)")
 
     boards = [Board(fen) for fen in tree_fens(KIWIPETE, 3)]
     sims = [simulator_rate(t, boards) for t in SAMPLE]

@@ -59,10 +59,6 @@ def campaign_job(fen: str, depth: int, backend: str, target, bulk: bool = False,
         return CampaignResult(r.nodes, r.sw_nodes, r.cycles, r.mismatch)
     from .chip_perft import run_chip_perft
     name = getattr(target, "name", target)
-    if name == "board" and factory is None:
-        from .backends import make_chip
-        chip = make_chip(target)
-        factory = lambda: chip  # noqa: E731
     r = run_chip_perft(Board(fen, variant), depth, "both", name, bulk, 1, factory=factory)
     return CampaignResult(r.nodes, r.sw_nodes, r.clocks, r.mismatch)
 
@@ -72,6 +68,11 @@ def run_campaign(fens: list[str], depth: int, backend: str = "gen", target="cxxr
                  variant: str = "chess", progress=None, factory=None) -> list[CampaignResult]:
     """Every position's result, in the order of ``fens``; ``factory`` (tests) builds the
     driver (gen) or chip (hw) in this process."""
+    chip = None
+    if backend == "hw" and factory is None and getattr(target, "name", target) == "board":
+        from .backends import make_chip
+        chip = make_chip(target)  # one serial port for the whole campaign, in this process
+        factory = lambda: chip  # noqa: E731
     remote = factory is None and (jobs > 1 or bool(scheduler_address(scheduler)))
     job_list = [(fen, depth, backend, target, bulk, variant, factory) for fen in fens]
     tally = [0, 0, 0]  # positions, nodes, mismatches
@@ -84,6 +85,10 @@ def run_campaign(fens: list[str], depth: int, backend: str = "gen", target="cxxr
             progress.update(f"compare --random [{backend}]: {tally[0]}/{len(fens)} positions, "
                             f"{tally[1]:,} nodes, {tally[2]} mismatching")
 
-    return list(run_in_workers(campaign_job, job_list, jobs if remote else 1,
-                               scheduler if remote else None, done))
+    try:
+        return list(run_in_workers(campaign_job, job_list, jobs if remote else 1,
+                                   scheduler if remote else None, done))
+    finally:
+        if chip is not None:
+            chip.close()
 
