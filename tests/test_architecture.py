@@ -81,3 +81,15 @@ def test_checker_sees_lazy_and_relative_imports(tmp_path):
     probe.write_text("def f():\n    import amaranth\n    from ..sim import cli\n")
     found = {module for _, module in imports(probe, ["posdata", "engine"])}
     assert found == {"amaranth", "posdata.sim"}
+
+
+def test_commands_do_not_import_each_other():
+    """A subcommand's module (one that registers a parser) is imported by the CLI's entry alone;
+    what two commands share lives in a helper module of its own."""
+    cli = REPO / "sim" / "cli"
+    commands = {f"posdata.sim.cli.{p.stem}" for p in cli.glob("*.py")
+                if "def register(" in p.read_text()}
+    assert len(commands) >= 10
+    wrong = [f"{p.name}:{line} imports {name}" for p in cli.glob("*.py") if p.stem != "__init__"
+             for line, name in imports(p) if name in commands]
+    assert not wrong, wrong

@@ -87,7 +87,7 @@ def cycle_simulation() -> bool:
 
 def hardware_perft() -> bool:
     from .common import latest_fmax
-    from .compare_cmd import compare_table
+    from .compare_table import compare_table
 
     print("== Hardware vs software perft: the perft chip (compiled CXXRTL model) counts each "
           "tree by itself, bulk")
