@@ -36,8 +36,14 @@ RESULTS = sby.WORK / "mutation.json"
 
 
 def cells(il: str, module: str) -> list[tuple[str, str]] | None:
+    """The cells of ``module`` (type, name), a submodule's type relative to ``module`` (the
+    same unit sits at another path in each harness)."""
     found = re.search(r"^module \\" + re.escape(module) + r"\n(.*?)^end$", il, re.M | re.S)
-    return re.findall(r"^  cell (\S+) (\S+)", found.group(1), re.M) if found else None
+    if not found:
+        return None
+    prefix = "\\" + module + "."
+    return [(kind.replace(prefix, "\\.", 1) if kind.startswith(prefix) else kind, name)
+            for kind, name in re.findall(r"^  cell (\S+) (\S+)", found.group(1), re.M)]
 
 
 def reference_rtlil() -> str:
@@ -130,6 +136,8 @@ def main(argv=None) -> int:
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", type=lambda t: [int(i) for i in t.split(",")], default=None,
+                        metavar="I,J", help="only these mutants of the drawn list (0-based)")
     args = parser.parse_args(argv)
     start = time.monotonic()
     reference = reference_rtlil()
@@ -143,17 +151,18 @@ def main(argv=None) -> int:
             killer = simulation_kill(index, mutant, reference)
         return {"mutant": mutant, "killed_by": killer, "unproven": unproven}
 
+    chosen = [(i, m) for i, m in enumerate(mutants) if args.only is None or i in args.only]
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(one, enumerate(mutants)))
+        results = list(pool.map(one, chosen))
     formal = sum(1 for r in results if r["killed_by"] and not r["killed_by"].startswith("sim"))
     simulated = sum(1 for r in results if r["killed_by"] and r["killed_by"].startswith("sim"))
     survivors = [r for r in results if not r["killed_by"]]
     for r in results:
         note = f"  (no longer proven: {'; '.join(r['unproven'])})" if r["unproven"] else ""
         print(f"{r['killed_by'] or 'SURVIVED':40s} {r['mutant']}{note}")
-    print(f"{len(mutants)} mutants: {formal} killed by the formal set, {simulated} more by "
+    print(f"{len(results)} mutants: {formal} killed by the formal set, {simulated} more by "
           f"simulation, {len(survivors)} survived "
-          f"({100 * (len(mutants) - len(survivors)) / len(mutants):.0f} % killed) in "
+          f"({100 * (len(results) - len(survivors)) / len(results):.0f} % killed) in "
           f"{time.monotonic() - start:.0f} s")
     RESULTS.write_text(json.dumps({"seed": args.seed, "results": results}, indent=1))
     return 0
