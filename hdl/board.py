@@ -25,6 +25,9 @@ Planes = wiring.Signature({"empty": Out(64), "black": Out(64)})
 #: a combinational lookup of one square's piece
 PieceLookup = wiring.Signature({"sq": Out(SQUARE), "piece": In(PIECE)})
 
+#: the pieces as three 64-bit planes, bit k of square s's piece at ``bits[64 * k + s]``
+TypePlanes = wiring.Signature({"bits": Out(64 * PIECE.width)})
+
 
 def color_of(planes, sq):
     """The Color of square ``sq`` (a Value) from the colour ``planes``."""
@@ -40,14 +43,19 @@ class BoardMemory(wiring.Component):
         The colour planes (every square EMPTY after power-up).
     lookup : In(PieceLookup)
         Combinational read of one square's piece.
+    types : Out(TypePlanes)
+        With ``type_planes`` only: the pieces as planes of registers instead of a memory, so
+        that the piece on the prefetcher's next square is found with that square (the iCE40,
+        which has no LUT RAM, holds the memory in flip-flops anyway).
     """
 
-    wr_en: In(1)
-    wr_sq: In(SQUARE)
-    wr_color: In(Color)
-    wr_piece: In(PIECE)
-    planes: Out(Planes)
-    lookup: In(PieceLookup)
+    def __init__(self, type_planes: bool = False):
+        self._type_planes = type_planes
+        ports = {"wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color),
+                 "wr_piece": In(PIECE), "planes": Out(Planes), "lookup": In(PieceLookup)}
+        if type_planes:
+            ports["types"] = Out(TypePlanes)
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
@@ -61,6 +69,17 @@ class BoardMemory(wiring.Component):
             m.d.sync += [empty.eq(Mux(color[1], empty | mask, empty & ~mask)),
                          black.eq(Mux(color[0], black | mask, black & ~mask))]
         m.d.comb += [self.planes.empty.eq(empty), self.planes.black.eq(black)]
+
+        if self._type_planes:
+            types = Signal(64 * PIECE.width, reset_less=True)
+            with m.If(self.wr_en):
+                m.d.sync += types.eq(Cat(Mux(self.wr_piece[k], types[64 * k:64 * k + 64] | mask,
+                                             types[64 * k:64 * k + 64] & ~mask)
+                                         for k in range(PIECE.width)))
+            m.d.comb += [self.types.bits.eq(types),
+                         self.lookup.piece.eq(Cat(types.bit_select(64 * k + self.lookup.sq, 1)
+                                                  for k in range(PIECE.width)))]
+            return m
 
         m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
         wr = pieces.write_port()

@@ -18,7 +18,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
-from .board import PieceLookup, Planes
+from .board import PieceLookup, Planes, TypePlanes
 from .layouts import SQUARE, Castling, MoveLayout, Position
 from .merger import OutputMerger
 from .prefetch import PiecePrefetcher
@@ -62,27 +62,39 @@ class GeneratorCore(wiring.Component):
     variant : an engine.variants name: its promotion sets (the merger's table) ...
     geometry : ... and the widths its tables need (default: its own; hdl.variant_image)
     registered_heads : the merger's FIFOs for a device without LUT RAM (hdl.merger)
+    typed_scan : the prefetcher finds a piece's type with its square, from the board's piece-type
+        planes (a ``types`` port, hdl.board.TypePlanes; hdl.prefetch), and the latched
+        ``expand`` starts at 1 (a constant where it is always driven 1): for the iCE40
+    split_lookup : the walker's colour lookup split over its two stages (hdl.walker): the iCE40
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None, registered_heads: bool = False):
+                 geometry: Geometry | None = None, registered_heads: bool = False,
+                 typed_scan: bool = False, split_lookup: bool = False):
+        self._split_lookup = split_lookup
         self._layout = check_layout(layout)
         self._variant = variant
         self._geometry = g = rom_geometry(variant, geometry)
         self._registered_heads = registered_heads
-        super().__init__({
+        self._typed_scan = typed_scan
+        ports = {
             "start": In(1), "position": In(Position),
             "castling": In(Castling, init=ORTHODOX_CASTLING), "expand": In(1),
             "planes": In(Planes), "lookup": Out(PieceLookup), "walk": Out(read_port(g)),
             "starts": Out(start_port(g)), "moves": Out(stream.Signature(MoveLayout)),
             "busy": Out(1), "done": Out(1), "cycles": Out(32), "walking": Out(1),
-            "stepping": Out(1), "walk_from": Out(SQUARE)})
+            "stepping": Out(1), "walk_from": Out(SQUARE)}
+        if typed_scan:
+            ports["types"] = In(TypePlanes)
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
         g = self._geometry
-        m.submodules.prefetch = prefetch = PiecePrefetcher(g)
-        m.submodules.walker = walker = Walker(self._layout, g)
+        m.submodules.prefetch = prefetch = PiecePrefetcher(g, self._typed_scan)
+        if self._typed_scan:
+            wiring.connect(m, wiring.flipped(self.types), prefetch.types)
+        m.submodules.walker = walker = Walker(self._layout, g, self._split_lookup)
         m.submodules.merger = merger = OutputMerger(self._variant, g, self._registered_heads)
 
         # The block diagram: start entries feed the prefetcher, the walk ROM the walker; pieces
@@ -102,7 +114,9 @@ class GeneratorCore(wiring.Component):
         begin = self.start & ~busy
         position = Signal(Position)  # latched at start
         castling = Signal(Castling, init=ORTHODOX_CASTLING)
-        expand = Signal()
+        # the iCE40's generator always expands (hdl.movegen drives 1): a register that starts
+        # at 1 and only ever loads 1 is a constant to Yosys, off the merger's read decision
+        expand = Signal(init=int(self._typed_scan))
         with m.If(begin):
             m.d.sync += [position.eq(self.position), castling.eq(self.castling),
                          expand.eq(self.expand)]

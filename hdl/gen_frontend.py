@@ -94,8 +94,11 @@ class GeneratorFrontEnd(wiring.Component):
         m.submodules.uart_tx = utx = self.uart_tx
         m.submodules.receiver = rcv = self.receiver
         m.submodules.sender = snd = self.sender
-        # no LUT RAM on the iCE40: the merger's FIFOs with registered heads (same clocks)
-        m.submodules.gen = gen = MoveGenerator(registered_heads=True)
+        # no LUT RAM on the iCE40: the merger's FIFOs with registered heads, the pieces in
+        # planes of flip-flops with the next piece's type found beside its square, the walker's
+        # colour lookup over two stages (same moves, same clocks; hdl.movegen)
+        m.submodules.gen = gen = MoveGenerator(registered_heads=True, typed_scan=True,
+                                               split_lookup=True)
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx), self.busy.eq(gen.busy),
                      self.self_test.eq(SelfTest.NONE)]
         # received bytes wait here while the FSM holds the previous command (hdl.frontend)

@@ -6,13 +6,13 @@ The UP5K has 5,280 LUT4 and 30 SB_RAM40_4K: the generator with the dense posdata
 start entries fits, the perft chip (about 9-10K LUT4 per engine on the ECP5) does not, so this
 board lists moves and answers the perft commands ``Err.UNSUPPORTED``.
 
-The clock must be a whole multiple of the baud rate (``exact_divisor``): 27 MHz (the default) is 9
+The clock must be a whole multiple of the baud rate (``exact_divisor``): 33 MHz (the default) is 11
 clocks per bit at 3 Mbaud. Reset is held until the PLL has locked and then for ``POR_US``
 more: iCE40 block RAMs read as zeros for about 3 us after configuration (Amaranth's own iCE40
 clock domain waits too).
 
 LEDs: red = the generator is listing (stretched so a listing is seen), green = heartbeat (about
-0.8 Hz at 27 MHz) while the PLL is locked.
+1 Hz at 33 MHz) while the PLL is locked.
 """
 
 from amaranth import ClockDomain, ClockSignal, Elaboratable, Module, Signal
@@ -25,7 +25,7 @@ from .leds import StatusLeds
 from .protocol import DEFAULT_BAUD
 
 POR_US = 15  #: reset held after lock: 5x the block RAMs' ~3 us (Amaranth's iCE40 margin)
-DEFAULT_ICE40_MHZ = 27.0  #: 9 clocks per bit at 3 Mbaud (hdl.synth_targets.ICE40.default_mhz)
+DEFAULT_ICE40_MHZ = 33.0  #: 11 clocks per bit at 3 Mbaud (hdl.synth_targets.ICE40.default_mhz)
 
 
 class ICEBreakerTop(Elaboratable):

@@ -112,6 +112,12 @@ class MoveGenerator(wiring.Component):
     registered_heads : bool
         The merger's FIFOs with registered heads, for a device without LUT RAM (the iCE40;
         ``hdl.merger``). Same moves, same cycles.
+    typed_scan : bool
+        The pieces in planes of registers and the prefetcher's next piece type found with its
+        square (``hdl.prefetch``), off the iCE40's critical path. Same moves, same cycles.
+    split_lookup : bool
+        The walker's colour lookup split over its two loop stages (``hdl.walker``), for the
+        iCE40. Same moves, same cycles.
     """
 
     wr_en: In(1)
@@ -133,9 +139,12 @@ class MoveGenerator(wiring.Component):
     walk_from: Out(SQUARE)
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None, registered_heads: bool = False):
+                 geometry: Geometry | None = None, registered_heads: bool = False,
+                 typed_scan: bool = False, split_lookup: bool = False):
         self._layout = check_layout(layout)
+        self._split_lookup = split_lookup
         self._registered_heads = registered_heads
+        self._typed_scan = typed_scan
         self._variant = variant
         self._geometry = rom_geometry(variant, geometry)
         super().__init__()
@@ -146,9 +155,12 @@ class MoveGenerator(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.board = board = BoardMemory()
+        m.submodules.board = board = BoardMemory(self._typed_scan)
         v, g = self._variant, self._geometry
-        m.submodules.core = core = GeneratorCore(self._layout, v, g, self._registered_heads)
+        m.submodules.core = core = GeneratorCore(self._layout, v, g, self._registered_heads,
+                                                 self._typed_scan, self._split_lookup)
+        if self._typed_scan:
+            wiring.connect(m, board.types, core.types)
         m.submodules.rom = rom = PosdataRom(self._layout, v, g)
         wiring.connect(m, board.planes, core.planes)
         wiring.connect(m, core.lookup, board.lookup)

@@ -9,14 +9,14 @@ late in the cycle, and its register), and the walker takes the head by advancing
 pointer (one flip-flop), so neither side waits on the other's logic within a cycle.
 """
 
-from amaranth import Array, Const, Module, Mux, Signal
+from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import PAWN
 
-from .board import PieceLookup, Planes
-from .layouts import SQUARE
+from .board import PieceLookup, Planes, TypePlanes
+from .layouts import PIECE, SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
 from .rom import ORTHODOX, start_port
@@ -57,20 +57,31 @@ class PiecePrefetcher(wiring.Component):
         The pieces in generation order.
     left : Out
         Some piece has not been handed to the walker yet.
+    types : In(TypePlanes)
+        With ``typed_scan`` only: the board's piece-type planes. The scanner then finds the
+        next piece's type with its square and registers both, so the start table's address
+        comes from registers (no 64:1 piece lookup before it: the iCE40's critical path).
+        Same pieces, same clocks; ``lookup`` is left unused.
     """
 
 
-    def __init__(self, geometry: Geometry = ORTHODOX):
+    def __init__(self, geometry: Geometry = ORTHODOX, typed_scan: bool = False):
         self._geometry = geometry
-        super().__init__({
+        self._typed_scan = typed_scan
+        ports = {
             "load": In(1), "side": In(1), "planes": In(Planes), "run": In(1),
             "lookup": Out(PieceLookup), "starts": Out(start_port(geometry)),
-            "pieces": Out(stream.Signature(piece_record(geometry))), "left": Out(1)})
+            "pieces": Out(stream.Signature(piece_record(geometry))), "left": Out(1)}
+        if typed_scan:
+            ports["types"] = In(TypePlanes)
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
 
-        m.submodules.scanner = scanner = PieceScanner()
+        m.submodules.scanner = scanner = PieceScanner(self._typed_scan)
+        if self._typed_scan:
+            m.d.comb += scanner.types.eq(self.types.bits)
         planes = self.planes
         m.d.comb += [
             scanner.load.eq(self.load),
@@ -87,7 +98,7 @@ class PiecePrefetcher(wiring.Component):
 
         # Take the next piece when the queue will have room for it.
         issue = Signal()
-        piece = self.lookup.piece
+        piece = scanner.piece if self._typed_scan else self.lookup.piece
         is_pawn = piece == PAWN
         # (colour, code) -> ROM table: the same rule in every variant
         assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)
@@ -134,14 +145,22 @@ class PieceScanner(wiring.Component):
     """The pieces not yet taken, lowest square first. The candidate square is a register,
     computed from the mask while no candidate is waiting: taking one costs a cycle before the
     next is known (two cycles per piece, still twice the rate the walker takes them), and the
-    priority encoder gets a whole clock to itself."""
+    priority encoder gets a whole clock to itself.
 
-    load: In(1)
-    own: In(64)
-    take: In(1)
-    any: Out(1)      # a candidate is ready
-    square: Out(SQUARE)
-    left: Out(1)     # a candidate is ready or some piece is still in the mask
+    With ``typed_scan`` the candidate's piece type (from ``types``, three planes) is a register
+    too, found beside the square: the lowest pending bit as a one-hot word (per byte, and the
+    lowest byte, whose flags are registers kept with the mask), ANDed with each plane and
+    ORed."""
+
+    def __init__(self, typed_scan: bool = False):
+        self._typed_scan = typed_scan
+        ports = {"load": In(1), "own": In(64), "take": In(1),
+                 "any": Out(1),      # a candidate is ready
+                 "square": Out(SQUARE),
+                 "left": Out(1)}     # a candidate is ready or some piece is still in the mask
+        if typed_scan:
+            ports |= {"types": In(64 * PIECE.width), "piece": Out(PIECE)}
+        super().__init__(ports)
 
     def elaborate(self, platform):
         m = Module()
@@ -149,12 +168,47 @@ class PieceScanner(wiring.Component):
         valid = Signal()
         square = Signal(SQUARE)
         any_pending, lowest = lowest_set_bit(m, pending, "next_piece")
-        m.d.comb += [self.any.eq(valid), self.square.eq(square),
-                     self.left.eq(valid | any_pending)]
+        m.d.comb += [self.any.eq(valid), self.square.eq(square)]
+        taken = pending & ~(Const(1, 64) << square)[:64]
         with m.If(self.load):
             m.d.sync += [pending.eq(self.own), valid.eq(0)]
         with m.Elif(self.take):
-            m.d.sync += [pending.eq(pending & ~(Const(1, 64) << square)[:64]), valid.eq(0)]
+            m.d.sync += [pending.eq(taken), valid.eq(0)]
         with m.Elif(~valid):
             m.d.sync += [square.eq(lowest), valid.eq(any_pending)]
+        if self._typed_scan:
+            # registers kept with pending: whether it has a bit set (``left`` feeds the merger's
+            # end decision, and the OR the encoder shares is long) and which of its bytes do
+            # (the start of the piece-type lookup, which takes the same clock as the encoder)
+            pending_any = Signal()
+            pending_bytes = Signal(8)
+            m.d.comb += self.left.eq(valid | pending_any)
+            with m.If(self.load):
+                m.d.sync += [pending_any.eq(self.own.any()),
+                             pending_bytes.eq(bytes_any(self.own))]
+            with m.Elif(self.take):
+                m.d.sync += [pending_any.eq(taken.any()), pending_bytes.eq(bytes_any(taken))]
+            piece = Signal(PIECE)
+            first = lowest_one_hot(pending, pending_bytes)
+            m.d.comb += self.piece.eq(piece)
+            with m.If(~self.load & ~self.take & ~valid):
+                m.d.sync += piece.eq(Cat((first & self.types[64 * k:64 * k + 64]).any()
+                                         for k in range(PIECE.width)))
+        else:
+            m.d.comb += self.left.eq(valid | any_pending)
         return m
+
+
+def bytes_any(vector):
+    """Which of the 64-bit ``vector``'s eight bytes have a bit set."""
+    return Cat(vector[8 * g:8 * g + 8].any() for g in range(8))
+
+
+def lowest_one_hot(vector, groups):
+    """The lowest set bit of the 64-bit ``vector`` alone (zero when none is set), built as
+    hdl.priority builds the index: within each byte, and the first byte with a bit set
+    (``groups``: ``bytes_any(vector)``, given from registers)."""
+    def first_of(bits):
+        return [bits[i] & ~bits[:i].any() if i else bits[0] for i in range(len(bits))]
+    group_first = first_of(groups)
+    return Cat(group_first[g] & b for g in range(8) for b in first_of(vector[8 * g:8 * g + 8]))

@@ -78,8 +78,9 @@ ICE40 = Family(
     bitstream="bin",
     design="generator",
     # a multiple of 3 MHz (an exact UART divisor at 3 Mbaud) below the Fmax nextpnr reached on
-    # every placement seed tried (README, "The iCEBreaker"); 30 MHz missed on seed 1 (29.5)
-    default_mhz=27.0,
+    # every placement seed tried (README, "The iCEBreaker"): 34.5 MHz the least of seeds 1-5
+    # at 33 MHz (seeds 3-5 reach less than 36)
+    default_mhz=33.0,
     cell_resources={"LUT4 (SB_LUT4)": ("SB_LUT4", "ICESTORM_LC"),
                     "FF (SB_DFF*)": ("SB_DFF", "ICESTORM_LC")},
 )

@@ -35,7 +35,7 @@ clock enable and nothing else ever waits.
 import enum
 from typing import NamedTuple
 
-from amaranth import Const, Module, Mux, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -228,11 +228,18 @@ class Walker(wiring.Component):
         entry's address plus 1 or ``skip``).
     geometry : hdl.variant_image.Geometry
         The widths the variant's tables need (the dense ROM's addresses and skip field).
+    split_lookup : bool
+        The colour lookup split over the loop's two stages (for the iCE40): the logic stage
+        picks the rank (8 squares of each plane) for every square the context may go to next,
+        from registers, and registers the one it goes to beside the context; the ROM stage then
+        picks the file, and the rule follows in the same clock. Same moves, same cycles.
     """
 
-    def __init__(self, layout: str = DEFAULT_LAYOUT, geometry: Geometry = ORTHODOX):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, geometry: Geometry = ORTHODOX,
+                 split_lookup: bool = False):
         self._layout = check_layout(layout)
         self._geometry = geometry
+        self._split_lookup = split_lookup
         super().__init__({
             "start": In(1), "position": In(Position), "planes": In(Planes),
             "pieces": In(stream.Signature(piece_record(geometry))),
@@ -266,7 +273,15 @@ class Walker(wiring.Component):
         # --- while a context waits for the ROM: the rule applied to its square ---------------
         r = ring_r
         here = Signal(Color)
-        m.d.comb += here.eq(color_of(self.planes, r.u))
+        if self._split_lookup:
+            # the rank of ring_r's square and ring_l's: 8 squares of each plane (black, empty)
+            row_r = Signal(16)
+            row_l = Signal(16)
+            m.d.sync += row_l.eq(row_r)
+            m.d.comb += here.eq(Cat(row_r[:8].bit_select(r.u[:3], 1),
+                                    row_r[8:].bit_select(r.u[:3], 1)))
+        else:
+            m.d.comb += here.eq(color_of(self.planes, r.u))
         marker = r.u == r.frm
         square_is = {
             Square.MARKER: marker,
@@ -349,6 +364,14 @@ class Walker(wiring.Component):
         with m.Elif(step):
             m.d.comb += other.active.eq(0)
         m.d.comb += nxt.eq(Mux(advance, advanced, other))
+        if self._split_lookup:
+            def row_of(sq):
+                return Cat(self.planes.black.word_select(sq[3:], 8),
+                           self.planes.empty.word_select(sq[3:], 8))
+            # the same choices as nxt.u's, each source's rank picked from registers in parallel
+            next_row = Mux(take_np, row_of(nextpos), Mux(pre.use_nd, row_of(nextdir),
+                                                         row_of(c.d1)))
+            m.d.sync += row_r.eq(Mux(advance, next_row, Mux(take, row_of(head.first), row_l)))
         m.d.comb += [self.order.valid.eq(take), self.order.payload.eq(c.id)]
 
         m.d.comb += [self.entries.entry.word.eq(pre.word), self.entries.entry.move.eq(pre.emit),
