@@ -75,6 +75,7 @@ class PerftChip(wiring.Component):
         return self._engines
 
     def elaborate(self, platform):
+        outer = Module()  # per-engine abort registers and the engines: outside the chip's reset
         m = Module()
         m.submodules.claims = claims = ClaimCounter(self._engines * THREADS)
         engines = []
@@ -87,7 +88,14 @@ class PerftChip(wiring.Component):
             for e in range(self._engines):
                 m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
         for e in range(self._engines):
-            m.submodules[f"engine{e}"] = engine = PerftEngine(self._layout, self._variant)
+            engine = PerftEngine(self._layout, self._variant)
+            # ABORT reaches each engine through a register of its own, a clock after the chip's
+            # control: one chip-wide reset net to every engine's flip-flops was the 85F's
+            # critical path (55 MHz with six engines). The front end's reload of the board
+            # begins two clocks after its abort, when both have been reset.
+            abort = Signal(name=f"abort{e}")
+            outer.d.sync += abort.eq(self.abort)
+            outer.submodules[f"engine{e}"] = engine
             engines.append(engine)
             for t in range(THREADS):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])
@@ -98,7 +106,7 @@ class PerftChip(wiring.Component):
                 engine.root.eq(self.root),
                 engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
                 engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
-                engine.split.eq(self.split), engine.abort.eq(self.abort),
+                engine.split.eq(self.split), engine.abort.eq(abort),
             ]
             if "castling" in self.signature.members:
                 m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
@@ -152,4 +160,5 @@ class PerftChip(wiring.Component):
         m.d.comb += [self.busy.eq(busy | listing), self.leaves.eq(leaves),
                      self.overflow.eq(overflow)]
         # ABORT returns every engine and the count to idle (boards keep what they hold)
-        return ResetInserter({"sync": self.abort})(m)
+        outer.submodules.control = ResetInserter({"sync": self.abort})(m)
+        return outer
