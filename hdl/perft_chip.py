@@ -90,9 +90,11 @@ class PerftChip(wiring.Component):
         for e in range(self._engines):
             engine = PerftEngine(self._layout, self._variant)
             # ABORT reaches each engine through a register of its own, a clock after the chip's
-            # control: one chip-wide reset net to every engine's flip-flops was the 85F's
-            # critical path (55 MHz with six engines). The front end's reload of the board
-            # begins two clocks after its abort, when both have been reset.
+            # control (the front end's reload of the board begins two clocks after its abort,
+            # when both have been reset). Meant to cut the chip-wide reset net into every
+            # engine's flip-flops, the 85F's critical path (55 MHz with six engines); but Yosys
+            # merges these identical registers into one (52 MHz, the same net): keeping them
+            # apart, or a reset tree, is still to do.
             abort = Signal(name=f"abort{e}")
             outer.d.sync += abort.eq(self.abort)
             outer.submodules[f"engine{e}"] = engine
