@@ -9,9 +9,9 @@ depth first, TSCP style (README, "The perft engine: memory and threading model")
   (``gen_dat``: ply p's moves lie between where it began and ``end[p]``), or, at the last ply of a
   bulk count, into the leaf counter (a promotion counts one per piece of its side's set).
 * **Descend**: take the ply's next move from the stack (a promotion entry is made once per
-  piece of the variant's promotion set, four in orthodox chess), save what unmake needs in the ply's undo record, make
-  it on the board (two square writes; three for en passant, four for castling), flip the side,
-  and generate the child.
+  piece of the variant's promotion set, four in orthodox chess), save what unmake needs in the
+  ply's undo record, make it on the board (two square writes; three for en passant, four for
+  castling), flip the side, and generate the child.
 * **Return**: when a ply's moves are done, unmake the move that led to it and go on with the
   parent's next move.
 * **Plain counting**: the last ply's pseudo-legal moves are stored, and each is made, its king

@@ -140,7 +140,8 @@ class ChipModel:
         check_engine(engine, self.engines)
         lib, h = self.lib, self.handle
         self._load(board)
-        lib.posdata_chip_start(h, depth, int(bulk), split, ALL_ENGINES if engine is None else engine)
+        solo = ALL_ENGINES if engine is None else engine
+        lib.posdata_chip_start(h, depth, int(bulk), split, solo)
         leaves, clocks, overflow = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint32()
         while not lib.posdata_chip_run(h, CHUNK, ctypes.byref(leaves), ctypes.byref(clocks),
                                        ctypes.byref(overflow)):

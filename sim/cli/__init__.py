@@ -10,8 +10,8 @@ from . import (board_cmd, compare_cmd, demo_cmd, export_cmd, moves_cmd, perft_cm
 from .common import CliError, Parser
 
 #: in the order `posdata --help` lists them
-COMMANDS = (perft_cmd, perftree_cmd, moves_cmd, sim_cmd, compare_cmd, search_cmd, uci_cmd, synth_cmd,
-            board_cmd, demo_cmd, walk_cmd, export_cmd)
+COMMANDS = (perft_cmd, perftree_cmd, moves_cmd, sim_cmd, compare_cmd, search_cmd, uci_cmd,
+            synth_cmd, board_cmd, demo_cmd, walk_cmd, export_cmd)
 
 
 def build_parser() -> Parser:
