@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth bench bench-hw bench-sim bench-scale bench-search bench-chip bench-variants clean
+.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-chip bench-variants clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
