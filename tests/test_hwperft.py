@@ -58,8 +58,8 @@ def corrupt_rom_word(pt, frm, to, value):
 def stuck_empty_bit(square, value):
     class StuckBoard(wiring.Component):
         """BoardMemory whose `empty` plane has one bit stuck."""
-        def __init__(self):
-            self.inner = BoardMemory()
+        def __init__(self, type_planes: bool = False):
+            self.inner = BoardMemory(type_planes)
             super().__init__(dict(self.inner.signature.members))
 
         def elaborate(self, platform):
