@@ -24,6 +24,10 @@ class FrameReceiver(wiring.Component):
     ----------
     timeout : int
         Clocks without a byte after which a half-received frame is dropped.
+    registered_flags : bool (keyword)
+        For the iCE40 (``hdl.gen_frontend``): "this payload byte is the last" and "the frame
+        timed out" are registers kept beside the byte count and the idle count (same frames,
+        same clocks), not compares on them before the state machine's next state.
 
     Ports
     -----
@@ -43,10 +47,11 @@ class FrameReceiver(wiring.Component):
     payload_data: Out(8)
     dropped: Out(1)
 
-    def __init__(self, timeout: int):
+    def __init__(self, timeout: int, *, registered_flags: bool = False):
         if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 1:
             raise TypeError(f"timeout must be a positive integer, not {timeout!r}")
         self._timeout = timeout
+        self._registered_flags = registered_flags
         super().__init__()
 
     @property
@@ -69,13 +74,24 @@ class FrameReceiver(wiring.Component):
         m.d.comb += [got.eq(self.i_stream.valid & self.i_stream.ready),
                      self.frames.payload.eq(header),
                      wr.addr.eq(count), wr.data.eq(byte)]
+        # ``expired`` is always ``idle == timeout`` and ``last`` always ``count + 1 ==
+        # header.length`` (in "Payload"), each kept with its count (registered_flags)
+        expired = Signal()
+        last = Signal()
+        if not self._registered_flags:
+            m.d.comb += [expired.eq(idle == self._timeout),
+                         last.eq(count + 1 == header.length)]
         with m.If(got):
             m.d.sync += [crc.eq(crc8_next(crc, byte)), idle.eq(0)]
-        with m.Elif(idle != self._timeout):
+            if self._registered_flags:
+                m.d.sync += expired.eq(0)  # timeout >= 1
+        with m.Elif(~expired):
             m.d.sync += idle.eq(idle + 1)
+            if self._registered_flags:
+                m.d.sync += expired.eq(idle == self._timeout - 1)
 
         def expire():
-            with m.If(idle == self._timeout):
+            with m.If(expired):
                 m.d.comb += self.dropped.eq(1)
                 m.next = "Hunt"
 
@@ -101,6 +117,8 @@ class FrameReceiver(wiring.Component):
                 m.d.comb += self.i_stream.ready.eq(1)
                 with m.If(got):
                     m.d.sync += [header.length.eq(byte), count.eq(0)]
+                    if self._registered_flags:
+                        m.d.sync += last.eq(byte == 1)
                     with m.If(byte == 0):
                         m.next = "Crc"
                     with m.Else():
@@ -110,7 +128,9 @@ class FrameReceiver(wiring.Component):
                 m.d.comb += [self.i_stream.ready.eq(1), wr.en.eq(got)]
                 with m.If(got):
                     m.d.sync += count.eq(count + 1)
-                    with m.If(count + 1 == header.length):
+                    if self._registered_flags:
+                        m.d.sync += last.eq(count + 2 == header.length)
+                    with m.If(last):
                         m.next = "Crc"
                 expire()
             with m.State("Crc"):

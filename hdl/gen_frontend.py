@@ -75,7 +75,8 @@ class GeneratorFrontEnd(wiring.Component):
         self.uart_tx = UartTx(divisor)
         if frame_timeout is None:
             frame_timeout = FRAME_TIMEOUT_BYTES * UART_FRAME_BITS * divisor
-        self.receiver = FrameReceiver(frame_timeout)  # checks frame_timeout
+        # its flags registered (the iCE40's critical path ran from its byte count)
+        self.receiver = FrameReceiver(frame_timeout, registered_flags=True)  # checks timeout
         self.sender = ReplySender()
         self._divisor = divisor
         super().__init__()
@@ -204,9 +205,21 @@ class GeneratorFrontEnd(wiring.Component):
 
         # --- Walking a payload a byte per clock (as hdl.frontend: byte idx - 2 in ``byte``) -----
         idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))
-        j = Signal(range(MAX_COMMAND_PAYLOAD + 1))
+        # j (idx - 2), idx >= 2 and idx == length + 1 are registers kept with idx, so that the
+        # decisions on them (which square, which state, the next state) start at flip-flops,
+        # not after a subtraction and compares
+        j = Signal(range(MAX_COMMAND_PAYLOAD + 1), init=-2 % (MAX_COMMAND_PAYLOAD + 1))
+        past2 = Signal()     # idx >= 2
+        at_end = Signal()    # idx == hdr.length + 1
         byte = Signal(8)
-        m.d.comb += [j.eq(idx - 2), rcv.payload_addr.eq(idx), init_r.addr.eq(idx)]
+        m.d.comb += [rcv.payload_addr.eq(idx), init_r.addr.eq(idx)]
+
+        def idx_restart():
+            m.d.sync += [idx.eq(0), j.eq(j.init), past2.eq(0), at_end.eq(0)]
+
+        def idx_advance():
+            m.d.sync += [idx.eq(idx + 1), j.eq(j + 1), past2.eq(idx >= 1),
+                         at_end.eq(idx == hdr.length)]
         m.d.sync += byte.eq(rcv.payload_data)
         bad = Signal()
         pair_sq = Signal(6)
@@ -228,7 +241,7 @@ class GeneratorFrontEnd(wiring.Component):
         with m.FSM(name="command"):
             with m.State("Power-Up"):
                 write_square(idx[:6], init_r.data)
-                m.d.sync += idx.eq(idx + 1)
+                idx_advance()
                 with m.If(idx == 63):
                     m.next = "Idle"
 
@@ -237,7 +250,8 @@ class GeneratorFrontEnd(wiring.Component):
                 with m.If(~snd.busy):
                     m.d.sync += sending.eq(0)
                 with m.If(rcv.frames.valid & ~snd.busy & ~gen.busy):
-                    m.d.sync += [idx.eq(0), bad.eq(0)]
+                    m.d.sync += bad.eq(0)
+                    idx_restart()
                     m.next = "Judge"
             with m.State("Judge"):
                 with m.If(judged != Err.OK):
@@ -258,8 +272,8 @@ class GeneratorFrontEnd(wiring.Component):
 
             # --- LOAD, UPDATE: every argument checked before anything changes ----------------
             with m.State("Check"):
-                m.d.sync += idx.eq(idx + 1)
-                with m.If(idx >= 2):
+                idx_advance()
+                with m.If(past2):
                     with m.If(hdr.cmd == Cmd.LOAD):
                         with m.If(j < 64):
                             m.d.sync += bad.eq(bad | ~valid_code)
@@ -276,17 +290,17 @@ class GeneratorFrontEnd(wiring.Component):
                             m.d.sync += bad.eq(bad | (byte[6:] != 0))
                         with m.Else():
                             m.d.sync += bad.eq(bad | ~valid_code)
-                with m.If(idx == hdr.length + 1):
+                with m.If(at_end):
                     m.next = "Check-Done"
             with m.State("Check-Done"):
-                m.d.sync += idx.eq(0)
+                idx_restart()
                 with m.If(bad):
                     reply(Err.BAD_ARGUMENT)
                 with m.Else():
                     m.next = "Write"
             with m.State("Write"):
-                m.d.sync += idx.eq(idx + 1)
-                with m.If(idx >= 2):
+                idx_advance()
+                with m.If(past2):
                     with m.If(hdr.cmd == Cmd.LOAD):
                         with m.If(j < 64):
                             write_square(j, byte)
@@ -303,7 +317,7 @@ class GeneratorFrontEnd(wiring.Component):
                             m.d.sync += pair_sq.eq(byte)
                         with m.Else():
                             write_square(pair_sq, byte)
-                with m.If(idx == hdr.length + 1):
+                with m.If(at_end):
                     reply(Err.OK)
 
             # --- GENERATE: count and time the moves, then list them -------------------------

@@ -123,6 +123,7 @@ class OutputMerger(wiring.Component):
 
         # --- the head of the FIFO of the context that walks the current piece -----------------
         heads = [fifo.r_stream for fifo in fifos]
+        assert CONTEXTS == 2  # ``cur`` is one bit: Mux(cur, context 1, context 0)
         cur = Signal(range(CONTEXTS))
         m.d.comb += cur.eq(order.r_data)
         promo_bits = self._geometry.promo_bits
@@ -168,15 +169,29 @@ class OutputMerger(wiring.Component):
                     m.next = "Pieces"
 
             with m.State("Pieces"):
+                if self._registered_heads:
+                    # the same reads, decided per context from its head's registers before
+                    # ``cur`` picks one: ``cur`` (the order FIFO's head) is then one input of
+                    # the last LUTs before the FIFOs' read enables, not the head of the path
+                    go = ~stall & order.r_rdy
+                    pops, ends = [], []
+                    for h in heads:
+                        e = Entry(h.payload)
+                        pops.append(h.valid & (~e.move | ~e.promote | promo_last | ~self.expand))
+                        ends.append(pops[-1] & e.end)
+                    m.d.comb += [heads[0].ready.eq(go & ~cur & pops[0]),
+                                 heads[1].ready.eq(go & cur & pops[1]),
+                                 order.r_en.eq(go & Mux(cur, ends[1], ends[0]))]
                 with m.If(~stall):
                     with m.If(avail):
                         m.d.comb += [emit.eq(head.move), word.eq(piece_word)]
                         with m.If(head.move & head.promote & self.expand):
                             m.d.sync += promo_i.eq(Mux(promo_last, 0, promo_i + 1))
-                        with m.If(last_word):
-                            m.d.comb += Cat(h.ready for h in heads).eq(1 << cur)
-                            with m.If(head.end):
-                                m.d.comb += order.r_en.eq(1)
+                        if not self._registered_heads:
+                            with m.If(last_word):
+                                m.d.comb += Cat(h.ready for h in heads).eq(1 << cur)
+                                with m.If(head.end):
+                                    m.d.comb += order.r_en.eq(1)
                     with m.Elif(self.walk_done & ~order.r_rdy
                                 & ~Cat(h.valid for h in heads).any()):
                         with m.If(castle_ok[0]):

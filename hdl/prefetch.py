@@ -81,7 +81,9 @@ class PiecePrefetcher(wiring.Component):
 
         m.submodules.scanner = scanner = PieceScanner(self._typed_scan)
         if self._typed_scan:
-            m.d.comb += scanner.types.eq(self.types.bits)
+            m.d.comb += [scanner.types.eq(self.types.bits), scanner.side.eq(self.side),
+                         scanner.own_w.eq(~self.planes.empty & ~self.planes.black),
+                         scanner.own_b.eq(~self.planes.empty & self.planes.black)]
         planes = self.planes
         m.d.comb += [
             scanner.load.eq(self.load),
@@ -148,9 +150,8 @@ class PieceScanner(wiring.Component):
     priority encoder gets a whole clock to itself.
 
     With ``typed_scan`` the candidate's piece type (from ``types``, three planes) is a register
-    too, found beside the square: the lowest pending bit as a one-hot word (per byte, and the
-    lowest byte, whose flags are registers kept with the mask), ANDed with each plane and
-    ORed."""
+    too, found beside the square: the type of the lowest byte with a bit left, from registers
+    kept with the mask (which bytes have a bit left, and the type at each byte's lowest bit)."""
 
     def __init__(self, typed_scan: bool = False):
         self._typed_scan = typed_scan
@@ -159,7 +160,9 @@ class PieceScanner(wiring.Component):
                  "square": Out(SQUARE),
                  "left": Out(1)}     # a candidate is ready or some piece is still in the mask
         if typed_scan:
-            ports |= {"types": In(64 * PIECE.width), "piece": Out(PIECE)}
+            # ``own`` by colour and the side (``own`` is theirs): the side selects last
+            ports |= {"types": In(64 * PIECE.width), "piece": Out(PIECE),
+                      "own_w": In(64), "own_b": In(64), "side": In(1)}
         super().__init__(ports)
 
     def elaborate(self, platform):
@@ -178,22 +181,40 @@ class PieceScanner(wiring.Component):
             m.d.sync += [square.eq(lowest), valid.eq(any_pending)]
         if self._typed_scan:
             # registers kept with pending: whether it has a bit set (``left`` feeds the merger's
-            # end decision, and the OR the encoder shares is long) and which of its bytes do
-            # (the start of the piece-type lookup, which takes the same clock as the encoder)
+            # end decision, and the OR the encoder shares is long), which of its bytes do, and
+            # each byte's lowest bit (``byte_first``, one-hot in each byte). The candidate's
+            # type is then the type at the lowest byte's bit: each byte's type from its planes
+            # and the lowest such byte, short functions of registers in the clock the encoder
+            # takes. A candidate's clock also registers the mask without it (``rest``), from
+            # which a take loads these registers.
             pending_any = Signal()
             pending_bytes = Signal(8)
+            byte_first = Signal(64)
+            rest = Signal(64)
             m.d.comb += self.left.eq(valid | pending_any)
+            def by_side(f):
+                # f(own) as Mux(side, f(black's), f(white's)): the side, the latest input of
+                # a load (a register behind a multiplexer), meets the planes' results last
+                return Mux(self.side, f(self.own_b), f(self.own_w))
+
             with m.If(self.load):
-                m.d.sync += [pending_any.eq(self.own.any()),
-                             pending_bytes.eq(bytes_any(self.own))]
+                m.d.sync += [pending_any.eq(by_side(lambda own: own.any())),
+                             pending_bytes.eq(by_side(bytes_any)),
+                             byte_first.eq(by_side(firsts_in_bytes))]
             with m.Elif(self.take):
-                m.d.sync += [pending_any.eq(taken.any()), pending_bytes.eq(bytes_any(taken))]
+                m.d.sync += [pending_any.eq(rest.any()), pending_bytes.eq(bytes_any(rest)),
+                             byte_first.eq(firsts_in_bytes(rest))]
             piece = Signal(PIECE)
-            first = lowest_one_hot(pending, pending_bytes)
+            group_first = Cat(first_of(pending_bytes))
+            byte_type = [Cat((byte_first[8 * g:8 * g + 8]
+                              & self.types[64 * k + 8 * g:64 * k + 8 * g + 8]).any()
+                             for k in range(PIECE.width)) for g in range(8)]
+            first = Cat(group_first[g].replicate(8) for g in range(8)) & byte_first
             m.d.comb += self.piece.eq(piece)
             with m.If(~self.load & ~self.take & ~valid):
-                m.d.sync += piece.eq(Cat((first & self.types[64 * k:64 * k + 64]).any()
-                                         for k in range(PIECE.width)))
+                m.d.sync += [piece.eq(Cat((group_first & Cat(t[k] for t in byte_type)).any()
+                                          for k in range(PIECE.width))),
+                             rest.eq(pending & ~first)]
         else:
             m.d.comb += self.left.eq(valid | any_pending)
         return m
@@ -204,11 +225,11 @@ def bytes_any(vector):
     return Cat(vector[8 * g:8 * g + 8].any() for g in range(8))
 
 
-def lowest_one_hot(vector, groups):
-    """The lowest set bit of the 64-bit ``vector`` alone (zero when none is set), built as
-    hdl.priority builds the index: within each byte, and the first byte with a bit set
-    (``groups``: ``bytes_any(vector)``, given from registers)."""
-    def first_of(bits):
-        return [bits[i] & ~bits[:i].any() if i else bits[0] for i in range(len(bits))]
-    group_first = first_of(groups)
-    return Cat(group_first[g] & b for g in range(8) for b in first_of(vector[8 * g:8 * g + 8]))
+def first_of(bits):
+    """Each bit of ``bits`` that has no lower bit set."""
+    return [bits[i] & ~bits[:i].any() if i else bits[0] for i in range(len(bits))]
+
+
+def firsts_in_bytes(vector):
+    """The lowest set bit of each byte of the 64-bit ``vector`` alone."""
+    return Cat(b for g in range(8) for b in first_of(vector[8 * g:8 * g + 8]))

@@ -32,20 +32,21 @@ class ShiftFIFO(Elaboratable, FIFOInterface):
                      self.w_level.eq(self.level), self.r_level.eq(self.level)]
         do_read = self.r_rdy & self.r_en
         do_write = self.w_rdy & self.w_en
-        m.d.sync += tail.eq(Mux(do_write & ~do_read, tail << 1,
-                                Mux(do_read & ~do_write, tail >> 1, tail)))
+        # ``do_read`` (the reader's decision, the latest signal here) selects last: every
+        # register's next value is one LUT after it, the alternatives ready beside it
+        m.d.sync += tail.eq(Mux(do_read, Mux(do_write, tail, tail >> 1),
+                                Mux(do_write, tail << 1, tail)))
         entries = [Signal(self.width, name=f"entry{i}") for i in range(depth)]
         m.d.comb += self.r_data.eq(entries[0])
         for i, entry in enumerate(entries):
             after = entries[i + 1] if i + 1 < depth else entry
             # the new entry goes behind the last one: at ``level``, or one lower when the head
-            # leaves in the same clock (never into a full FIFO: ``tail[depth]`` is full)
+            # leaves in the same clock (never into a full FIFO: ``tail[depth]`` is full); a
+            # read moves every entry, else only the one at ``level`` takes the new word
             behind = tail[i + 1] if i + 1 < depth else 0
-            take_new = self.w_en & Mux(do_read, behind, tail[i])
-            with m.If(take_new):
-                m.d.sync += entry.eq(self.w_data)
-            with m.Elif(do_read):
-                m.d.sync += entry.eq(after)
+            with m.If(do_read | (self.w_en & tail[i])):
+                m.d.sync += entry.eq(Mux(do_read, Mux(self.w_en & behind, self.w_data, after),
+                                         self.w_data))
         with m.If(do_write & ~do_read):
             m.d.sync += self.level.eq(self.level + 1)
         with m.If(do_read & ~do_write):

@@ -163,6 +163,65 @@ def test_receiver_holds_a_frame_until_released():
     assert got["frame"] == (Cmd.PING, 0xFF, b"", True)
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_receiver_with_registered_flags_equals_the_plain_one(seed):
+    """The iCE40's receiver (``registered_flags``, hdl.gen_frontend) beside the ECP5's, driven
+    alike clock by clock: frames, noise, garbled lengths, gaps longer than the timeout, late
+    releases; readiness, the held frame, its payload and ``dropped`` equal in every clock."""
+    import random
+
+    from amaranth import Module
+
+    timeout = 40
+    m = Module()
+    m.submodules.ref = ref = FrameReceiver(timeout)
+    m.submodules.dut = dut = FrameReceiver(timeout, registered_flags=True)
+    rng = random.Random(seed)
+    stream = bytearray()
+    for _ in range(60):
+        frame = bytearray(command_frame(rng.randrange(256),
+                                        bytes(rng.randrange(256)
+                                              for _ in range(rng.choice([0, 1, 2, 3, 66, 255]))),
+                                        engine=rng.randrange(256)))
+        if rng.random() < 0.2:
+            frame[rng.randrange(len(frame))] ^= 1 << rng.randrange(8)
+        if rng.random() < 0.2:
+            frame = frame[:rng.randrange(1, len(frame))]  # cut short: a time-out
+        stream += bytes(rng.randrange(256) for _ in range(rng.randrange(3))) + frame
+    checked = {"clocks": 0, "dropped": 0, "frames": 0}
+
+    async def bench(ctx):
+        pos = 0
+        wait = 0
+        while pos < len(stream):
+            valid = wait == 0
+            ready = rng.random() < 0.3
+            addr = rng.randrange(256)
+            for f in (ref, dut):
+                ctx.set(f.i_stream.valid, valid)
+                ctx.set(f.i_stream.payload, stream[pos])
+                ctx.set(f.frames.ready, ready)
+                ctx.set(f.payload_addr, addr)
+            sigs = [(f.i_stream.ready, f.frames.valid, f.frames.payload.as_value(),
+                     f.payload_data, f.dropped) for f in (ref, dut)]
+            got = [tuple(ctx.get(x) for x in s) for s in sigs]
+            assert got[1] == got[0], f"clock {checked['clocks']}: {got[1]} != {got[0]}"
+            checked["clocks"] += 1
+            checked["dropped"] += got[0][4]
+            checked["frames"] += got[0][1] & ready
+            taken = valid and got[0][0]
+            await ctx.tick()
+            if taken:
+                pos += 1
+                wait = rng.choice([0, 0, 1, 3]) if rng.random() < 0.97 else \
+                    rng.choice([timeout - 2, timeout - 1, timeout, timeout + 3])
+            elif wait:
+                wait -= 1
+
+    run(m, bench, 400_000)
+    assert checked["dropped"] > 3 and checked["frames"] > 20
+
+
 @pytest.mark.parametrize("timeout", [0, -1, 2.5, True, None])
 def test_receiver_timeout_must_be_a_positive_integer(timeout):
     with warnings.catch_warnings():
