@@ -78,6 +78,7 @@ class FrameReceiver(wiring.Component):
         # header.length`` (in "Payload"), each kept with its count (registered_flags)
         expired = Signal()
         last = Signal()
+        togo = Signal(8)  # registered_flags: header.length - count - 1, bytes after this one
         if not self._registered_flags:
             m.d.comb += [expired.eq(idle == self._timeout),
                          last.eq(count + 1 == header.length)]
@@ -118,7 +119,7 @@ class FrameReceiver(wiring.Component):
                 with m.If(got):
                     m.d.sync += [header.length.eq(byte), count.eq(0)]
                     if self._registered_flags:
-                        m.d.sync += last.eq(byte == 1)
+                        m.d.sync += [last.eq(byte == 1), togo.eq(byte - 1)]
                     with m.If(byte == 0):
                         m.next = "Crc"
                     with m.Else():
@@ -129,7 +130,7 @@ class FrameReceiver(wiring.Component):
                 with m.If(got):
                     m.d.sync += count.eq(count + 1)
                     if self._registered_flags:
-                        m.d.sync += last.eq(count + 2 == header.length)
+                        m.d.sync += [last.eq(togo == 1), togo.eq(togo - 1)]
                     with m.If(last):
                         m.next = "Crc"
                 expire()

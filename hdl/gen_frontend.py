@@ -149,6 +149,10 @@ class GeneratorFrontEnd(wiring.Component):
         shift_left = Signal(range(SHIFT_BYTES + 1))
         word = Signal(8 * MOVE_BYTES)
         word_left = Signal(range(MOVE_BYTES + 1))
+        # shift_left != 0 and word_left != 0, registers kept with the counts: the payload's
+        # valid and its byte select (the reply sender's CRC and state follow) start at them
+        shift_any = Signal()
+        word_any = Signal()
         sending = Signal()      # pass 2 runs (else a held move is dropped: nothing is asked)
         m.d.comb += gen.moves.ready.eq(~held)
         with m.If(gen.moves.valid & ~held):
@@ -158,17 +162,20 @@ class GeneratorFrontEnd(wiring.Component):
                 m.d.sync += [held.eq(1), held_word.eq(gen.moves.payload)]
         with m.If(held & ~sending):
             m.d.sync += held.eq(0)
-        with m.Elif(held & (shift_left == 0) & (word_left == 0)):
-            m.d.sync += [word.eq(held_word), word_left.eq(MOVE_BYTES), held.eq(0)]
+        with m.Elif(held & ~shift_any & ~word_any):
+            m.d.sync += [word.eq(held_word), word_left.eq(MOVE_BYTES), word_any.eq(1),
+                         held.eq(0)]
 
         pl = snd.payload
-        m.d.comb += [pl.valid.eq((shift_left != 0) | (word_left != 0)),
-                     pl.payload.eq(Mux(shift_left != 0, shift[:8], word[:8]))]
+        m.d.comb += [pl.valid.eq(shift_any | word_any),
+                     pl.payload.eq(Mux(shift_any, shift[:8], word[:8]))]
         with m.If(pl.valid & pl.ready):
-            with m.If(shift_left != 0):
-                m.d.sync += [shift.eq(shift >> 8), shift_left.eq(shift_left - 1)]
+            with m.If(shift_any):
+                m.d.sync += [shift.eq(shift >> 8), shift_left.eq(shift_left - 1),
+                             shift_any.eq(shift_left != 1)]
             with m.Else():
-                m.d.sync += [word.eq(word >> 8), word_left.eq(word_left - 1)]
+                m.d.sync += [word.eq(word >> 8), word_left.eq(word_left - 1),
+                             word_any.eq(word_left != 1)]
 
         # --- The frame in hand: its verdict, registered ----------------------------------------
         hdr = rcv.frames.payload
@@ -189,7 +196,12 @@ class GeneratorFrontEnd(wiring.Component):
         engine_ok = (hdr.engine == 0) | (hdr.engine == ENGINE_ALL)
         verdict_now = Signal(8)
         judged = Signal(8)
-        m.d.sync += judged.eq(verdict_now)
+        # the verdict and the command decoded, registered (the frame is held a clock before
+        # "Judge" reads them, and until "Reply")
+        judged_ok = Signal()
+        is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in SUPPORTED}
+        m.d.sync += [judged.eq(verdict_now), judged_ok.eq(verdict_now == Err.OK),
+                     [is_cmd[c].eq(hdr.cmd == c) for c in SUPPORTED]]
         with m.If(~hdr.crc_ok):
             m.d.comb += verdict_now.eq(Err.BAD_CRC)
         with m.Elif(~known):
@@ -254,27 +266,26 @@ class GeneratorFrontEnd(wiring.Component):
                     idx_restart()
                     m.next = "Judge"
             with m.State("Judge"):
-                with m.If(judged != Err.OK):
+                with m.If(~judged_ok):
                     reply(judged)
                 with m.Else():
-                    with m.Switch(hdr.cmd):
-                        with m.Case(Cmd.PING):
-                            ping = ping_payload(self.engines, self.threads, SelfTest.NONE)
-                            m.d.sync += [shift.eq(Const(int.from_bytes(ping, "little"),
-                                                        8 * PING_BYTES)),
-                                         shift_left.eq(PING_BYTES)]
-                            reply(Err.OK, PING_BYTES)
-                        with m.Case(Cmd.LOAD, Cmd.UPDATE):
-                            m.next = "Check"
-                        with m.Case(Cmd.GENERATE):
-                            m.d.sync += [start.eq(1), counting.eq(1), listed.eq(0)]
-                            m.next = "List-Count"
+                    with m.If(is_cmd[Cmd.PING]):
+                        ping = ping_payload(self.engines, self.threads, SelfTest.NONE)
+                        m.d.sync += [shift.eq(Const(int.from_bytes(ping, "little"),
+                                                    8 * PING_BYTES)),
+                                     shift_left.eq(PING_BYTES), shift_any.eq(1)]
+                        reply(Err.OK, PING_BYTES)
+                    with m.If(is_cmd[Cmd.LOAD] | is_cmd[Cmd.UPDATE]):
+                        m.next = "Check"
+                    with m.If(is_cmd[Cmd.GENERATE]):
+                        m.d.sync += [start.eq(1), counting.eq(1), listed.eq(0)]
+                        m.next = "List-Count"
 
             # --- LOAD, UPDATE: every argument checked before anything changes ----------------
             with m.State("Check"):
                 idx_advance()
                 with m.If(past2):
-                    with m.If(hdr.cmd == Cmd.LOAD):
+                    with m.If(is_cmd[Cmd.LOAD]):
                         with m.If(j < 64):
                             m.d.sync += bad.eq(bad | ~valid_code)
                         with m.Elif(j == 64):
@@ -301,7 +312,7 @@ class GeneratorFrontEnd(wiring.Component):
             with m.State("Write"):
                 idx_advance()
                 with m.If(past2):
-                    with m.If(hdr.cmd == Cmd.LOAD):
+                    with m.If(is_cmd[Cmd.LOAD]):
                         with m.If(j < 64):
                             write_square(j, byte)
                         with m.Elif(j == 64):
@@ -328,7 +339,7 @@ class GeneratorFrontEnd(wiring.Component):
             with m.State("List-Reply"):
                 # the second pass starts with the reply: its moves wait for the UART
                 m.d.sync += [shift.eq(Cat(cycles, listed)), shift_left.eq(LISTING_HEADER),
-                             sending.eq(1), start.eq(1)]
+                             shift_any.eq(1), sending.eq(1), start.eq(1)]
                 reply(Err.OK, LISTING_HEADER + (listed << 1) + listed)
 
             with m.State("Reply"):

@@ -170,7 +170,11 @@ class PieceScanner(wiring.Component):
         pending = Signal(64)
         valid = Signal()
         square = Signal(SQUARE)
-        any_pending, lowest = lowest_set_bit(m, pending, "next_piece")
+        if self._typed_scan:
+            # the square from the registers below (one-hot), not an encoder on the mask
+            any_pending, lowest = Signal(), Signal(SQUARE)
+        else:
+            any_pending, lowest = lowest_set_bit(m, pending, "next_piece")
         m.d.comb += [self.any.eq(valid), self.square.eq(square)]
         taken = pending & ~(Const(1, 64) << square)[:64]
         with m.If(self.load):
@@ -180,32 +184,41 @@ class PieceScanner(wiring.Component):
         with m.Elif(~valid):
             m.d.sync += [square.eq(lowest), valid.eq(any_pending)]
         if self._typed_scan:
-            # registers kept with pending: whether it has a bit set (``left`` feeds the merger's
-            # end decision, and the OR the encoder shares is long), which of its bytes do, and
-            # each byte's lowest bit (``byte_first``, one-hot in each byte). The candidate's
+            # registers kept with pending: which of its bytes have a bit set (``left`` and
+            # whether a candidate comes: an OR of eight) and each byte's lowest bit (``byte_first``, one-hot in each byte). The candidate's
             # type is then the type at the lowest byte's bit: each byte's type from its planes
             # and the lowest such byte, short functions of registers in the clock the encoder
             # takes. A candidate's clock also registers the mask without it (``rest``), from
             # which a take loads these registers.
-            pending_any = Signal()
             pending_bytes = Signal(8)
+            pending_bytes_n = Signal(8, init=0xFF)  # ~pending_bytes: the carry chain's input
             byte_first = Signal(64)
             rest = Signal(64)
-            m.d.comb += self.left.eq(valid | pending_any)
+            m.d.comb += self.left.eq(valid | pending_bytes.any())
+
             def by_side(f):
                 # f(own) as Mux(side, f(black's), f(white's)): the side, the latest input of
                 # a load (a register behind a multiplexer), meets the planes' results last
                 return Mux(self.side, f(self.own_b), f(self.own_w))
 
             with m.If(self.load):
-                m.d.sync += [pending_any.eq(by_side(lambda own: own.any())),
-                             pending_bytes.eq(by_side(bytes_any)),
+                m.d.sync += [pending_bytes.eq(by_side(bytes_any)),
+                             pending_bytes_n.eq(~by_side(bytes_any)),
                              byte_first.eq(by_side(firsts_in_bytes))]
             with m.Elif(self.take):
-                m.d.sync += [pending_any.eq(rest.any()), pending_bytes.eq(bytes_any(rest)),
+                m.d.sync += [pending_bytes.eq(bytes_any(rest)),
+                             pending_bytes_n.eq(~bytes_any(rest)),
                              byte_first.eq(firsts_in_bytes(rest))]
             piece = Signal(PIECE)
-            group_first = Cat(first_of(pending_bytes))
+            group_first = (pending_bytes & (pending_bytes_n + 1))[:8]  # lowest_alone
+            # the lowest set bit's index: OR the one-hot words' set bits' indices
+            def index_of(one_hot, j):
+                return Cat(one_hot[i] for i in range(8) if i >> j & 1).any()
+
+            bit = Cat(Cat(group_first[g] & index_of(byte_first[8 * g:8 * g + 8], j)
+                          for g in range(8)).any() for j in range(3))
+            m.d.comb += [any_pending.eq(pending_bytes.any()),
+                         lowest.eq(Cat(bit, Cat(index_of(group_first, j) for j in range(3))))]
             byte_type = [Cat((byte_first[8 * g:8 * g + 8]
                               & self.types[64 * k + 8 * g:64 * k + 8 * g + 8]).any()
                              for k in range(PIECE.width)) for g in range(8)]
@@ -225,11 +238,13 @@ def bytes_any(vector):
     return Cat(vector[8 * g:8 * g + 8].any() for g in range(8))
 
 
-def first_of(bits):
-    """Each bit of ``bits`` that has no lower bit set."""
-    return [bits[i] & ~bits[:i].any() if i else bits[0] for i in range(len(bits))]
+def lowest_alone(bits):
+    """The lowest set bit of ``bits`` alone, as ``bits & -bits``: on the iCE40 a carry chain
+    (Yosys maps the adder to SB_CARRY), where a LUT network for "no lower bit set" became a
+    chain of LUT levels after ABC shared its terms."""
+    return (bits & (~bits + 1))[:len(bits)]
 
 
 def firsts_in_bytes(vector):
     """The lowest set bit of each byte of the 64-bit ``vector`` alone."""
-    return Cat(b for g in range(8) for b in first_of(vector[8 * g:8 * g + 8]))
+    return Cat(lowest_alone(vector[8 * g:8 * g + 8]) for g in range(8))
