@@ -75,7 +75,7 @@ class PerftChip(wiring.Component):
         return self._engines
 
     def elaborate(self, platform):
-        outer = Module()  # per-engine abort registers and the engines: outside the chip's reset
+        outer = Module()  # the engines, outside the chip's reset (they register ABORT themselves)
         m = Module()
         m.submodules.claims = claims = ClaimCounter(self._engines * THREADS)
         engines = []
@@ -89,14 +89,9 @@ class PerftChip(wiring.Component):
                 m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
         for e in range(self._engines):
             engine = PerftEngine(self._layout, self._variant)
-            # ABORT reaches each engine through a register of its own, a clock after the chip's
-            # control (the front end's reload of the board begins two clocks after its abort,
-            # when both have been reset). Meant to cut the chip-wide reset net into every
-            # engine's flip-flops, the 85F's critical path (55 MHz with six engines); but Yosys
-            # merges these identical registers into one (52 MHz, the same net): keeping them
-            # apart, or a reset tree, is still to do.
-            abort = Signal(name=f"abort{e}")
-            outer.d.sync += abort.eq(self.abort)
+            # engines sit outside the chip's ResetInserter: each thread takes ABORT through a
+            # register of its own (the front end's reload of the board begins two clocks after
+            # its abort, when both have been reset)
             outer.submodules[f"engine{e}"] = engine
             engines.append(engine)
             for t in range(THREADS):
@@ -108,12 +103,12 @@ class PerftChip(wiring.Component):
                 engine.root.eq(self.root),
                 engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
                 engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
-                engine.split.eq(self.split), engine.abort.eq(abort),
+                engine.split.eq(self.split), engine.abort.eq(self.abort),
             ]
             if "castling" in self.signature.members:
                 m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
         first = engines[0]
-        m.d.comb += listing.eq(first.busy)
+        m.d.comb += listing.eq(first.listing)
         m.d.comb += [first.gen_start.eq(self.gen_start & ~busy & ~listing),
                      first.gen_legal.eq(self.gen_legal),
                      self.gen_cycles.eq(first.gen_cycles)]
@@ -139,11 +134,13 @@ class PerftChip(wiring.Component):
 
         # busy from start until every engine is idle and the leaves' sum has passed its
         # registers (each engine's, then the tree's levels)
-        wait = Signal(range(levels + 2))  # clocks before busy (after start), or the sum, is valid
+        # clocks before the engines' busy (after start: their held start, the threads' busy,
+        # their held busy), or the sum, is valid
+        wait = Signal(range(levels + 4))
         with m.FSM(name="count"):
             with m.State("Idle"):
                 with m.If(begin):
-                    m.d.sync += [busy.eq(1), self.clocks.eq(0), wait.eq(1)]
+                    m.d.sync += [busy.eq(1), self.clocks.eq(0), wait.eq(3)]
                     m.next = "Counting"
             with m.State("Counting"):
                 m.d.sync += self.clocks.eq(self.clocks + 1)

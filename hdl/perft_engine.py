@@ -7,13 +7,14 @@ nodes at the split ply through a claim counter (``hdl.claims``), which the engin
 owner, so that one counter can serve every engine of a chip (``hdl.perft_chip``).
 """
 
-from amaranth import Module, Signal
+from amaranth import Cat, Module, Shape, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
+from .kept_register import KeptRegister
 from .layouts import PIECE, SQUARE, MoveLayout, Position
 from .perft_thread import ClaimPort, Phase, PerftThread, castling_ports
 from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
@@ -28,11 +29,17 @@ class PerftEngine(wiring.Component):
         Load the root's board into both threads (while idle).
     root : In(Position)
     start, depth, bulk, split, abort : In
-        As a thread's (``hdl.perft_thread``).
+        As a thread's (``hdl.perft_thread``). These, the board's writes and the root reach the
+        threads a clock later: the engine registers what the chip broadcasts near its own
+        threads, in registers of its own (``hdl.kept_register``), so that no one net from the
+        chip's control reaches into every engine.
     claims : Out(ClaimPort) per thread
         To the claim counter.
     busy : Out
-        Some thread is counting.
+        Some thread is counting (registered: a clock after the threads').
+    listing : Out
+        Thread 0 is busy (listing the root's moves, or counting) or about to be (its held
+        ``gen_start``), not registered: the chip takes no command while it is.
     leaves : Out(64)
         The threads' leaves, summed (registered: valid a clock after the threads' counts).
     overflow : Out
@@ -58,7 +65,7 @@ class PerftEngine(wiring.Component):
             "root": In(Position),
             "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
             "claims": Out(ClaimPort).array(THREADS),
-            "busy": Out(1), "leaves": Out(64), "overflow": Out(1),
+            "busy": Out(1), "listing": Out(1), "leaves": Out(64), "overflow": Out(1),
             "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
             "gen_cycles": Out(32),
             "phases": Out(Phase).array(THREADS),
@@ -69,26 +76,30 @@ class PerftEngine(wiring.Component):
         m = Module()
         m.submodules.rom = rom = PosdataRom(self._layout, self._variant)
         m.submodules.starts = starts = StartRom(self._layout, self._variant)
+        # what the chip broadcasts, a clock later (castling: Chess960's root squares)
+        names = ["wr_en", "wr_sq", "wr_color", "wr_piece", "root", "start", "depth", "bulk",
+                 "split", "gen_start", "gen_legal",
+                 *(n for n in ("castling", "rooks") if n in self.signature.members)]
+        local = {n: Signal(self.signature.members[n].shape, name=f"{n}_held") for n in names}
+        m.submodules.held = held = KeptRegister(sum(Shape.cast(self.signature.members[n].shape)
+                                                    .width for n in names))
+        m.d.comb += [held.d.eq(Cat(*(getattr(self, n) for n in names))),
+                     Cat(*local.values()).eq(held.q)]
         threads = []
         for i, (walk, start_port) in enumerate(((rom.a, starts.a), (rom.b, starts.b))):
             m.submodules[f"thread{i}"] = thread = PerftThread(self._layout, self._variant)
+            m.submodules[f"abort{i}"] = abort = KeptRegister()
             threads.append(thread)
             wiring.connect(m, thread.walk, walk)
             wiring.connect(m, thread.starts, start_port)
             wiring.connect(m, thread.claim, wiring.flipped(self.claims[i]))
-            m.d.comb += [
-                thread.wr_en.eq(self.wr_en), thread.wr_sq.eq(self.wr_sq),
-                thread.wr_color.eq(self.wr_color), thread.wr_piece.eq(self.wr_piece),
-                thread.root.eq(self.root),
-                thread.start.eq(self.start), thread.depth.eq(self.depth),
-                thread.bulk.eq(self.bulk), thread.split.eq(self.split),
-                thread.abort.eq(self.abort),
-                self.phases[i].eq(thread.phase),
-            ]
-            if "castling" in self.signature.members:
-                m.d.comb += [thread.castling.eq(self.castling), thread.rooks.eq(self.rooks)]
+            m.d.comb += [getattr(thread, n).eq(local[n]) for n in names
+                         if not n.startswith("gen_")]
+            m.d.comb += [abort.d.eq(self.abort), thread.abort.eq(abort.q),
+                         self.phases[i].eq(thread.phase)]
         first = threads[0]
-        m.d.comb += [first.gen_start.eq(self.gen_start), first.gen_legal.eq(self.gen_legal),
+        m.d.comb += [first.gen_start.eq(local["gen_start"]),
+                     first.gen_legal.eq(local["gen_legal"]),
                      self.gen_cycles.eq(first.gen_cycles)]
         wiring.connect(m, wiring.flipped(self.moves), first.moves)
         for thread in threads[1:]:
@@ -104,5 +115,8 @@ class PerftEngine(wiring.Component):
         for thread in threads[1:]:
             busy = busy | thread.busy
             overflow = overflow | thread.overflow
-        m.d.comb += [self.leaves.eq(leaves), self.busy.eq(busy), self.overflow.eq(overflow)]
+        busy_held = Signal()
+        m.d.sync += busy_held.eq(busy)
+        m.d.comb += [self.leaves.eq(leaves), self.busy.eq(busy_held), self.overflow.eq(overflow),
+                     self.listing.eq(threads[0].busy | local["gen_start"])]
         return m

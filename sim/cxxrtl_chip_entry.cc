@@ -4,7 +4,7 @@
 // before this file.
 //
 // Clocking as in sim/cxxrtl_entry.cc: inputs set, then one rising edge per tick (`prev_p_clk`
-// cleared, one step). Per clock the entry also counts each thread's phase (hdl.perft_thread
+// cleared, one step; an unflattened model, POSDATA_HIERARCHICAL: a falling and a rising step). Per clock the entry also counts each thread's phase (hdl.perft_thread
 // Phase): where the clocks go, measured on the gateware.
 
 #include <cstdint>
@@ -22,7 +22,13 @@ struct Chip {
   uint64_t phase_clocks[POSDATA_THREADS][PHASES] = {};
 
   void tick() {
+#ifdef POSDATA_HIERARCHICAL
+    // every module of an unflattened model keeps its own `prev_p_clk`: a real falling edge
+    top.p_clk.set<bool>(false);
+    top.step();
+#else
     top.prev_p_clk = cxxrtl::value<1>{0u};
+#endif
     top.p_clk.set<bool>(true);
     top.step();
     clocks++;
