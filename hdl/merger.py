@@ -92,11 +92,22 @@ class OutputMerger(wiring.Component):
         m = Module()
 
         Fifo = ShiftFIFO if self._registered_heads else SyncFIFO
-        fifos = [Fifo(width=Entry.size, depth=FIFO_DEPTH) for _ in range(CONTEXTS)]
+        # registered_heads: each entry carries, behind it, what the merger's read decision
+        # needs of it, worked out as it is written: it leaves unless it promotes ("pop"), it
+        # ends its piece unless it promotes ("end"), it ends its piece and promotes ("endp")
+        extra = 3 if self._registered_heads else 0
+        fifos = [Fifo(width=Entry.size + extra, depth=FIFO_DEPTH) for _ in range(CONTEXTS)]
         room = Signal(CONTEXTS)
+        e = self.entries.entry
+        promotes = e.move & e.promote
+        w_data = Cat(e.as_value(), ~promotes, e.end & ~promotes, e.end & promotes)
         for i, fifo in enumerate(fifos):
             m.submodules[f"fifo{i}"] = fifo
-            m.d.comb += [fifo.w_data.eq(self.entries.entry), fifo.w_en.eq(self.entries.write[i])]
+            if self._registered_heads:
+                m.d.comb += fifo.w_data.eq(w_data)
+            else:
+                m.d.comb += fifo.w_data.eq(self.entries.entry)
+            m.d.comb += fifo.w_en.eq(self.entries.write[i])
             # "room" is registered and the walker samples it a cycle before it writes, so the
             # choice of next address never waits for the FIFO's level logic; the margin covers
             # the write a context may make in between (its previous turn).
@@ -130,7 +141,8 @@ class OutputMerger(wiring.Component):
         promo_i = Signal(promo_bits)
         head = Signal(Entry)
         avail = Signal()
-        m.d.comb += [head.eq(Mux(cur, heads[1].payload, heads[0].payload)),
+        payloads = [h.payload[:Entry.size] if extra else h.payload for h in heads]
+        m.d.comb += [head.eq(Mux(cur, payloads[1], payloads[0])),
                      avail.eq(order.r_rdy & Mux(cur, heads[1].valid, heads[0].valid))]
         # the side's promotion pieces in order, each with "the last of them": a table per variant
         m.submodules.promotions = promotions = Memory(
@@ -140,6 +152,16 @@ class OutputMerger(wiring.Component):
         m.d.comb += promo_r.addr.eq(Cat(promo_i, self.position.side))
         promo_piece = promo_r.data[:PROMO_PIECE_BITS]
         promo_last = promo_r.data[PROMO_PIECE_BITS]
+        # registered_heads: promo_last a clock ahead, from promo_i's next value. In the clock
+        # after start it holds the previous generation's side's; nothing is read then (the
+        # FIFOs are empty until the walk's first step, clock 6), and it is right from then on.
+        if self._registered_heads:
+            promo_i_next = Signal(promo_bits)
+            promo_last_r = Signal()
+            promo_r2 = promotions.read_port(domain="comb")
+            m.d.comb += [promo_i_next.eq(promo_i),
+                         promo_r2.addr.eq(Cat(promo_i_next, self.position.side))]
+            m.d.sync += promo_last_r.eq(promo_r2.data[PROMO_PIECE_BITS])
         last_word = ~head.move | ~head.promote | promo_last | ~self.expand
         piece_word = Signal(MoveLayout)
         m.d.comb += [piece_word.eq(head.word), piece_word.flags.promotion.eq(head.promote)]
@@ -166,19 +188,24 @@ class OutputMerger(wiring.Component):
             with m.State("Idle"):
                 with m.If(self.start):
                     m.d.sync += promo_i.eq(0)
+                    if self._registered_heads:
+                        m.d.comb += promo_i_next.eq(0)
                     m.next = "Pieces"
 
             with m.State("Pieces"):
                 if self._registered_heads:
                     # the same reads, decided per context from its head's registers before
                     # ``cur`` picks one: ``cur`` (the order FIFO's head) is then one input of
-                    # the last LUTs before the FIFOs' read enables, not the head of the path
+                    # the last LUTs before the FIFOs' read enables, not the head of the path;
+                    # each head's flags were worked out as it was written, and "the last
+                    # promotion piece" is a register
                     go = ~stall & order.r_rdy
                     pops, ends = [], []
+                    done = promo_last_r | ~self.expand
                     for h in heads:
-                        e = Entry(h.payload)
-                        pops.append(h.valid & (~e.move | ~e.promote | promo_last | ~self.expand))
-                        ends.append(pops[-1] & e.end)
+                        pop, end, endp = h.payload[Entry.size:]
+                        pops.append(h.valid & (pop | done))
+                        ends.append(h.valid & (end | (endp & done)))
                     m.d.comb += [heads[0].ready.eq(go & ~cur & pops[0]),
                                  heads[1].ready.eq(go & cur & pops[1]),
                                  order.r_en.eq(go & Mux(cur, ends[1], ends[0]))]
@@ -187,6 +214,8 @@ class OutputMerger(wiring.Component):
                         m.d.comb += [emit.eq(head.move), word.eq(piece_word)]
                         with m.If(head.move & head.promote & self.expand):
                             m.d.sync += promo_i.eq(Mux(promo_last, 0, promo_i + 1))
+                            if self._registered_heads:
+                                m.d.comb += promo_i_next.eq(Mux(promo_last, 0, promo_i + 1))
                         if not self._registered_heads:
                             with m.If(last_word):
                                 m.d.comb += Cat(h.ready for h in heads).eq(1 << cur)
