@@ -76,17 +76,20 @@ class FrameReceiver(wiring.Component):
                      wr.addr.eq(count), wr.data.eq(byte)]
         # ``expired`` is always ``idle == timeout`` and ``last`` always ``count + 1 ==
         # header.length`` (in "Payload"), each kept with its count (registered_flags)
-        expired = Signal()
-        last = Signal()
-        togo = Signal(8)  # registered_flags: header.length - count - 1, bytes after this one
-        if not self._registered_flags:
-            m.d.comb += [expired.eq(idle == self._timeout),
-                         last.eq(count + 1 == header.length)]
+        if self._registered_flags:
+            expired = Signal()
+            last = Signal()
+            togo = Signal(8)  # header.length - count - 1: the bytes after this one
+            counting = ~expired
+        else:
+            expired = idle == self._timeout
+            last = count + 1 == header.length
+            counting = idle != self._timeout
         with m.If(got):
             m.d.sync += [crc.eq(crc8_next(crc, byte)), idle.eq(0)]
             if self._registered_flags:
                 m.d.sync += expired.eq(0)  # timeout >= 1
-        with m.Elif(~expired):
+        with m.Elif(counting):
             m.d.sync += idle.eq(idle + 1)
             if self._registered_flags:
                 m.d.sync += expired.eq(idle == self._timeout - 1)
