@@ -149,9 +149,9 @@ class PieceScanner(wiring.Component):
     next is known (two cycles per piece, still twice the rate the walker takes them), and the
     priority encoder gets a whole clock to itself.
 
-    With ``typed_scan`` the candidate's piece type (from ``types``, three planes) is a register
-    too, found beside the square: the type of the lowest byte with a bit left, from registers
-    kept with the mask (which bytes have a bit left, and the type at each byte's lowest bit)."""
+    With ``typed_scan`` the candidate's piece type (from ``types``, three planes) is found
+    beside its square, and both come from registers without an encoder: see
+    ``_elaborate_typed``."""
 
     def __init__(self, typed_scan: bool = False):
         self._typed_scan = typed_scan
@@ -166,15 +166,13 @@ class PieceScanner(wiring.Component):
         super().__init__(ports)
 
     def elaborate(self, platform):
+        if self._typed_scan:
+            return self._elaborate_typed()
         m = Module()
         pending = Signal(64)
         valid = Signal()
         square = Signal(SQUARE)
-        if self._typed_scan:
-            # the square from the registers below (one-hot), not an encoder on the mask
-            any_pending, lowest = Signal(), Signal(SQUARE)
-        else:
-            any_pending, lowest = lowest_set_bit(m, pending, "next_piece")
+        any_pending, lowest = lowest_set_bit(m, pending, "next_piece")
         m.d.comb += [self.any.eq(valid), self.square.eq(square)]
         taken = pending & ~(Const(1, 64) << square)[:64]
         with m.If(self.load):
@@ -183,55 +181,69 @@ class PieceScanner(wiring.Component):
             m.d.sync += [pending.eq(taken), valid.eq(0)]
         with m.Elif(~valid):
             m.d.sync += [square.eq(lowest), valid.eq(any_pending)]
-        if self._typed_scan:
-            # registers kept with pending: which of its bytes have a bit set (``left`` and
-            # whether a candidate comes: an OR of eight) and each byte's lowest bit (``byte_first``, one-hot in each byte). The candidate's
-            # type is then the type at the lowest byte's bit: each byte's type from its planes
-            # and the lowest such byte, short functions of registers in the clock the encoder
-            # takes. A candidate's clock also registers the mask without it (``rest``), from
-            # which a take loads these registers.
-            pending_bytes = Signal(8)
-            pending_bytes_n = Signal(8, init=0xFF)  # ~pending_bytes: the carry chain's input
-            byte_first = Signal(64)
-            rest = Signal(64)
-            m.d.comb += self.left.eq(valid | pending_bytes.any())
-
-            def by_side(f):
-                # f(own) as Mux(side, f(black's), f(white's)): the side, the latest input of
-                # a load (a register behind a multiplexer), meets the planes' results last
-                return Mux(self.side, f(self.own_b), f(self.own_w))
-
-            with m.If(self.load):
-                m.d.sync += [pending_bytes.eq(by_side(bytes_any)),
-                             pending_bytes_n.eq(~by_side(bytes_any)),
-                             byte_first.eq(by_side(firsts_in_bytes))]
-            with m.Elif(self.take):
-                m.d.sync += [pending_bytes.eq(bytes_any(rest)),
-                             pending_bytes_n.eq(~bytes_any(rest)),
-                             byte_first.eq(firsts_in_bytes(rest))]
-            piece = Signal(PIECE)
-            group_first = (pending_bytes & (pending_bytes_n + 1))[:8]  # lowest_alone
-            # the lowest set bit's index: OR the one-hot words' set bits' indices
-            def index_of(one_hot, j):
-                return Cat(one_hot[i] for i in range(8) if i >> j & 1).any()
-
-            bit = Cat(Cat(group_first[g] & index_of(byte_first[8 * g:8 * g + 8], j)
-                          for g in range(8)).any() for j in range(3))
-            m.d.comb += [any_pending.eq(pending_bytes.any()),
-                         lowest.eq(Cat(bit, Cat(index_of(group_first, j) for j in range(3))))]
-            byte_type = [Cat((byte_first[8 * g:8 * g + 8]
-                              & self.types[64 * k + 8 * g:64 * k + 8 * g + 8]).any()
-                             for k in range(PIECE.width)) for g in range(8)]
-            first = Cat(group_first[g].replicate(8) for g in range(8)) & byte_first
-            m.d.comb += self.piece.eq(piece)
-            with m.If(~self.load & ~self.take & ~valid):
-                m.d.sync += [piece.eq(Cat((group_first & Cat(t[k] for t in byte_type)).any()
-                                          for k in range(PIECE.width))),
-                             rest.eq(pending & ~first)]
-        else:
-            m.d.comb += self.left.eq(valid | any_pending)
+        m.d.comb += self.left.eq(valid | any_pending)
         return m
 
+    def _elaborate_typed(self):
+        # Registers kept with the mask (``pending``): which of its bytes have a bit set and
+        # each byte's lowest bit (``byte_first``, one-hot in each byte). The clock that finds a
+        # candidate registers, per byte, the type and the index of that bit, and the lowest
+        # byte with a bit (one-hot, by a carry chain): the candidate's square and type are
+        # then an AND-OR of sixteen registers, in the clock that sends them to the start
+        # table. It also registers the mask without the candidate (``rest``), from which a
+        # take loads the registers above. Same clocks as the encoder's scanner.
+        m = Module()
+        pending = Signal(64)
+        valid = Signal()
+        pending_bytes = Signal(8)
+        pending_bytes_n = Signal(8, init=0xFF)  # ~pending_bytes: the carry chain's input
+        byte_first = Signal(64)
+        rest = Signal(64)
+        group_r = Signal(8)
+        types_r = [Signal(PIECE, name=f"type{g}") for g in range(8)]
+        index_r = [Signal(3, name=f"index{g}") for g in range(8)]
+        any_pending = pending_bytes.any()
+        m.d.comb += [self.any.eq(valid), self.left.eq(valid | any_pending)]
+
+        def by_side(f):
+            # f(own) as Mux(side, f(black's), f(white's)): the side, the latest input of a
+            # load (a register behind a multiplexer), meets the planes' results last
+            return Mux(self.side, f(self.own_b), f(self.own_w))
+
+        with m.If(self.load):
+            m.d.sync += [pending.eq(self.own), valid.eq(0),
+                         pending_bytes.eq(by_side(bytes_any)),
+                         pending_bytes_n.eq(~by_side(bytes_any)),
+                         byte_first.eq(by_side(firsts_in_bytes))]
+        with m.Elif(self.take):
+            m.d.sync += [pending.eq(rest), valid.eq(0),
+                         pending_bytes.eq(bytes_any(rest)),
+                         pending_bytes_n.eq(~bytes_any(rest)),
+                         byte_first.eq(firsts_in_bytes(rest))]
+        with m.Elif(~valid):
+            group = (pending_bytes & (pending_bytes_n + 1))[:8]  # lowest_alone
+            first = Cat(group[g].replicate(8) for g in range(8)) & byte_first
+            m.d.sync += [valid.eq(any_pending), rest.eq(pending & ~first), group_r.eq(group)]
+            for g in range(8):
+                one_hot = byte_first[8 * g:8 * g + 8]
+                m.d.sync += [
+                    types_r[g].eq(Cat((one_hot & self.types[64 * k + 8 * g:64 * k + 8 * g + 8])
+                                      .any() for k in range(PIECE.width))),
+                    index_r[g].eq(Cat(index_bit(one_hot, j) for j in range(3)))]
+
+        def select(values):
+            return Cat(Cat(group_r[g] & v[j] for g, v in enumerate(values)).any()
+                       for j in range(len(values[0])))
+
+        m.d.comb += [self.piece.eq(select(types_r)),
+                     self.square.eq(Cat(select(index_r),
+                                        Cat(index_bit(group_r, j) for j in range(3))))]
+        return m
+
+
+def index_bit(one_hot, j):
+    """Bit ``j`` of the index of the 8-bit ``one_hot``'s set bit."""
+    return Cat(one_hot[i] for i in range(8) if i >> j & 1).any()
 
 def bytes_any(vector):
     """Which of the 64-bit ``vector``'s eight bytes have a bit set."""
