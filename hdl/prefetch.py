@@ -203,7 +203,10 @@ class PieceScanner(wiring.Component):
         types_r = [Signal(PIECE, name=f"type{g}") for g in range(8)]
         index_r = [Signal(3, name=f"index{g}") for g in range(8)]
         any_pending = pending_bytes.any()
-        m.d.comb += [self.any.eq(valid), self.left.eq(valid | any_pending)]
+        # whether the mask has a bit set, a register too: ``left`` feeds the merger's end
+        # decision, which is long enough without an OR before it
+        pending_any = Signal()
+        m.d.comb += [self.any.eq(valid), self.left.eq(valid | pending_any)]
 
         def by_side(f):
             # f(own) as Mux(side, f(black's), f(white's)): the side, the latest input of a
@@ -214,12 +217,13 @@ class PieceScanner(wiring.Component):
             m.d.sync += [pending.eq(self.own), valid.eq(0),
                          pending_bytes.eq(by_side(bytes_any)),
                          pending_bytes_n.eq(~by_side(bytes_any)),
-                         byte_first.eq(by_side(firsts_in_bytes))]
+                         byte_first.eq(by_side(firsts_in_bytes)),
+                         pending_any.eq(by_side(lambda own: bytes_any(own).any()))]
         with m.Elif(self.take):
             m.d.sync += [pending.eq(rest), valid.eq(0),
                          pending_bytes.eq(bytes_any(rest)),
                          pending_bytes_n.eq(~bytes_any(rest)),
-                         byte_first.eq(firsts_in_bytes(rest))]
+                         byte_first.eq(firsts_in_bytes(rest)), pending_any.eq(rest.any())]
         with m.Elif(~valid):
             group = (pending_bytes & (pending_bytes_n + 1))[:8]  # lowest_alone
             first = Cat(group[g].replicate(8) for g in range(8)) & byte_first
