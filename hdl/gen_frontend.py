@@ -194,26 +194,31 @@ class GeneratorFrontEnd(wiring.Component):
                         fits = fits & ~hdr.length[0]
                     m.d.comb += [known.eq(1), supported.eq(c in SUPPORTED), length_ok.eq(fits)]
         engine_ok = (hdr.engine == 0) | (hdr.engine == ENGINE_ALL)
-        verdict_now = Signal(8)
+        # the verdict in two registered steps: all but the CRC's from the command, engine and
+        # length (set a clock or more before the CRC byte comes), then the CRC's (set as the
+        # frame is held, a clock or more before "Judge" reads ``judged``)
+        header_verdict = Signal(8)
+        header_verdict_r = Signal(8)
+        m.d.sync += header_verdict_r.eq(header_verdict)
+        with m.If(~known):
+            m.d.comb += header_verdict.eq(Err.UNKNOWN_COMMAND)
+        with m.Elif(~supported):
+            m.d.comb += header_verdict.eq(Err.UNSUPPORTED)
+        with m.Elif(~engine_ok):
+            m.d.comb += header_verdict.eq(Err.BAD_ENGINE)
+        with m.Elif(~length_ok):
+            m.d.comb += header_verdict.eq(Err.BAD_LENGTH)
+        with m.Else():
+            m.d.comb += header_verdict.eq(Err.OK)
+        verdict_now = Mux(hdr.crc_ok, header_verdict_r, Err.BAD_CRC)
         judged = Signal(8)
         # the verdict and the command decoded, registered (the frame is held a clock before
         # "Judge" reads them, and until "Reply")
         judged_ok = Signal()
         is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in SUPPORTED}
-        m.d.sync += [judged.eq(verdict_now), judged_ok.eq(verdict_now == Err.OK),
+        m.d.sync += [judged.eq(verdict_now),
+                     judged_ok.eq(hdr.crc_ok & (header_verdict_r == Err.OK)),
                      [is_cmd[c].eq(hdr.cmd == c) for c in SUPPORTED]]
-        with m.If(~hdr.crc_ok):
-            m.d.comb += verdict_now.eq(Err.BAD_CRC)
-        with m.Elif(~known):
-            m.d.comb += verdict_now.eq(Err.UNKNOWN_COMMAND)
-        with m.Elif(~supported):
-            m.d.comb += verdict_now.eq(Err.UNSUPPORTED)
-        with m.Elif(~engine_ok):
-            m.d.comb += verdict_now.eq(Err.BAD_ENGINE)
-        with m.Elif(~length_ok):
-            m.d.comb += verdict_now.eq(Err.BAD_LENGTH)
-        with m.Else():
-            m.d.comb += verdict_now.eq(Err.OK)
 
         # --- Walking a payload a byte per clock (as hdl.frontend: byte idx - 2 in ``byte``) -----
         idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))
