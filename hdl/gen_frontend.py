@@ -194,31 +194,32 @@ class GeneratorFrontEnd(wiring.Component):
                         fits = fits & ~hdr.length[0]
                     m.d.comb += [known.eq(1), supported.eq(c in SUPPORTED), length_ok.eq(fits)]
         engine_ok = (hdr.engine == 0) | (hdr.engine == ENGINE_ALL)
-        # the verdict in two registered steps: all but the CRC's from the command, engine and
-        # length (set a clock or more before the CRC byte comes), then the CRC's (set as the
-        # frame is held, a clock or more before "Judge" reads ``judged``)
+        # the verdict from registers: the header's checks, registered, then all but the CRC's
+        # verdict (the header is set a clock or more before its CRC byte comes, the CRC's
+        # flag as the frame is held, a clock or more before "Judge")
+        checks = Cat(known, supported, engine_ok, length_ok)
+        checks_r = Signal(4)
         header_verdict = Signal(8)
         header_verdict_r = Signal(8)
-        m.d.sync += header_verdict_r.eq(header_verdict)
-        with m.If(~known):
+        m.d.sync += [checks_r.eq(checks), header_verdict_r.eq(header_verdict)]
+        known_r, supported_r, engine_ok_r, length_ok_r = checks_r
+        with m.If(~known_r):
             m.d.comb += header_verdict.eq(Err.UNKNOWN_COMMAND)
-        with m.Elif(~supported):
+        with m.Elif(~supported_r):
             m.d.comb += header_verdict.eq(Err.UNSUPPORTED)
-        with m.Elif(~engine_ok):
+        with m.Elif(~engine_ok_r):
             m.d.comb += header_verdict.eq(Err.BAD_ENGINE)
-        with m.Elif(~length_ok):
+        with m.Elif(~length_ok_r):
             m.d.comb += header_verdict.eq(Err.BAD_LENGTH)
         with m.Else():
             m.d.comb += header_verdict.eq(Err.OK)
-        verdict_now = Mux(hdr.crc_ok, header_verdict_r, Err.BAD_CRC)
-        judged = Signal(8)
-        # the verdict and the command decoded, registered (the frame is held a clock before
-        # "Judge" reads them, and until "Reply")
-        judged_ok = Signal()
+        header_ok_r = Signal()
+        m.d.sync += header_ok_r.eq(header_verdict == Err.OK)
+        judged = Mux(hdr.crc_ok, header_verdict_r, Err.BAD_CRC)
+        judged_ok = hdr.crc_ok & header_ok_r
+        # the command decoded, registered (the frame is held a clock before "Judge" reads it)
         is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in SUPPORTED}
-        m.d.sync += [judged.eq(verdict_now),
-                     judged_ok.eq(hdr.crc_ok & (header_verdict_r == Err.OK)),
-                     [is_cmd[c].eq(hdr.cmd == c) for c in SUPPORTED]]
+        m.d.sync += [is_cmd[c].eq(hdr.cmd == c) for c in SUPPORTED]
 
         # --- Walking a payload a byte per clock (as hdl.frontend: byte idx - 2 in ``byte``) -----
         idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))

@@ -381,7 +381,9 @@ class Walker(wiring.Component):
         m.d.comb += self.pieces.ready.eq(finishing & ~advance)
         other = Signal(context)  # the next context when this one does not advance
         m.d.comb += other.eq(c)
-        with m.If(take):
+        # split_lookup (the iCE40): take is valid & finishing when the context does not
+        # advance; written so, the late ``advance`` selects last (the same contexts)
+        with m.If(self.pieces.valid & finishing if self._split_lookup else take):
             m.d.comb += other.eq(fresh)
         with m.Elif(step):
             m.d.comb += other.active.eq(0)
@@ -393,7 +395,10 @@ class Walker(wiring.Component):
             # the same choices as nxt.u's, each source's rank picked from registers in parallel
             next_row = Mux(take_np, row_of(nextpos), Mux(pre.use_nd, row_of(nextdir),
                                                          row_of(c.d1)))
-            m.d.sync += row_r.eq(Mux(advance, next_row, Mux(take, row_of(head.first), row_l)))
+            # (as ``other``: the late ``advance`` selects last)
+            m.d.sync += row_r.eq(Mux(advance, next_row,
+                                     Mux(self.pieces.valid & finishing, row_of(head.first),
+                                         row_l)))
         m.d.comb += [self.order.valid.eq(take), self.order.payload.eq(c.id)]
 
         m.d.comb += [self.entries.entry.word.eq(pre.word), self.entries.entry.move.eq(pre.emit),
