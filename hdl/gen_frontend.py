@@ -182,44 +182,40 @@ class GeneratorFrontEnd(wiring.Component):
         r_status = Signal(8)
         r_length = Signal(16)
         m.d.comb += [snd.status.eq(r_status), snd.cmd.eq(hdr.cmd), snd.length.eq(r_length)]
-        known = Signal()
-        supported = Signal()
-        length_ok = Signal()
-        with m.Switch(hdr.cmd):
-            for c in Cmd:
-                with m.Case(c):
-                    lo, hi = PAYLOAD_LENGTHS[c]
-                    fits = (hdr.length >= lo) & (hdr.length <= hi)
-                    if c == Cmd.UPDATE:
-                        fits = fits & ~hdr.length[0]
-                    m.d.comb += [known.eq(1), supported.eq(c in SUPPORTED), length_ok.eq(fits)]
-        engine_ok = (hdr.engine == 0) | (hdr.engine == ENGINE_ALL)
-        # the verdict from registers: the header's checks, registered, then all but the CRC's
-        # verdict (the header is set a clock or more before its CRC byte comes, the CRC's
-        # flag as the frame is held, a clock or more before "Judge")
-        checks = Cat(known, supported, engine_ok, length_ok)
+        # The verdict from registers, in two steps: per command, whether the header names it
+        # and whether its length fits; then the checks (known, supported, engine, length).
+        # The header is set a clock or more before its CRC byte comes, and the frame is held
+        # a clock or more before "Judge", which reads the checks and the CRC's flag.
+        is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in Cmd}
+        fits = {c: Signal(name=f"fits_{c.name.lower()}") for c in Cmd}
+        engine_ok = Signal()
+        for c in Cmd:
+            lo, hi = PAYLOAD_LENGTHS[c]
+            fit = (hdr.length >= lo) & (hdr.length <= hi)
+            if c == Cmd.UPDATE:
+                fit = fit & ~hdr.length[0]
+            m.d.sync += [is_cmd[c].eq(hdr.cmd == c), fits[c].eq(fit)]
+        m.d.sync += engine_ok.eq((hdr.engine == 0) | (hdr.engine == ENGINE_ALL))
+        known = Cat(is_cmd.values()).any()
+        supported = Cat(is_cmd[c] for c in SUPPORTED).any()
+        length_ok = Cat(is_cmd[c] & fits[c] for c in Cmd).any()
         checks_r = Signal(4)
-        header_verdict = Signal(8)
-        header_verdict_r = Signal(8)
-        m.d.sync += [checks_r.eq(checks), header_verdict_r.eq(header_verdict)]
+        m.d.sync += checks_r.eq(Cat(known, supported, engine_ok, length_ok))
         known_r, supported_r, engine_ok_r, length_ok_r = checks_r
-        with m.If(~known_r):
-            m.d.comb += header_verdict.eq(Err.UNKNOWN_COMMAND)
+        judged = Signal(8)
+        with m.If(~hdr.crc_ok):
+            m.d.comb += judged.eq(Err.BAD_CRC)
+        with m.Elif(~known_r):
+            m.d.comb += judged.eq(Err.UNKNOWN_COMMAND)
         with m.Elif(~supported_r):
-            m.d.comb += header_verdict.eq(Err.UNSUPPORTED)
+            m.d.comb += judged.eq(Err.UNSUPPORTED)
         with m.Elif(~engine_ok_r):
-            m.d.comb += header_verdict.eq(Err.BAD_ENGINE)
+            m.d.comb += judged.eq(Err.BAD_ENGINE)
         with m.Elif(~length_ok_r):
-            m.d.comb += header_verdict.eq(Err.BAD_LENGTH)
+            m.d.comb += judged.eq(Err.BAD_LENGTH)
         with m.Else():
-            m.d.comb += header_verdict.eq(Err.OK)
-        header_ok_r = Signal()
-        m.d.sync += header_ok_r.eq(header_verdict == Err.OK)
-        judged = Mux(hdr.crc_ok, header_verdict_r, Err.BAD_CRC)
-        judged_ok = hdr.crc_ok & header_ok_r
-        # the command decoded, registered (the frame is held a clock before "Judge" reads it)
-        is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in SUPPORTED}
-        m.d.sync += [is_cmd[c].eq(hdr.cmd == c) for c in SUPPORTED]
+            m.d.comb += judged.eq(Err.OK)
+        judged_ok = hdr.crc_ok & checks_r.all()
 
         # --- Walking a payload a byte per clock (as hdl.frontend: byte idx - 2 in ``byte``) -----
         idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))
