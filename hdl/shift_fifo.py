@@ -42,12 +42,13 @@ class ShiftFIFO(Elaboratable, FIFOInterface):
             after = entries[i + 1] if i + 1 < depth else entry
             # the new entry goes behind the last one: at ``level``, or one lower when the head
             # leaves in the same clock (never into a full FIFO: ``tail[depth]`` is full). The
-            # word an entry takes does not depend on the read: with a read, the entry at
-            # ``level`` is past the end either way; so the read only enables (a read moves
-            # every entry, a write alone the one at ``level``), one LUT per entry after it
+            # word an entry takes depends on neither the read nor the write: an entry at or
+            # just below ``level`` takes the new word (were none written, or none read, it is
+            # past the end afterwards), the others their successor's. So the read and the write
+            # only enable (a read moves every entry, a write alone the one at ``level``).
             behind = tail[i + 1] if i + 1 < depth else 0
             with m.If(do_read | (self.w_en & tail[i])):
-                m.d.sync += entry.eq(Mux(self.w_en & (tail[i] | behind), self.w_data, after))
+                m.d.sync += entry.eq(Mux(tail[i] | behind, self.w_data, after))
         with m.If(do_write & ~do_read):
             m.d.sync += self.level.eq(self.level + 1)
         with m.If(do_read & ~do_write):
