@@ -105,9 +105,15 @@ class GeneratorFrontEnd(wiring.Component):
         # received bytes wait here while the FSM holds the previous command (hdl.frontend)
         m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=8, depth=RX_FIFO_DEPTH)
         m.d.comb += [rx_fifo.w_data.eq(urx.o_stream.payload), rx_fifo.w_en.eq(urx.o_stream.valid),
-                     urx.o_stream.ready.eq(rx_fifo.w_rdy),
-                     rcv.i_stream.payload.eq(rx_fifo.r_data),
-                     rcv.i_stream.valid.eq(rx_fifo.r_rdy), rx_fifo.r_en.eq(rcv.i_stream.ready)]
+                     urx.o_stream.ready.eq(rx_fifo.w_rdy)]
+        # ... and pass a register on their way to the receiver (a byte a clock still): its CRC
+        # and state logic start at a flip-flop, not at the block RAM's late output
+        rx_valid = Signal()
+        rx_byte = Signal(8)
+        m.d.comb += [rcv.i_stream.payload.eq(rx_byte), rcv.i_stream.valid.eq(rx_valid),
+                     rx_fifo.r_en.eq(~rx_valid | rcv.i_stream.ready)]
+        with m.If(rx_fifo.r_en):
+            m.d.sync += [rx_valid.eq(rx_fifo.r_rdy), rx_byte.eq(rx_fifo.r_data)]
         # a one-byte buffer before the transmitter: the payload's readiness is a register
         out_valid = Signal()
         out_byte = Signal(8)
@@ -182,10 +188,10 @@ class GeneratorFrontEnd(wiring.Component):
         r_status = Signal(8)
         r_length = Signal(16)
         m.d.comb += [snd.status.eq(r_status), snd.cmd.eq(hdr.cmd), snd.length.eq(r_length)]
-        # The verdict from registers, in two steps: per command, whether the header names it
-        # and whether its length fits; then the checks (known, supported, engine, length).
-        # The header is set a clock or more before its CRC byte comes, and the frame is held
-        # a clock or more before "Judge", which reads the checks and the CRC's flag.
+        # The verdict in two registered steps: per command, whether the header names it and
+        # whether its length fits; then the verdict with the CRC's flag. The header is set a
+        # clock or more before its CRC byte comes, and the CRC's flag a clock or more before
+        # "Judge" reads ``judged``.
         is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in Cmd}
         fits = {c: Signal(name=f"fits_{c.name.lower()}") for c in Cmd}
         engine_ok = Signal()
@@ -199,23 +205,22 @@ class GeneratorFrontEnd(wiring.Component):
         known = Cat(is_cmd.values()).any()
         supported = Cat(is_cmd[c] for c in SUPPORTED).any()
         length_ok = Cat(is_cmd[c] & fits[c] for c in Cmd).any()
-        checks_r = Signal(4)
-        m.d.sync += checks_r.eq(Cat(known, supported, engine_ok, length_ok))
-        known_r, supported_r, engine_ok_r, length_ok_r = checks_r
-        judged = Signal(8)
+        verdict = Signal(8)
         with m.If(~hdr.crc_ok):
-            m.d.comb += judged.eq(Err.BAD_CRC)
-        with m.Elif(~known_r):
-            m.d.comb += judged.eq(Err.UNKNOWN_COMMAND)
-        with m.Elif(~supported_r):
-            m.d.comb += judged.eq(Err.UNSUPPORTED)
-        with m.Elif(~engine_ok_r):
-            m.d.comb += judged.eq(Err.BAD_ENGINE)
-        with m.Elif(~length_ok_r):
-            m.d.comb += judged.eq(Err.BAD_LENGTH)
+            m.d.comb += verdict.eq(Err.BAD_CRC)
+        with m.Elif(~known):
+            m.d.comb += verdict.eq(Err.UNKNOWN_COMMAND)
+        with m.Elif(~supported):
+            m.d.comb += verdict.eq(Err.UNSUPPORTED)
+        with m.Elif(~engine_ok):
+            m.d.comb += verdict.eq(Err.BAD_ENGINE)
+        with m.Elif(~length_ok):
+            m.d.comb += verdict.eq(Err.BAD_LENGTH)
         with m.Else():
-            m.d.comb += judged.eq(Err.OK)
-        judged_ok = hdr.crc_ok & checks_r.all()
+            m.d.comb += verdict.eq(Err.OK)
+        judged = Signal(8)
+        judged_ok = Signal()
+        m.d.sync += [judged.eq(verdict), judged_ok.eq(verdict == Err.OK)]
 
         # --- Walking a payload a byte per clock (as hdl.frontend: byte idx - 2 in ``byte``) -----
         idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))
