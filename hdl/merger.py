@@ -184,31 +184,34 @@ class OutputMerger(wiring.Component):
                          w.to.eq(Cat(squares.king_to, back_rank)), w.flags.castle.eq(1)]
             castle_word.append(w)
 
+        if self._registered_heads:
+            # the same reads as below, decided per context from its head's registers before
+            # ``cur`` picks one: ``cur`` (the order FIFO's head) is then one input of the last
+            # LUTs before the FIFOs' read enables, not the head of the path; each head's flags
+            # were worked out as it was written, "the last promotion piece" is a register, and
+            # so is "in Pieces" (the state machine's state is three bits)
+            in_pieces = Signal()
+            go = in_pieces & ~stall & order.r_rdy
+            pops, ends = [], []
+            done = promo_last_r | ~self.expand
+            for h in heads:
+                pop, end, endp = h.payload[Entry.size:]
+                pops.append(h.valid & (pop | done))
+                ends.append(h.valid & (end | (endp & done)))
+            m.d.comb += [heads[0].ready.eq(go & ~cur & pops[0]),
+                         heads[1].ready.eq(go & cur & pops[1]),
+                         order.r_en.eq(go & Mux(cur, ends[1], ends[0]))]
+
         with m.FSM(name="merger"):
             with m.State("Idle"):
                 with m.If(self.start):
                     m.d.sync += promo_i.eq(0)
                     if self._registered_heads:
                         m.d.comb += promo_i_next.eq(0)
+                        m.d.sync += in_pieces.eq(1)
                     m.next = "Pieces"
 
             with m.State("Pieces"):
-                if self._registered_heads:
-                    # the same reads, decided per context from its head's registers before
-                    # ``cur`` picks one: ``cur`` (the order FIFO's head) is then one input of
-                    # the last LUTs before the FIFOs' read enables, not the head of the path;
-                    # each head's flags were worked out as it was written, and "the last
-                    # promotion piece" is a register
-                    go = ~stall & order.r_rdy
-                    pops, ends = [], []
-                    done = promo_last_r | ~self.expand
-                    for h in heads:
-                        pop, end, endp = h.payload[Entry.size:]
-                        pops.append(h.valid & (pop | done))
-                        ends.append(h.valid & (end | (endp & done)))
-                    m.d.comb += [heads[0].ready.eq(go & ~cur & pops[0]),
-                                 heads[1].ready.eq(go & cur & pops[1]),
-                                 order.r_en.eq(go & Mux(cur, ends[1], ends[0]))]
                 with m.If(~stall):
                     with m.If(avail):
                         m.d.comb += [emit.eq(head.move), word.eq(piece_word)]
@@ -223,6 +226,8 @@ class OutputMerger(wiring.Component):
                                     m.d.comb += order.r_en.eq(1)
                     with m.Elif(self.walk_done & ~order.r_rdy
                                 & ~Cat(h.valid for h in heads).any()):
+                        if self._registered_heads:
+                            m.d.sync += in_pieces.eq(0)
                         with m.If(castle_ok[0]):
                             m.next = "Castle-Kingside"
                         with m.Elif(castle_ok[1]):

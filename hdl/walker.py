@@ -282,65 +282,43 @@ class Walker(wiring.Component):
                                     row_r[8:].bit_select(r.u[:3], 1)))
         else:
             m.d.comb += here.eq(color_of(self.planes, r.u))
-
-        def precompute(here, pre_next):
-            # the rule applied to ring_r's square, were its colour ``here``
-            marker = r.u == r.frm
-            square_is = {
-                Square.MARKER: marker,
-                Square.EMPTY: ~marker & (here == Color.EMPTY),
-                Square.ENEMY: ~marker & (here == Mux(side, Color.WHITE, Color.BLACK)),
-                Square.OWN: ~marker & (here == Mux(side, Color.BLACK, Color.WHITE)),
-            }
-            thread_is = {Thread.PIECE: ~r.pawn, Thread.PUSHES: r.pawn & ~r.capt,
-                         Thread.CAPTURES: r.pawn & r.capt}
-            rule_selects(m, pre_next, thread_is, square_is, r.d1_end)
-
-            # whether the rule emits a move on this square ...
-            last_rank = r.u[3:] == Mux(side, Const(0, 3), Const(7, 3))
-            ep_square = self.position.ep_valid & (r.u == self.position.ep_sq)
-            emit = Const(0)
-            for (thread, square), step in RULE.items():
-                if step.emit is not None:
-                    when = ep_square if step.emit is Emit.EN_PASSANT else Const(1)
-                    emit = emit | (thread_is[thread] & square_is[square] & when)
-            m.d.comb += pre_next.emit.eq(emit)
-            # ... and the move word it would be: the flags of an emitted move depend only on the
-            # thread (and, for a capture thread, whether it is en passant), so they are set per
-            # thread, whatever the square
-            word = pre_next.word
-            flags = word.flags
-            m.d.comb += [word.frm.eq(r.frm), word.to.eq(r.u)]
-            with m.If(thread_is[Thread.PIECE]):      # QUIET or CAPTURE
-                m.d.comb += flags.capture.eq(square_is[Square.ENEMY])
-            with m.Elif(thread_is[Thread.PUSHES]):   # PUSH
-                m.d.comb += [flags.pawn_move.eq(1), flags.double.eq(r.push2),
-                             pre_next.promote.eq(last_rank)]
-            with m.Else():                           # PAWN_CAPTURE or EN_PASSANT
-                m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1),
-                             flags.ep.eq(~square_is[Square.ENEMY]),
-                             pre_next.promote.eq(last_rank)]
-            # FIFO room is judged a cycle early: the merger's room leaves a margin for that
-            m.d.comb += pre_next.step.eq(r.active & (self.entries.room >> r.id)[0])
-
+        marker = r.u == r.frm
+        square_is = {
+            Square.MARKER: marker,
+            Square.EMPTY: ~marker & (here == Color.EMPTY),
+            Square.ENEMY: ~marker & (here == Mux(side, Color.WHITE, Color.BLACK)),
+            Square.OWN: ~marker & (here == Mux(side, Color.BLACK, Color.WHITE)),
+        }
+        thread_is = {Thread.PIECE: ~r.pawn, Thread.PUSHES: r.pawn & ~r.capt,
+                     Thread.CAPTURES: r.pawn & r.capt}
         pre_next = Signal(Precomputed)
-        if self._split_lookup:
-            # the rule for each colour the square may have, in parallel; the colour, the end
-            # of the rank lookup, picks one at the last LUTs
-            candidates = {}
-            for color in (Color.WHITE, Color.BLACK, Color.EMPTY):
-                candidates[color] = Signal(Precomputed, name=f"pre_{color.name.lower()}")
-                assumed = Signal(Color, name=f"here_{color.name.lower()}")
-                m.d.comb += assumed.eq(color)
-                precompute(assumed, candidates[color])
-            with m.Switch(here):
-                for color, candidate in candidates.items():
-                    with m.Case(color):
-                        m.d.comb += pre_next.eq(candidate)
-                with m.Default():
-                    m.d.comb += pre_next.eq(candidates[Color.EMPTY])
-        else:
-            precompute(here, pre_next)
+        rule_selects(m, pre_next, thread_is, square_is, r.d1_end)
+
+        # whether the rule emits a move on this square ...
+        last_rank = r.u[3:] == Mux(side, Const(0, 3), Const(7, 3))
+        ep_square = self.position.ep_valid & (r.u == self.position.ep_sq)
+        emit = Const(0)
+        for (thread, square), step in RULE.items():
+            if step.emit is not None:
+                when = ep_square if step.emit is Emit.EN_PASSANT else Const(1)
+                emit = emit | (thread_is[thread] & square_is[square] & when)
+        m.d.comb += pre_next.emit.eq(emit)
+        # ... and the move word it would be: the flags of an emitted move depend only on the
+        # thread (and, for a capture thread, whether it is en passant), so they are set per
+        # thread, whatever the square
+        word = pre_next.word
+        flags = word.flags
+        m.d.comb += [word.frm.eq(r.frm), word.to.eq(r.u)]
+        with m.If(thread_is[Thread.PIECE]):      # QUIET or CAPTURE
+            m.d.comb += flags.capture.eq(square_is[Square.ENEMY])
+        with m.Elif(thread_is[Thread.PUSHES]):   # PUSH
+            m.d.comb += [flags.pawn_move.eq(1), flags.double.eq(r.push2),
+                         pre_next.promote.eq(last_rank)]
+        with m.Else():                           # PAWN_CAPTURE or EN_PASSANT
+            m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1),
+                         flags.ep.eq(~square_is[Square.ENEMY]), pre_next.promote.eq(last_rank)]
+        # FIFO room is judged a cycle early: the merger's room leaves a margin for that
+        m.d.comb += pre_next.step.eq(r.active & (self.entries.room >> r.id)[0])
         pre = Signal(Precomputed)  # ... for ring_l
         m.d.sync += pre.eq(pre_next)
 
