@@ -192,8 +192,8 @@ class GeneratorFrontEnd(wiring.Component):
         # whether its length fits; then the verdict with the CRC's flag. The header is set a
         # clock or more before its CRC byte comes, and the CRC's flag a clock or more before
         # "Judge" reads ``judged``.
-        is_cmd = {c: Signal(name=f"is_{c.name.lower()}") for c in Cmd}
-        fits = {c: Signal(name=f"fits_{c.name.lower()}") for c in Cmd}
+        is_cmd = {c: Signal(name=f"is_cmd_{c.value:02x}") for c in Cmd}
+        fits = {c: Signal(name=f"fits_cmd_{c.value:02x}") for c in Cmd}
         engine_ok = Signal()
         for c in Cmd:
             lo, hi = PAYLOAD_LENGTHS[c]
