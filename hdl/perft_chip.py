@@ -4,7 +4,8 @@ and the leaves are summed. ``clocks`` counts the clocks of the last count, from 
 last thread is done (its makespan).
 """
 
-from amaranth import Module, Mux, ResetInserter, Signal
+from amaranth import (ClockDomain, ClockSignal, DomainRenamer, Module, Mux, ResetInserter,
+                      ResetSignal, Signal)
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -87,12 +88,23 @@ class PerftChip(wiring.Component):
         with m.If(begin):
             for e in range(self._engines):
                 m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
+        place, reset = (lambda engine: engine), 0
+        if platform is not None:
+            # On a device the engines run in a domain of the same clock without the domain's
+            # reset: that reset (the PLL's lock, synchronised) is one register's net into every
+            # flip-flop, and on the ECP5-85F it was the critical path (54 MHz). It reaches each
+            # thread through the thread's own abort register instead, a clock later. (Not in
+            # simulation: a clock driven from another clock would race its registers there,
+            # and the simulators never reset the domain.)
+            outer.domains.engines = ClockDomain("engines", reset_less=True, local=True)
+            outer.d.comb += ClockSignal("engines").eq(ClockSignal("sync"))
+            place, reset = DomainRenamer({"sync": "engines"}), ResetSignal("sync")
         for e in range(self._engines):
             engine = PerftEngine(self._layout, self._variant)
             # engines sit outside the chip's ResetInserter: each thread takes ABORT through a
             # register of its own (the front end's reload of the board begins two clocks after
             # its abort, when both have been reset)
-            outer.submodules[f"engine{e}"] = engine
+            outer.submodules[f"engine{e}"] = place(engine)
             engines.append(engine)
             for t in range(THREADS):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])
@@ -103,7 +115,7 @@ class PerftChip(wiring.Component):
                 engine.root.eq(self.root),
                 engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
                 engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
-                engine.split.eq(self.split), engine.abort.eq(self.abort),
+                engine.split.eq(self.split), engine.abort.eq(self.abort | reset),
             ]
             if "castling" in self.signature.members:
                 m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
