@@ -5,11 +5,11 @@ en passant, the new pieces' checks), bulk and plain, at depth 2, and on the star
 depth 3. A difference is localised by ``run_chip_perft`` to the first position whose legal moves
 differ (FEN, missing and extra moves) and shown as the failure.
 
-Compiled models (one per variant, ~60-90 s to build, cached under ~/.cache/posdata): chess960 and
-chigorin (castling from loaded squares; a promotion set of three per side, different per side,
-and the chancellor) in CI; amazon and almost (compound attackers in several planes) and nightrider
+Compiled models (one per variant, ~60-90 s to build, cached under ~/.cache/posdata): chess960
+(castling from loaded squares) in CI; chigorin (a promotion set of three per side, different per
+side, and the chancellor), amazon and almost (compound attackers in several planes) and nightrider
 (the legality unit's nightrider rays, held move by move against the software in
-tests/test_attack.py's simulations) ``-m slow``.
+tests/test_attack.py's simulations) ``-m slow``: the CI budget.
 """
 
 import pytest
@@ -18,8 +18,8 @@ from posdata.engine.board import Board
 from posdata.sim.chip_perft import run_chip_perft
 from posdata.sim.variant_positions import sample_positions
 
-CI_VARIANTS = ("chess960", "chigorin")
-SLOW_VARIANTS = ("amazon", "almost", "nightrider")
+CI_VARIANTS = ("chess960",)
+SLOW_VARIANTS = ("chigorin", "amazon", "almost", "nightrider")
 
 
 def check(fen: str, variant: str, depth: int, bulk: bool) -> int:
@@ -51,7 +51,8 @@ def test_chip_counts_variant_positions_slow(variant, fen):
     run_variant(variant, fen)
 
 
-@pytest.mark.parametrize("variant", CI_VARIANTS)
+@pytest.mark.parametrize("variant", [*CI_VARIANTS,
+                                     pytest.param("chigorin", marks=pytest.mark.slow)])
 def test_chip_depth_3(variant):
     # chess960: king b1 with rooks a1/h1 crosses five squares king side; chigorin's start
     fen = sample_positions(variant)[2 if variant == "chess960" else 0]

@@ -116,7 +116,9 @@ def test_the_85f_holds_several_engines_by_default():
     assert default_engines("ulx3s-25f") == 1
 
 
-@pytest.mark.parametrize("layout, blocks", [("dense", 6), ("sparse", 28)])
+# the sparse layout (an option, not the default) -m slow: its Yosys run is ~1 min of the CI budget
+@pytest.mark.parametrize("layout, blocks", [("dense", 6),
+                                            pytest.param("sparse", 28, marks=pytest.mark.slow)])
 def test_generator_maps_onto_block_ram(tmp_path, layout, blocks):
     """synth_ecp5 + stat on the generator alone: the dense ROM becomes 5 bit-slices of one
     DP16KD each in their 4K x 4 shape plus one for the start entries; the sparse one 14
