@@ -21,6 +21,22 @@ from .perft_thread import Phase
 from .rom import DEFAULT_LAYOUT, check_layout
 
 
+def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:
+    """The chip's ports (described on ``PerftChip``): the front end's side of it, which stand-ins
+    for the chip in tests share."""
+    return wiring.Signature({
+        "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+        "root": In(Position),
+        "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+        "solo": In(1), "solo_engine": In(8),
+        "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
+        "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
+        "gen_cycles": Out(32),
+        "phases": Out(Phase).array(engines * THREADS),
+        **castling_ports(variant),  # Chess960: the root's castling squares
+    })
+
+
 class PerftChip(wiring.Component):
     """Ports
     -----
@@ -59,17 +75,7 @@ class PerftChip(wiring.Component):
         self._layout = check_layout(layout)
         self._variant = variant
         plane_codes(variant)  # a variant the legality unit cannot test: refused here, at once
-        super().__init__({
-            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
-            "root": In(Position),
-            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
-            "solo": In(1), "solo_engine": In(8),
-            "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
-            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
-            "gen_cycles": Out(32),
-            "phases": Out(Phase).array(engines * THREADS),
-            **castling_ports(variant),  # Chess960: the root's castling squares
-        })
+        super().__init__(chip_signature(engines, variant))
 
     @property
     def engines(self) -> int:

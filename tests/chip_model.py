@@ -12,14 +12,10 @@ chip is held to the reference through the compiled board model (tests/test_board
 """
 
 from amaranth import Module, ResetInserter, Signal
-from amaranth.lib import stream, wiring
+from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
-from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
-from posdata.hdl.layouts import PIECE, SQUARE, MoveLayout, Position
-from posdata.hdl.perft_engine import THREADS
-from posdata.hdl.perft_thread import Phase
+from posdata.hdl.perft_chip import chip_signature
 
 EMPTY_CODE = 2
 ROOT_FLAG = 1 << 20
@@ -30,16 +26,7 @@ class FakeChip(wiring.Component):
         self.engines = engines
         self.count_clocks = count_clocks
         self.overflow_depth = overflow_depth
-        super().__init__({
-            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
-            "root": In(Position),
-            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
-            "solo": In(1), "solo_engine": In(8),
-            "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
-            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
-            "gen_cycles": Out(32),
-            "phases": Out(Phase).array(engines * THREADS),
-        })
+        super().__init__(chip_signature(engines))
 
     def elaborate(self, platform):
         m = Module()
