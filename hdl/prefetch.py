@@ -61,7 +61,9 @@ class PiecePrefetcher(wiring.Component):
         With ``typed_scan`` only: the board's piece-type planes. The scanner then finds the
         next piece's type with its square and registers both, so the start table's address
         comes from registers (no 64:1 piece lookup before it: the iCE40's critical path).
-        Same pieces, same clocks; ``lookup`` is left unused.
+        Same pieces, same clocks; ``lookup`` is left unused. The scanner keeps registers
+        derived from the colour planes (hdl.prefetch.PieceScanner), a clock behind the board:
+        ``load`` must not follow a board write in the very next clock.
     """
 
 
@@ -100,12 +102,14 @@ class PiecePrefetcher(wiring.Component):
 
         # Take the next piece when the queue will have room for it.
         issue = Signal()
-        piece = scanner.piece if self._typed_scan else self.lookup.piece
-        is_pawn = piece == PAWN
         # (colour, code) -> ROM table: the same rule in every variant
         assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)
                                                for p in range(1 << TABLE_BITS) if p != PAWN)
-        table = Mux(is_pawn & self.side, 0, piece)
+        if self._typed_scan:
+            is_pawn, table = scanner.pawn, scanner.table
+        else:
+            is_pawn = self.lookup.piece == PAWN
+            table = Mux(is_pawn & self.side, 0, self.lookup.piece)
         sq = scanner.square
         m.d.comb += [
             self.lookup.sq.eq(sq),
@@ -149,9 +153,9 @@ class PieceScanner(wiring.Component):
     next is known (two cycles per piece, still twice the rate the walker takes them), and the
     priority encoder gets a whole clock to itself.
 
-    With ``typed_scan`` the candidate's piece type (from ``types``, three planes) is found
-    beside its square, and both come from registers without an encoder: see
-    ``_elaborate_typed``."""
+    With ``typed_scan`` the candidate's ROM table and pawn flag (from ``types``, three planes,
+    and ``side``) are found beside its square, and all come from registers without an encoder:
+    see ``_elaborate_typed``."""
 
     def __init__(self, typed_scan: bool = False):
         self._typed_scan = typed_scan
@@ -160,8 +164,9 @@ class PieceScanner(wiring.Component):
                  "square": Out(SQUARE),
                  "left": Out(1)}     # a candidate is ready or some piece is still in the mask
         if typed_scan:
-            # ``own`` by colour and the side (``own`` is theirs): the side selects last
-            ports |= {"types": In(64 * PIECE.width), "piece": Out(PIECE),
+            # ``own`` by colour and the side (``own`` is theirs); out the candidate's ROM
+            # table (hdl.variant_image.rom_table) and whether it is a pawn
+            ports |= {"types": In(64 * PIECE.width), "table": Out(TABLE_BITS), "pawn": Out(1),
                       "own_w": In(64), "own_b": In(64), "side": In(1)}
         super().__init__(ports)
 
@@ -187,11 +192,13 @@ class PieceScanner(wiring.Component):
     def _elaborate_typed(self):
         # Registers kept with the mask (``pending``): which of its bytes have a bit set and
         # each byte's lowest bit (``byte_first``, one-hot in each byte). The clock that finds a
-        # candidate registers, per byte, the type and the index of that bit, and the lowest
-        # byte with a bit (one-hot, by a carry chain): the candidate's square and type are
-        # then an AND-OR of sixteen registers, in the clock that sends them to the start
-        # table. It also registers the mask without the candidate (``rest``), from which a
-        # take loads the registers above. Same clocks as the encoder's scanner.
+        # candidate registers, per byte, the ROM table and pawn flag of that bit's piece and the
+        # index of that bit, and the lowest byte with a bit (one-hot, by a carry chain): the
+        # candidate's square and table are then an AND-OR of sixteen registers, in the clock
+        # that sends them to the start table (the pawn/side rule, between the type and the
+        # table, was on the iCE40's critical path there). It also registers the mask without
+        # the candidate (``rest``), from which a take loads the registers above. Same clocks as
+        # the encoder's scanner.
         m = Module()
         pending = Signal(64)
         valid = Signal()
@@ -200,7 +207,8 @@ class PieceScanner(wiring.Component):
         byte_first = Signal(64)
         rest = Signal(64)
         group_r = Signal(8)
-        types_r = [Signal(PIECE, name=f"type{g}") for g in range(8)]
+        tables_r = [Signal(TABLE_BITS, name=f"table{g}") for g in range(8)]
+        pawns_r = Signal(8)
         index_r = [Signal(3, name=f"index{g}") for g in range(8)]
         any_pending = pending_bytes.any()
         # whether the mask has a bit set, a register too: ``left`` feeds the merger's end
@@ -208,17 +216,27 @@ class PieceScanner(wiring.Component):
         pending_any = Signal()
         m.d.comb += [self.any.eq(valid), self.left.eq(valid | pending_any)]
 
-        def by_side(f):
-            # f(own) as Mux(side, f(black's), f(white's)): the side, the latest input of a
-            # load (a register behind a multiplexer), meets the planes' results last
-            return Mux(self.side, f(self.own_b), f(self.own_w))
+        # What a load takes, per colour, registered every clock from the colour planes (a
+        # clock behind a board write; the board is written only while idle, and a start comes
+        # clocks after the last write): a load then only selects by side between registers.
+        # Computed at the load, behind the side's multiplexer, the byte flags and the 64-input
+        # OR were the iCE40's critical path (26.2 ns of the 26.2 ns clock at seed 5).
+        derived = {}
+        for colour, own in (("w", self.own_w), ("b", self.own_b)):
+            bytes_c = Signal(8, name=f"bytes_{colour}")
+            firsts_c = Signal(64, name=f"firsts_{colour}")
+            any_c = Signal(name=f"any_{colour}")
+            m.d.sync += [bytes_c.eq(bytes_any(own)), firsts_c.eq(firsts_in_bytes(own)),
+                         any_c.eq(own.any())]
+            derived[colour] = (bytes_c, firsts_c, any_c)
+
+        def by_side(i):
+            return Mux(self.side, derived["b"][i], derived["w"][i])
 
         with m.If(self.load):
             m.d.sync += [pending.eq(self.own), valid.eq(0),
-                         pending_bytes.eq(by_side(bytes_any)),
-                         pending_bytes_n.eq(~by_side(bytes_any)),
-                         byte_first.eq(by_side(firsts_in_bytes)),
-                         pending_any.eq(by_side(lambda own: bytes_any(own).any()))]
+                         pending_bytes.eq(by_side(0)), pending_bytes_n.eq(~by_side(0)),
+                         byte_first.eq(by_side(1)), pending_any.eq(by_side(2))]
         with m.Elif(self.take):
             m.d.sync += [pending.eq(rest), valid.eq(0),
                          pending_bytes.eq(bytes_any(rest)),
@@ -230,16 +248,19 @@ class PieceScanner(wiring.Component):
             m.d.sync += [valid.eq(any_pending), rest.eq(pending & ~first), group_r.eq(group)]
             for g in range(8):
                 one_hot = byte_first[8 * g:8 * g + 8]
+                piece = Cat((one_hot & self.types[64 * k + 8 * g:64 * k + 8 * g + 8]).any()
+                            for k in range(PIECE.width))
+                pawn = piece == PAWN
                 m.d.sync += [
-                    types_r[g].eq(Cat((one_hot & self.types[64 * k + 8 * g:64 * k + 8 * g + 8])
-                                      .any() for k in range(PIECE.width))),
+                    tables_r[g].eq(Mux(pawn & self.side, rom_table(1, PAWN), piece)),
+                    pawns_r[g].eq(pawn),
                     index_r[g].eq(Cat(index_bit(one_hot, j) for j in range(3)))]
 
         def select(values):
             return Cat(Cat(group_r[g] & v[j] for g, v in enumerate(values)).any()
                        for j in range(len(values[0])))
 
-        m.d.comb += [self.piece.eq(select(types_r)),
+        m.d.comb += [self.table.eq(select(tables_r)), self.pawn.eq((group_r & pawns_r).any()),
                      self.square.eq(Cat(select(index_r),
                                         Cat(index_bit(group_r, j) for j in range(3))))]
         return m
