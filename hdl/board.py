@@ -34,6 +34,12 @@ def color_of(planes, sq):
     return Cat(planes.black.bit_select(sq, 1), planes.empty.bit_select(sq, 1))
 
 
+def rank_of(planes, sq):
+    """The rank of square ``sq`` (a Value) in both colour planes: Cat(8 black bits, 8 empty
+    bits), file a first (the iCE40 walker's split colour lookup, hdl.walker)."""
+    return Cat(planes.black.word_select(sq[3:], 8), planes.empty.word_select(sq[3:], 8))
+
+
 class BoardMemory(wiring.Component):
     """Ports
     -----

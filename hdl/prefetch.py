@@ -15,7 +15,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import PAWN
 
-from .board import PieceLookup, Planes, TypePlanes
+from .board import PieceLookup, Planes, TypePlanes, rank_of
 from .layouts import PIECE, SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
@@ -24,8 +24,9 @@ from .rom_image import TABLE_BITS
 from .variant_image import PUSH_BITS, Geometry, rom_table
 
 
-def piece_record(geometry: Geometry) -> data.StructLayout:
-    """A piece waiting for the walker: where its walk starts."""
+def piece_record(geometry: Geometry, first_rank: bool = False) -> data.StructLayout:
+    """A piece waiting for the walker: where its walk starts (``first_rank``: and the colour
+    planes' rank of its first square, hdl.board.rank_of, for the walker's split lookup)."""
     return data.StructLayout({
         "table": TABLE_BITS,  # ROM table (hdl.variant_image.rom_table)
         "pawn": 1,
@@ -34,6 +35,7 @@ def piece_record(geometry: Geometry) -> data.StructLayout:
         "d1": SQUARE,         # nextdir[from][from]: a pawn's first capture square
         "base": geometry.dense_addr_bits,  # dense layout: the walk's first address ...
         "pushes": PUSH_BITS,               # ... and a pawn's pushes, stored before its captures
+        **({"first_rank": 16} if first_rank else {}),
     })
 
 
@@ -64,16 +66,26 @@ class PiecePrefetcher(wiring.Component):
         Same pieces, same clocks; ``lookup`` is left unused. The scanner keeps registers
         derived from the colour planes (hdl.prefetch.PieceScanner), a clock behind the board:
         ``load`` must not follow a board write in the very next clock.
+
+    Parameters
+    ----------
+    first_rank : bool
+        Each queued piece also carries its first square's rank of the colour planes, picked
+        as its start entry lands (the board does not change while pieces are prefetched): for
+        the iCE40's walker (hdl.walker, ``split_lookup``).
     """
 
 
-    def __init__(self, geometry: Geometry = ORTHODOX, typed_scan: bool = False):
+    def __init__(self, geometry: Geometry = ORTHODOX, typed_scan: bool = False,
+                 first_rank: bool = False):
         self._geometry = geometry
         self._typed_scan = typed_scan
+        self._first_rank = first_rank
         ports = {
             "load": In(1), "side": In(1), "planes": In(Planes), "run": In(1),
             "lookup": Out(PieceLookup), "starts": Out(start_port(geometry)),
-            "pieces": Out(stream.Signature(piece_record(geometry))), "left": Out(1)}
+            "pieces": Out(stream.Signature(piece_record(geometry, first_rank))),
+            "left": Out(1)}
         if typed_scan:
             ports["types"] = In(TypePlanes)
         super().__init__(ports)
@@ -92,7 +104,7 @@ class PiecePrefetcher(wiring.Component):
             scanner.own.eq(~planes.empty & Mux(self.side, planes.black, ~planes.black)),
         ]
 
-        record = piece_record(self._geometry)
+        record = piece_record(self._geometry, self._first_rank)
         ring = Array(Signal(record, name=f"queue{i}") for i in range(QUEUE_DEPTH))
         rd = Signal(range(QUEUE_DEPTH))
         wr = Signal(range(QUEUE_DEPTH))
@@ -130,6 +142,8 @@ class PiecePrefetcher(wiring.Component):
         m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.starts.data[:6]),
                      landed.d1.eq(self.starts.data[6:12]), landed.base.eq(self.starts.data[12:a]),
                      landed.pushes.eq(self.starts.data[a:a + PUSH_BITS])]
+        if self._first_rank:
+            m.d.comb += landed.first_rank.eq(rank_of(planes, self.starts.data[:6]))
         with m.If(inflight):
             m.d.sync += [ring[wr].eq(landed), wr.eq(wr + 1)]
         pop = self.pieces.valid & self.pieces.ready

@@ -41,7 +41,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
 
-from .board import Planes, color_of
+from .board import Planes, color_of, rank_of
 from .layouts import SQUARE, MoveLayout, Position
 from .params import CONTEXTS
 from .prefetch import piece_record
@@ -233,6 +233,7 @@ class Walker(wiring.Component):
         picks the rank (8 squares of each plane) for every square the context may go to next,
         from registers, and registers the one it goes to beside the context; the ROM stage then
         picks the file, and the rule follows in the same clock. Same moves, same cycles.
+        The pieces then carry their first square's rank (hdl.prefetch, ``first_rank``).
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, geometry: Geometry = ORTHODOX,
@@ -242,7 +243,7 @@ class Walker(wiring.Component):
         self._split_lookup = split_lookup
         super().__init__({
             "start": In(1), "position": In(Position), "planes": In(Planes),
-            "pieces": In(stream.Signature(piece_record(geometry))),
+            "pieces": In(stream.Signature(piece_record(geometry, split_lookup))),
             "rom": Out(read_port(geometry)), "entries": Out(EntryPort), "order": Out(OrderPort),
             "idle": Out(1), "walking": Out(1), "stepping": Out(1), "walk_from": Out(SQUARE)})
 
@@ -282,43 +283,62 @@ class Walker(wiring.Component):
                                     row_r[8:].bit_select(r.u[:3], 1)))
         else:
             m.d.comb += here.eq(color_of(self.planes, r.u))
-        marker = r.u == r.frm
-        square_is = {
-            Square.MARKER: marker,
-            Square.EMPTY: ~marker & (here == Color.EMPTY),
-            Square.ENEMY: ~marker & (here == Mux(side, Color.WHITE, Color.BLACK)),
-            Square.OWN: ~marker & (here == Mux(side, Color.BLACK, Color.WHITE)),
-        }
-        thread_is = {Thread.PIECE: ~r.pawn, Thread.PUSHES: r.pawn & ~r.capt,
-                     Thread.CAPTURES: r.pawn & r.capt}
-        pre_next = Signal(Precomputed)
-        rule_selects(m, pre_next, thread_is, square_is, r.d1_end)
 
-        # whether the rule emits a move on this square ...
-        last_rank = r.u[3:] == Mux(side, Const(0, 3), Const(7, 3))
-        ep_square = self.position.ep_valid & (r.u == self.position.ep_sq)
-        emit = Const(0)
-        for (thread, square), step in RULE.items():
-            if step.emit is not None:
-                when = ep_square if step.emit is Emit.EN_PASSANT else Const(1)
-                emit = emit | (thread_is[thread] & square_is[square] & when)
-        m.d.comb += pre_next.emit.eq(emit)
-        # ... and the move word it would be: the flags of an emitted move depend only on the
-        # thread (and, for a capture thread, whether it is en passant), so they are set per
-        # thread, whatever the square
-        word = pre_next.word
-        flags = word.flags
-        m.d.comb += [word.frm.eq(r.frm), word.to.eq(r.u)]
-        with m.If(thread_is[Thread.PIECE]):      # QUIET or CAPTURE
-            m.d.comb += flags.capture.eq(square_is[Square.ENEMY])
-        with m.Elif(thread_is[Thread.PUSHES]):   # PUSH
-            m.d.comb += [flags.pawn_move.eq(1), flags.double.eq(r.push2),
-                         pre_next.promote.eq(last_rank)]
-        with m.Else():                           # PAWN_CAPTURE or EN_PASSANT
-            m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1),
-                         flags.ep.eq(~square_is[Square.ENEMY]), pre_next.promote.eq(last_rank)]
-        # FIFO room is judged a cycle early: the merger's room leaves a margin for that
-        m.d.comb += pre_next.step.eq(r.active & (self.entries.room >> r.id)[0])
+        def apply_rule(pre_next, here):
+            marker = r.u == r.frm
+            square_is = {
+                Square.MARKER: marker,
+                Square.EMPTY: ~marker & (here == Color.EMPTY),
+                Square.ENEMY: ~marker & (here == Mux(side, Color.WHITE, Color.BLACK)),
+                Square.OWN: ~marker & (here == Mux(side, Color.BLACK, Color.WHITE)),
+            }
+            thread_is = {Thread.PIECE: ~r.pawn, Thread.PUSHES: r.pawn & ~r.capt,
+                         Thread.CAPTURES: r.pawn & r.capt}
+            rule_selects(m, pre_next, thread_is, square_is, r.d1_end)
+
+            # whether the rule emits a move on this square ...
+            last_rank = r.u[3:] == Mux(side, Const(0, 3), Const(7, 3))
+            ep_square = self.position.ep_valid & (r.u == self.position.ep_sq)
+            emit = Const(0)
+            for (thread, square), step in RULE.items():
+                if step.emit is not None:
+                    when = ep_square if step.emit is Emit.EN_PASSANT else Const(1)
+                    emit = emit | (thread_is[thread] & square_is[square] & when)
+            m.d.comb += pre_next.emit.eq(emit)
+            # ... and the move word it would be: the flags of an emitted move depend only on
+            # the thread (and, for a capture thread, whether it is en passant), so they are set
+            # per thread, whatever the square
+            word = pre_next.word
+            flags = word.flags
+            m.d.comb += [word.frm.eq(r.frm), word.to.eq(r.u)]
+            with m.If(thread_is[Thread.PIECE]):      # QUIET or CAPTURE
+                m.d.comb += flags.capture.eq(square_is[Square.ENEMY])
+            with m.Elif(thread_is[Thread.PUSHES]):   # PUSH
+                m.d.comb += [flags.pawn_move.eq(1), flags.double.eq(r.push2),
+                             pre_next.promote.eq(last_rank)]
+            with m.Else():                           # PAWN_CAPTURE or EN_PASSANT
+                m.d.comb += [flags.pawn_move.eq(1), flags.capture.eq(1),
+                             flags.ep.eq(~square_is[Square.ENEMY]),
+                             pre_next.promote.eq(last_rank)]
+            # FIFO room is judged a cycle early: the merger's room leaves a margin for that
+            m.d.comb += pre_next.step.eq(r.active & (self.entries.room >> r.id)[0])
+
+        pre_next = Signal(Precomputed)
+        if self._split_lookup:
+            # the rule applied for each colour the square can have, from registers, while the
+            # file is picked from the rank; the colour selects last (applied to the looked-up
+            # colour, the rule followed the 8:1 selection: 7 LUTs, the iCE40's critical path
+            # at seed 1)
+            if_colour = {}
+            for colour in (Color.WHITE, Color.BLACK, Color.EMPTY):
+                if_colour[colour] = Signal(Precomputed, name=f"pre_if_{colour.name.lower()}")
+                apply_rule(if_colour[colour], Const(colour, Color))
+            m.d.comb += pre_next.as_value().eq(
+                Mux(here[1], if_colour[Color.EMPTY].as_value(),
+                    Mux(here[0], if_colour[Color.BLACK].as_value(),
+                        if_colour[Color.WHITE].as_value())))
+        else:
+            apply_rule(pre_next, here)
         pre = Signal(Precomputed)  # ... for ring_l
         m.d.sync += pre.eq(pre_next)
 
@@ -367,15 +387,22 @@ class Walker(wiring.Component):
             m.d.comb += other.active.eq(0)
         m.d.comb += nxt.eq(Mux(advance, advanced, other))
         if self._split_lookup:
-            def row_of(sq):
-                return Cat(self.planes.black.word_select(sq[3:], 8),
-                           self.planes.empty.word_select(sq[3:], 8))
-            # the same choices as nxt.u's, each source's rank picked from registers in parallel
-            next_row = Mux(take_np, row_of(nextpos), Mux(pre.use_nd, row_of(nextdir),
-                                                         row_of(c.d1)))
+            # the same choices as nxt.u's, between ranks picked a clock earlier: those of the
+            # ROM word's two pointers as it is registered (the block RAM's output, then the
+            # 8:1 selections), of ring_r's d1 (ring_l's now) and of the queue head's first
+            # square (picked as it landed). Picked here, after the registered word, the 8:1
+            # selections and then these multiplexers made seven LUTs, the longest path Yosys
+            # mapped (every other was relaxed to as many)
+            np_row = Signal(16)
+            nd_row = Signal(16)
+            d1_row = Signal(16)
+            m.d.sync += [np_row.eq(rank_of(self.planes, self.rom.data[:6])),
+                         nd_row.eq(rank_of(self.planes, self.rom.data[6:12])),
+                         d1_row.eq(rank_of(self.planes, ring_r.d1))]
+            next_row = Mux(take_np, np_row, Mux(pre.use_nd, nd_row, d1_row))
             # (as ``other``: the late ``advance`` selects last)
             m.d.sync += row_r.eq(Mux(advance, next_row,
-                                     Mux(self.pieces.valid & finishing, row_of(head.first),
+                                     Mux(self.pieces.valid & finishing, head.first_rank,
                                          row_l)))
         m.d.comb += [self.order.valid.eq(take), self.order.payload.eq(c.id)]
 
