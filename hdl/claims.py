@@ -38,9 +38,12 @@ class ClaimCounter(wiring.Component):
         # won" ahead of the counter's adder was the critical path, 54 MHz)
         matches = Signal(self._threads)
         for i, port in enumerate(self.ports):
-            # the requests are registered first: threads may sit far from the counter
-            req = Signal(name=f"req{i}")
-            index = Signal(CLAIM_BITS, name=f"index{i}")
+            # the requests are registered first: threads may sit far from the counter. Without
+            # a reset: ABORT's reset net into these 33 flip-flops per thread was the ECP5-85F's
+            # critical path with eight engines (50.91 MHz); a request left from before an abort
+            # is harmless, as the next count's start returns the counter to 0
+            req = Signal(name=f"req{i}", reset_less=True)
+            index = Signal(CLAIM_BITS, name=f"index{i}", reset_less=True)
             m.d.sync += [req.eq(port.req), index.eq(port.index)]
             m.d.comb += [port.next.eq(counter), matches[i].eq(req & (index == counter))]
         wins = Signal(self._threads)
