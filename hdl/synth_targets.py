@@ -98,9 +98,10 @@ BOARDS = {
     "ulx3s-12f": Board("amaranth_boards.ulx3s", "ULX3S_12F_Platform", ECP5),
     "ulx3s-25f": Board("amaranth_boards.ulx3s", "ULX3S_25F_Platform", ECP5),
     "ulx3s-45f": Board("amaranth_boards.ulx3s", "ULX3S_45F_Platform", ECP5),
-    # six engines: ~7.4k LUT4 and ~15 DP16KD each (measured: 44,447 LUT4, 93 DP16KD with the
-    # front end); see the README's "Many engines" for why not more
-    "ulx3s-85f": Board("amaranth_boards.ulx3s", "ULX3S_85F_Platform", ECP5, engines=6),
+    # eight engines: ~8.6k LUT4 and ~15 DP16KD each (measured with the front end: 72,444 LUT4,
+    # 87 %, 123 DP16KD); they project more leaves/s than six at a lower Fmax (README, "How many
+    # on the ULX3S-85F"), and ten would not fit the LUTs
+    "ulx3s-85f": Board("amaranth_boards.ulx3s", "ULX3S_85F_Platform", ECP5, engines=8),
     "ecpix5-45": Board("amaranth_boards.ecpix5", "ECPIX545Platform", ECP5),
     "ecpix5-85": Board("amaranth_boards.ecpix5", "ECPIX585Platform", ECP5),
     "colorlight-5a75b": Board("amaranth_boards.colorlight_5a75b_r7_0",
