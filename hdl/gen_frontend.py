@@ -78,6 +78,12 @@ class GeneratorFrontEnd(wiring.Component):
         # its flags registered (the iCE40's critical path ran from its byte count)
         self.receiver = FrameReceiver(frame_timeout, registered_flags=True)  # checks timeout
         self.sender = ReplySender()
+        # no LUT RAM on the iCE40: the merger's FIFOs with registered heads, the pieces in
+        # planes of flip-flops with the next piece's type found beside its square, the walker's
+        # colour lookup over two stages (same moves, same clocks; hdl.movegen). The typed
+        # scanner's registers lag the board by a clock: a start never comes in the clock after
+        # a board write here (tests/test_icebreaker.py checks it on every clock)
+        self.gen = MoveGenerator(registered_heads=True, typed_scan=True, split_lookup=True)
         self._divisor = divisor
         super().__init__()
 
@@ -95,11 +101,7 @@ class GeneratorFrontEnd(wiring.Component):
         m.submodules.uart_tx = utx = self.uart_tx
         m.submodules.receiver = rcv = self.receiver
         m.submodules.sender = snd = self.sender
-        # no LUT RAM on the iCE40: the merger's FIFOs with registered heads, the pieces in
-        # planes of flip-flops with the next piece's type found beside its square, the walker's
-        # colour lookup over two stages (same moves, same clocks; hdl.movegen)
-        m.submodules.gen = gen = MoveGenerator(registered_heads=True, typed_scan=True,
-                                               split_lookup=True)
+        m.submodules.gen = gen = self.gen
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx), self.busy.eq(gen.busy),
                      self.self_test.eq(SelfTest.NONE)]
         # received bytes wait here while the FSM holds the previous command (hdl.frontend)

@@ -3,20 +3,22 @@ end to end: ``BoardClient`` talking to its compiled model (``CompiledBoard(desig
 hdl.gen_frontend.GeneratorFrontEnd with a PC's UART on its lines), held to the reference
 generator move for move and in order, and cycle for cycle to the move generator's own compiled
 model; PING's report of what the board has; the perft commands refused as UNSUPPORTED and every
-other error reply, the board usable after each. Also the iCE40 PLL's and the exact UART
-divisor's arithmetic (Lattice FPGA-TN-02052's ranges)."""
+other error reply, the board usable after each. In Amaranth's simulator: the typed piece scanner
+never loads in the clock after a board write (its registers lag the board by a clock). Also the
+iCE40 PLL's and the exact UART divisor's arithmetic (Lattice FPGA-TN-02052's ranges)."""
 
 import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.gen_frontend import GeneratorFrontEnd
 from posdata.hdl.ice40_pll import (OUT_MHZ, PFD_MHZ, VCO_MHZ, exact_divisor,
                                    ice40_pll_settings)
 from posdata.hdl.protocol import (ENGINE_ALL, LISTING_HEADER, MOVE_BYTES, PROTOCOL_VERSION, Cmd,
                                   Err, SelfTest, command_frame, load_payload, perft_payload,
                                   update_payload)
 from posdata.sim.board_client import BoardClient, BoardRefused
-from posdata.sim.board_sim import CompiledBoard
+from posdata.sim.board_sim import CompiledBoard, SimulatedTransport
 from posdata.sim.compare import describe_difference
 
 from .compiled import compiled_cycles
@@ -151,3 +153,34 @@ def test_board_cli_on_the_simulated_icebreaker():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "UNSUPPORTED" in out.stderr and "no perft chip" in out.stderr
+
+
+def test_no_scanner_load_in_the_clock_after_a_board_write():
+    """hdl.prefetch's typed scanner registers what a load takes from the colour planes every
+    clock, a clock behind the board: a load (the generator's start while idle) in the clock
+    right after a board write (or in the same clock) would take the old board. The front end
+    must leave at least two clocks; watched on every clock of a power-up, a LOAD and an UPDATE
+    each sent together with a GENERATE (the board holds the GENERATE while it answers), in
+    Amaranth's simulator."""
+    front_end = GeneratorFrontEnd(4)
+    transport = SimulatedTransport(4, front_end=front_end)
+    gen = front_end.gen
+    gaps = []  # per load: clocks since the last board write
+
+    async def monitor(ctx):
+        clock, last_write = 0, None
+        async for _, _, wr_en, start, busy in ctx.tick().sample(gen.wr_en, gen.start, gen.busy):
+            if start and not busy:
+                assert last_write is not None
+                gaps.append(clock - last_write)
+                assert gaps[-1] >= 2, f"a load {gaps[-1]} clock(s) after a board write"
+            if wr_en and not busy:
+                last_write = clock
+            clock += 1
+
+    transport.sim.add_testbench(monitor, background=True)
+    client = BoardClient(transport)
+    boards = [Board(), Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")]
+    for board in boards:  # the first is a LOAD (nothing known yet), the second an UPDATE
+        assert client.generate(board).moves == board.moves()
+    assert len(gaps) == 4 and min(gaps) >= 2, gaps  # two passes per listing
