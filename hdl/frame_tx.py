@@ -25,6 +25,15 @@ class ReplySender(wiring.Component):
         To the UART.
     busy : Out(1)
         A reply is going out (from the clock after ``start``).
+
+    Parameters
+    ----------
+    registered_crc : bool
+        The CRC takes each sent byte a clock later, from a register (the iCE40: the payload's
+        multiplexers before the CRC's XORs made its critical path at seed 4); the CRC byte
+        then waits, if need be, for the clock after the last byte's. Behind a consumer that is
+        never ready in the clock after it takes a byte (``hdl.gen_frontend``'s one-byte
+        buffer) the bytes and clocks are the same.
     """
 
     start: In(1)
@@ -35,6 +44,10 @@ class ReplySender(wiring.Component):
     o_stream: Out(stream.Signature(8))
     busy: Out(1)
 
+    def __init__(self, registered_crc: bool = False):
+        self._registered_crc = registered_crc
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
         header = Signal(8 * REPLY_HEADER)
@@ -43,8 +56,17 @@ class ReplySender(wiring.Component):
         crc = Signal(8)
         sent = Signal()
         m.d.comb += sent.eq(self.o_stream.valid & self.o_stream.ready)
-        with m.If(sent):
-            m.d.sync += crc.eq(crc8_next(crc, self.o_stream.payload))
+        crc_ready = 1  # the CRC has taken every byte sent
+        if self._registered_crc:
+            last = Signal(8)       # the byte sent in the previous clock ...
+            pending = Signal()     # ... if one was
+            m.d.sync += [last.eq(self.o_stream.payload), pending.eq(sent)]
+            crc_ready = ~pending
+            with m.If(pending):
+                m.d.sync += crc.eq(crc8_next(crc, last))
+        else:
+            with m.If(sent):
+                m.d.sync += crc.eq(crc8_next(crc, self.o_stream.payload))
 
         with m.FSM(name="tx_frame"):
             with m.State("Idle"):
@@ -72,7 +94,7 @@ class ReplySender(wiring.Component):
                     with m.If(left == 1):
                         m.next = "Crc"
             with m.State("Crc"):
-                m.d.comb += [self.busy.eq(1), self.o_stream.valid.eq(1),
+                m.d.comb += [self.busy.eq(1), self.o_stream.valid.eq(crc_ready),
                              self.o_stream.payload.eq(crc)]
                 with m.If(sent):
                     m.next = "Idle"

@@ -77,7 +77,9 @@ class GeneratorFrontEnd(wiring.Component):
             frame_timeout = FRAME_TIMEOUT_BYTES * UART_FRAME_BITS * divisor
         # its flags registered (the iCE40's critical path ran from its byte count)
         self.receiver = FrameReceiver(frame_timeout, registered_flags=True)  # checks timeout
-        self.sender = ReplySender()
+        # its CRC from a register (the one-byte buffer below is never ready in the clock after
+        # it takes a byte, so the same bytes in the same clocks)
+        self.sender = ReplySender(registered_crc=True)
         # no LUT RAM on the iCE40: the merger's FIFOs with registered heads, the pieces in
         # planes of flip-flops with the next piece's type found beside its square, the walker's
         # colour lookup over two stages (same moves, same clocks; hdl.movegen). The typed

@@ -234,8 +234,10 @@ def test_receiver_timeout_must_be_a_positive_integer(timeout):
 @pytest.mark.parametrize("status, cmd, payload", [
     (Err.OK, Cmd.PING, b"POS\x02\x01\x02\x00\x02"), (Err.BUSY, Cmd.LOAD, b""),
     (Err.OK, Cmd.GENERATE, bytes(range(256)) * 2)])
-def test_sender_sends_the_reply_frame(status, cmd, payload):
-    dut = ReplySender()
+@pytest.mark.parametrize("ready_every", [1, 2])
+@pytest.mark.parametrize("registered_crc", [False, True])
+def test_sender_sends_the_reply_frame(status, cmd, payload, ready_every, registered_crc):
+    dut = ReplySender(registered_crc=registered_crc)
     out = bytearray()
 
     async def bench(ctx):
@@ -251,7 +253,7 @@ def test_sender_sends_the_reply_frame(status, cmd, payload):
             # the payload comes when it likes (every third clock), the UART takes when it can
             ctx.set(dut.payload.valid, bool(queue) and clock % 3 == 0)
             ctx.set(dut.payload.payload, queue[0] if queue else 0)
-            ctx.set(dut.o_stream.ready, clock % 2 == 0)
+            ctx.set(dut.o_stream.ready, clock % ready_every == 0)
             _, _, valid, ready, byte, p_valid, p_ready = await ctx.tick().sample(
                 dut.o_stream.valid, dut.o_stream.ready, dut.o_stream.payload,
                 dut.payload.valid, dut.payload.ready)
