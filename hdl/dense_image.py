@@ -16,12 +16,16 @@ square's colour ahead), and the pointers give it; the entry's address is this en
 (nextpos) or plus ``skip`` (nextdir). Word: ``nextpos | nextdir << 6 | skip << 12``, 15 bits,
 with the same two end bits beside it (nextpos / nextdir leads back to the from-square).
 
-A walk's start entry gives its first square, a pawn's first capture square ``d1`` (as in the
-(from, to) layout), the walk's first address ``base``, and the number of pawn pushes stored
+A walk's start entry gives its first square, the walk's first address ``base``, and for a pawn
+its first capture square ``d1`` (as in the (from, to) layout) and the number of pushes stored
 before the captures (so the capture thread starts at ``base + pushes``): 26 bits, one of 448.
+Only a pawn's walk has a second thread, so other pieces' entries hold 0 in d1 and pushes; the
+gateware stores those two fields for the two pawn tables only, in logic, and the rest (first and
+base, 18 bits) in block RAM, where 18 bits is what one ECP5 DP16KD gives each of its two ports
+(``split_starts``).
 
 Worked example, the white knight on g1 (table 2, 3 targets in GNU Chess's direction order:
-e2, f3, h3). Its start entry: first = e2, d1 = e2, base = 345, pushes = 0. Its walk:
+e2, f3, h3). Its start entry: first = e2, base = 345 (d1 = pushes = 0: not a pawn). Its walk:
 
     address  square  nextpos  nextdir  skip  ends
     345      e2      f3       f3       1     -     e2 empty: a quiet move, on to 345 + 1;
@@ -110,10 +114,20 @@ def dense_image(words: list[int] | None = None, addr_bits: int | None = None) ->
             max_skip = max(max_skip, skip)
             dense[base + i] = w | skip << 12
             ends[base + i] = int(nextpos == frm) | int(nextdir == frm) << 1
-        first = words[rom_address(table, frm, frm)]
+        first = words[rom_address(table, frm, frm)]  # first | d1 << 6
+        if table not in PAWN_TABLES:
+            first &= 63
         starts[start_address(table, frm)] = first | base << 12 | pushes << 12 + addr_bits
         base += len(order)
     return DenseImage(dense, ends, starts, address, base, max_skip, addr_bits)
+
+
+def split_starts(starts: list[int], addr_bits: int) -> tuple[list[int], list[int]]:
+    """The start entries as the gateware stores them: ``first | base << 6`` for every entry (block
+    RAM), and ``d1 | pushes << 6``, zero but for the pawn tables (logic)."""
+    block = [s & 63 | (s >> 12 & (1 << addr_bits) - 1) << 6 for s in starts]
+    pawn = [s >> 6 & 63 | (s >> 12 + addr_bits) << 6 for s in starts]
+    return block, pawn
 
 
 # Orthodox chess's widths, for code written against them (the formal harnesses, the netlist
@@ -123,4 +137,3 @@ ADDR_BITS = _ORTHODOX.addr_bits                #: 12
 DEPTH = 1 << ADDR_BITS                         #: 3,992 entries, rounded up to the block RAM's
 SKIP_BITS = _ORTHODOX.max_skip.bit_length()    #: 3
 WORD_BITS = 12 + SKIP_BITS
-START_BITS = 12 + ADDR_BITS + PUSH_BITS

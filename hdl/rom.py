@@ -2,7 +2,8 @@
 
 * ``dense`` (the default): every walk stored contiguously, 3,992 entries of 15 bits
   (``hdl.dense_image``, where the layout is described with a worked example); five ECP5 block
-  RAMs, and a table of start entries of its own (448 x 26 bits, one block RAM);
+  RAMs, and a table of start entries of its own (448 x 26 bits: one block RAM, and a pawn's
+  fields in logic);
 * ``sparse``: Sandström's layout, ``posdata[table][from][to]``, 28,672 words of 12 bits
   (``hdl.rom_image``); 28 block RAMs. Its start entries are words of the same table.
 
@@ -33,7 +34,7 @@ from . import dense_image as dense
 from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
                         TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
                         start_image, table_index)
-from .variant_image import Geometry, geometry_of
+from .variant_image import PUSH_BITS, Geometry, geometry_of
 
 LAYOUTS = ("dense", "sparse")
 DEFAULT_LAYOUT = "dense"
@@ -153,10 +154,14 @@ class StartsFromWalkRom(wiring.Component):
 
 
 class StartRom(wiring.Component):
-    """The start entries, one per (table, from-square), as a memory of their own (one block
-    RAM), with two synchronous read ports: a perft engine's two threads prefetch from it while
-    both walk-ROM ports walk; the dense layout's move generator needs it for the walks' first
-    addresses.
+    """The start entries, one per (table, from-square), as a memory of their own, with two
+    synchronous read ports: a perft engine's two threads prefetch from it while both walk-ROM
+    ports walk; the dense layout's move generator needs it for the walks' first addresses.
+
+    A dense entry is 26 bits, and an ECP5 block RAM read on two ports is at most 18 bits wide,
+    so the first square and walk address (18 bits) are one block RAM and a pawn's two fields
+    (d1 and pushes, zero for other pieces) a small ROM in logic beside it (about 25 LUT4 a port):
+    one DP16KD where a 26-bit memory took two. Both are read in the same clock.
 
     Ports
     -----
@@ -175,14 +180,26 @@ class StartRom(wiring.Component):
         m = Module()
         g = self._geometry
         words = rom_image(self._variant)
-        if self._layout == "sparse":
-            image, width = start_image(words), WORD_BITS
-        else:
-            image, width = dense.dense_image(words, g.dense_addr_bits).starts, g.start_bits
-        image = image + [0] * (g.start_depth - len(image))
-        m.submodules.mem = mem = Memory(shape=width, depth=g.start_depth, init=image)
-        for port in (self.a, self.b):
+        def padded(image):  # a smaller variant's entries in a larger geometry
+            return image + [0] * (g.start_depth - len(image))
+
+        def read(mem, port):
             r = mem.read_port()
-            m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en),
-                         port.data.eq(r.data)]
+            m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en)]
+            return r.data
+
+        if self._layout == "sparse":
+            m.submodules.mem = mem = Memory(shape=WORD_BITS, depth=g.start_depth,
+                                            init=padded(start_image(words)))
+            for port in (self.a, self.b):
+                m.d.comb += port.data.eq(read(mem, port))
+            return m
+        a = g.dense_addr_bits
+        block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
+        m.submodules.walks = walks = Memory(shape=6 + a, depth=g.start_depth, init=padded(block))
+        m.submodules.pawns = pawns = Memory(shape=6 + PUSH_BITS, depth=g.start_depth,
+                                            init=padded(pawn), attrs={"rom_style": "logic"})
+        for port in (self.a, self.b):
+            w, p = read(walks, port), read(pawns, port)
+            m.d.comb += port.data.eq(Cat(w[:6], p[:6], w[6:], p[6:]))
         return m

@@ -66,8 +66,9 @@ def expected_roms(image=None) -> dict[str, tuple[list[int], int]]:
     """The ROMs the engine's tables give, as hdl.rom builds them: name -> (words, width)."""
     image = image or dense_image.dense_image(rom_image())
     walk = [w | e << dense_image.WORD_BITS for w, e in zip(image.words, image.ends)]
+    block, _ = dense_image.split_starts(image.starts, image.addr_bits)  # pawns' fields: logic
     return {"walk ROM": (walk, dense_image.WORD_BITS + END_BITS),
-            "start entries": (image.starts, dense_image.START_BITS)}
+            "start entries": (block, 6 + image.addr_bits)}
 
 
 def missing_columns(config: str, roms=None) -> list[str]:
