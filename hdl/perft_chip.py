@@ -107,9 +107,9 @@ class PerftChip(wiring.Component):
             place, reset = DomainRenamer({"sync": "engines"}), ResetSignal("sync")
         for e in range(self._engines):
             engine = PerftEngine(self._layout, self._variant)
-            # engines sit outside the chip's ResetInserter: each thread takes ABORT through a
-            # register of its own (the front end's reload of the board begins two clocks after
-            # its abort, when both have been reset)
+            # engines sit outside the control's ResetInserter: each thread takes ABORT through
+            # a register of its own, as the control does (the front end's first reload write
+            # reaches the chip two clocks after its ABORT, when both have been reset)
             outer.submodules[f"engine{e}"] = place(engine)
             engines.append(engine)
             for t in range(THREADS):
@@ -140,7 +140,10 @@ class PerftChip(wiring.Component):
         while len(level) > 1 or levels == 0:
             pairs = [level[i] + level[i + 1] if i + 1 < len(level) else level[i]
                      for i in range(0, len(level), 2)]
-            regs = [Signal(64, name=f"sum{levels}_{i}") for i in range(len(pairs))]
+            # reset-less: a pipeline that follows the engines' counts (reset by ABORT) within
+            # a few clocks; with a reset it was most of the control reset's fan-out
+            regs = [Signal(64, name=f"sum{levels}_{i}", reset_less=True)
+                    for i in range(len(pairs))]
             m.d.sync += [r.eq(p) for r, p in zip(regs, pairs)]
             level, levels = regs, levels + 1
         leaves = level[0]
@@ -176,6 +179,18 @@ class PerftChip(wiring.Component):
         # busy also while engine 0 lists the root's moves
         m.d.comb += [self.busy.eq(busy | listing), self.leaves.eq(leaves),
                      self.overflow.eq(overflow)]
-        # ABORT returns every engine and the count to idle (boards keep what they hold)
-        outer.submodules.control = ResetInserter({"sync": self.abort})(m)
+        # ABORT returns every engine and the count to idle (boards keep what they hold). The
+        # control takes it from a register, a clock late like the engines' threads: taken
+        # directly, ABORT or the domain's reset reached every control flip-flop through one
+        # LUT, the ECP5-85F's critical path at eight engines (51.83 MHz). The register also
+        # stands for the domain's reset (set while it is held), so on a device the control runs
+        # in a reset-less domain of the same clock and that register is its only reset.
+        control_reset = Signal(init=1)
+        outer.d.sync += control_reset.eq(self.abort)
+        control = ResetInserter({"sync": control_reset})(m)
+        if platform is not None:
+            outer.domains.control = ClockDomain("control", reset_less=True, local=True)
+            outer.d.comb += ClockSignal("control").eq(ClockSignal("sync"))
+            control = DomainRenamer({"sync": "control"})(control)
+        outer.submodules.control = control
         return outer

@@ -118,6 +118,7 @@ class ChipSimulation:
                 ctx.set(dut.abort, 1)
                 await ctx.tick()
                 ctx.set(dut.abort, 0)
+                await ctx.tick()  # the chip takes ABORT from registers
                 raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
             if progress and clock % 100_000 == 0:
                 progress(ctx.get(dut.leaves), clock)

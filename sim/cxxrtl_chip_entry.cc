@@ -150,12 +150,14 @@ int32_t posdata_chip_list(void *handle, uint32_t legal, uint32_t *moves, int32_t
   return -1;
 }
 
-// Abort a count.
+// Abort a count: ABORT for a clock, and a clock for the chip to take it (its control and
+// threads take ABORT from registers).
 void posdata_chip_abort(void *handle) {
   Chip *chip = static_cast<Chip *>(handle);
   chip->top.p_abort.set<bool>(true);
   chip->tick();
   chip->top.p_abort.set<bool>(false);
+  chip->tick();
 }
 
 }  // extern "C"
