@@ -24,6 +24,18 @@ from .rom_image import TABLE_BITS
 from .variant_image import PUSH_BITS, Geometry, rom_table
 
 
+# (colour, code) -> ROM table: hdl.variant_image.rom_table's rule, the same in every variant
+assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)
+                                       for p in range(1 << TABLE_BITS) if p != PAWN)
+
+
+def table_of(piece, side):
+    """The ROM table of the side to move's ``piece`` (a code), and whether it is a pawn: a black
+    pawn's table is 0, every other piece's its code."""
+    pawn = piece == PAWN
+    return Mux(pawn & side, rom_table(1, PAWN), piece), pawn
+
+
 def piece_record(geometry: Geometry, first_rank: bool = False) -> data.StructLayout:
     """A piece waiting for the walker: where its walk starts (``first_rank``: and the colour
     planes' rank of its first square, hdl.board.rank_of, for the walker's split lookup)."""
@@ -114,14 +126,10 @@ class PiecePrefetcher(wiring.Component):
 
         # Take the next piece when the queue will have room for it.
         issue = Signal()
-        # (colour, code) -> ROM table: the same rule in every variant
-        assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)
-                                               for p in range(1 << TABLE_BITS) if p != PAWN)
         if self._typed_scan:
             is_pawn, table = scanner.pawn, scanner.table
         else:
-            is_pawn = self.lookup.piece == PAWN
-            table = Mux(is_pawn & self.side, 0, self.lookup.piece)
+            table, is_pawn = table_of(self.lookup.piece, self.side)
         sq = scanner.square
         m.d.comb += [
             self.lookup.sq.eq(sq),
@@ -264,9 +272,9 @@ class PieceScanner(wiring.Component):
                 one_hot = byte_first[8 * g:8 * g + 8]
                 piece = Cat((one_hot & self.types[64 * k + 8 * g:64 * k + 8 * g + 8]).any()
                             for k in range(PIECE.width))
-                pawn = piece == PAWN
+                table, pawn = table_of(piece, self.side)
                 m.d.sync += [
-                    tables_r[g].eq(Mux(pawn & self.side, rom_table(1, PAWN), piece)),
+                    tables_r[g].eq(table),
                     pawns_r[g].eq(pawn),
                     index_r[g].eq(Cat(index_bit(one_hot, j) for j in range(3)))]
 
