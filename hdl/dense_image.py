@@ -40,7 +40,7 @@ copy, so a corrupted word in the tests' fault injection corrupts the dense image
 from dataclasses import dataclass
 
 from .rom_image import rom_address, rom_image, start_address
-from .variant_image import PUSH_BITS, SPARSE_TABLE_WORDS
+from .variant_image import SPARSE_TABLE_WORDS
 
 PAWN_TABLES = (0, 1)  #: hdl.rom_image.table_index of BPAWN and PAWN
 MAX_WALK = 64       #: a corrupted chain that never returns is cut here (64 > any real walk)
