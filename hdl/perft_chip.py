@@ -121,8 +121,10 @@ class PerftChip(wiring.Component):
                 engine.root.eq(self.root),
                 engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
                 engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
-                engine.split.eq(self.split), engine.abort.eq(self.abort | reset),
+                engine.split.eq(self.split),
             ]
+            # outside the control, whose domain has no reset on a device
+            outer.d.comb += engine.abort.eq(self.abort | reset)
             if "castling" in self.signature.members:
                 m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
         first = engines[0]
