@@ -75,7 +75,7 @@ class PerftEngine(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.rom = rom = PosdataRom(self._layout, self._variant)
-        m.submodules.starts = starts = StartRom(self._layout, self._variant)
+        m.submodules.starts = starts = StartRom(self._layout, self._variant, split=True)
         # what the chip broadcasts, a clock later (castling: Chess960's root squares)
         names = ["wr_en", "wr_sq", "wr_color", "wr_piece", "root", "start", "depth", "bulk",
                  "split", "gen_start", "gen_legal",

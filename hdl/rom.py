@@ -2,8 +2,8 @@
 
 * ``dense`` (the default): every walk stored contiguously, 3,992 entries of 15 bits
   (``hdl.dense_image``, where the layout is described with a worked example); five ECP5 block
-  RAMs, and a table of start entries of its own (448 x 26 bits: one block RAM, and a pawn's
-  fields in logic);
+  RAMs, and a table of start entries of its own (448 x 26 bits, one block RAM; a perft
+  engine's, read on two ports, holds a pawn's fields in logic beside it);
 * ``sparse``: Sandström's layout, ``posdata[table][from][to]``, 28,672 words of 12 bits
   (``hdl.rom_image``); 28 block RAMs. Its start entries are words of the same table.
 
@@ -158,18 +158,23 @@ class StartRom(wiring.Component):
     synchronous read ports: a perft engine's two threads prefetch from it while both walk-ROM
     ports walk; the dense layout's move generator needs it for the walks' first addresses.
 
-    A dense entry is 26 bits, and an ECP5 block RAM read on two ports is at most 18 bits wide,
-    so the first square and walk address (18 bits) are one block RAM and a pawn's two fields
-    (d1 and pushes, zero for other pieces) a small ROM in logic beside it (about 25 LUT4 a port):
-    one DP16KD where a 26-bit memory took two. Both are read in the same clock.
-
     Ports
     -----
     a, b : In(start_port(geometry))
+
+    Parameters
+    ----------
+    split : bool
+        Dense layout: the first square and walk address (18 bits) in block RAM, a pawn's two
+        fields (d1 and pushes, zero for other pieces) in a small ROM in logic beside it (about
+        25 LUT4 a port), read in the same clock. An ECP5 block RAM read on two ports is at most
+        18 bits wide: split, a perft engine's two-port table is one DP16KD, whole (26 bits) two.
+        A move generator reads one port, which a whole table fits in one DP16KD (512 x 36).
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None):
+                 geometry: Geometry | None = None, split: bool = False):
+        self._split = split
         self._layout = check_layout(layout)
         self._variant = variant
         self._geometry = rom_geometry(variant, geometry)
@@ -180,6 +185,7 @@ class StartRom(wiring.Component):
         m = Module()
         g = self._geometry
         words = rom_image(self._variant)
+
         def padded(image):  # a smaller variant's entries in a larger geometry
             return image + [0] * (g.start_depth - len(image))
 
@@ -188,13 +194,15 @@ class StartRom(wiring.Component):
             m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en)]
             return r.data
 
-        if self._layout == "sparse":
-            m.submodules.mem = mem = Memory(shape=WORD_BITS, depth=g.start_depth,
-                                            init=padded(start_image(words)))
+        a = g.dense_addr_bits
+        if self._layout == "sparse" or not self._split:
+            image, width = ((start_image(words), WORD_BITS) if self._layout == "sparse" else
+                            (dense.dense_image(words, a).starts, g.start_bits))
+            m.submodules.mem = mem = Memory(shape=width, depth=g.start_depth,
+                                            init=padded(image))
             for port in (self.a, self.b):
                 m.d.comb += port.data.eq(read(mem, port))
             return m
-        a = g.dense_addr_bits
         block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
         m.submodules.walks = walks = Memory(shape=6 + a, depth=g.start_depth, init=padded(block))
         m.submodules.pawns = pawns = Memory(shape=6 + PUSH_BITS, depth=g.start_depth,

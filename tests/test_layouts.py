@@ -91,3 +91,39 @@ def test_both_layouts_walk_alike(generators):
         results = {layout: g.generate(board) for layout, g in generators.items()}
         assert results["dense"].moves == results["sparse"].moves == board.moves(), fen
         assert results["dense"].cycles == results["sparse"].cycles, fen
+
+
+def test_split_start_table_reads_the_whole_ones_entries():
+    """A perft engine's start table (block RAM + a pawn's fields in logic) gives, on both ports,
+    every entry the whole table gives, in the same clock."""
+    from amaranth import Module
+    from amaranth.sim import Simulator
+
+    from posdata.hdl.rom import StartRom
+
+    whole, split = StartRom(), StartRom(split=True)
+    entries = START_DEPTH
+    got = {}
+
+    async def bench(ctx):
+        for i in range(entries):
+            for rom in (whole, split):
+                for k, port in enumerate((rom.a, rom.b)):
+                    j = (i + 37 * k) % entries  # the ports at different addresses
+                    ctx.set(port.table, j >> 6)
+                    ctx.set(port.frm, j & 63)
+                    ctx.set(port.en, 1)
+            await ctx.tick()  # one clock: the entry is there after it
+            for rom in (whole, split):
+                got.setdefault(rom is split, []).append((ctx.get(rom.a.data),
+                                                         ctx.get(rom.b.data)))
+
+    m = Module()
+    m.submodules.whole, m.submodules.split = whole, split
+    sim = Simulator(m)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    image = dense.dense_image().starts
+    assert got[False] == [(image[i], image[(i + 37) % entries]) for i in range(entries)]
+    assert got[True] == got[False]

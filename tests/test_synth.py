@@ -136,6 +136,18 @@ def test_generator_maps_onto_block_ram(tmp_path, layout, blocks):
     assert not unmapped, cells  # every cell is an ECP5 primitive
 
 
+def test_engines_start_table_is_one_block_ram(tmp_path):
+    """A perft engine's start table, read on both ports, is one DP16KD (a pawn's fields in a
+    few LUTs beside it); 26 bits on two ports would take two."""
+    from posdata.hdl.rom import StartRom
+    (tmp_path / "starts.il").write_text(rtlil.convert(
+        StartRom(split=True), name="starts", platform=platform_for("ulx3s-25f")))
+    subprocess.run([tool("YOSYS"), "-q", "-p", "read_rtlil starts.il; synth_ecp5 -top starts; "
+                    "tee -q -o stat.json stat -json"], cwd=tmp_path, check=True, timeout=300)
+    cells = json.loads((tmp_path / "stat.json").read_text())["design"]["num_cells_by_type"]
+    assert cells.get("DP16KD") == 1 and cells.get("LUT4", 0) < 100, cells
+
+
 def test_board_top_elaborates_for_the_ulx3s():
     """The board's top (PLL, UART front end, perft chip, self-test, LEDs) through the
     platform's build plan, without running the tools: what `make test` keeps of the board build
