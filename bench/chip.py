@@ -99,12 +99,13 @@ def main() -> int:
                         help="engines of the 85F chip (default: the 85F build's; 0 skips that "
                              "section, whose compiled model takes minutes to build)")
     args = parser.parse_args()
-    mhz = args.mhz or latest_fmax(board="ulx3s-25f")
+    mhz = args.mhz or latest_fmax(board="ulx3s-25f", perft_chip=True)
     depths = {k: d - args.quick for k, d in DEPTHS.items()}
     print("command: make bench-chip  (python bench/chip.py"
           + (" --quick" if args.quick else "") + ")")
-    print(f"clock: {mhz:g} MHz ({'--mhz' if args.mhz else 'latest posdata synth report'})"
-          if mhz else "clock: unknown (run `posdata synth` or pass --mhz): leaves/s omitted")
+    print(f"clock: {mhz:g} MHz ({'--mhz' if args.mhz else 'latest ULX3S-25F perft chip build'})"
+          if mhz else "clock: unknown (run `posdata synth` for the ULX3S-25F or pass --mhz): "
+                      "leaves/s omitted")
     path = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
     fish = Stockfish(path) if path else None
     print(f"stockfish: {fish.version if fish else 'not on PATH: column skipped'}")

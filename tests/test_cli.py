@@ -139,3 +139,22 @@ def test_moves_text(capsys):
     assert status == 0
     assert "48 pseudo-legal" in out
     assert "e1g1 castle" in out
+
+
+def test_latest_fmax_of_a_perft_chip_skips_generator_only_reports(tmp_path):
+    """bench-chip's default clock: the newest ULX3S report of a build with perft engines, not a
+    newer report of the generator alone (older builds had no engines)."""
+    import json
+    import os
+
+    from posdata.sim.cli.common import latest_fmax
+
+    for name, report, mtime in (("a", {"fmax_mhz": 90.81, "engines": 1}, 1_000),
+                                ("b", {"fmax_mhz": 98.54}, 2_000)):
+        d = tmp_path / "synth" / name
+        d.mkdir(parents=True)
+        (d / "report.json").write_text(json.dumps(report))
+        os.utime(d / "report.json", (mtime, mtime))
+    assert latest_fmax(str(tmp_path)) == 98.54
+    assert latest_fmax(str(tmp_path), perft_chip=True) == 90.81
+    assert latest_fmax(str(tmp_path / "none"), perft_chip=True) is None

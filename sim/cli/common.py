@@ -105,18 +105,24 @@ def int_in_range(lo: int, hi: int, name: str):
     return parse
 
 
-def latest_fmax(build_dir: str = "build", board: str = "*") -> float | None:
-    """Fmax (MHz) of the generator's clock from the newest synthesis report (of ``board``), if
+def latest_fmax(build_dir: str = "build", board: str = "*",
+                perft_chip: bool = False) -> float | None:
+    """Fmax (MHz) of the generator's clock from the newest synthesis report (of ``board``; with
+    ``perft_chip``, only of a build with perft engines, not an older generator-only one), if
     one exists."""
-    reports = glob.glob(os.path.join(build_dir, "synth", board, "report.json"))
-    if not reports:
-        return None
-    newest = max(reports, key=os.path.getmtime)
-    try:
-        with open(newest) as f:
-            return float(json.load(f)["fmax_mhz"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    newest = None
+    for path in glob.glob(os.path.join(build_dir, "synth", board, "report.json")):
+        try:
+            with open(path) as f:
+                report = json.load(f)
+            fmax = float(report["fmax_mhz"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if perft_chip and not report.get("engines"):
+            continue
+        if newest is None or os.path.getmtime(path) > newest[0]:
+            newest = (os.path.getmtime(path), fmax)
+    return newest[1] if newest else None
 
 
 def clock_mhz(mhz: float | None) -> float | None:
