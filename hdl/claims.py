@@ -5,10 +5,10 @@ same tree above it); the counter stands at the lowest node nobody has taken. A t
 node i gets it if the counter stands at i and no lower-numbered thread asks in the same clock;
 requests and the grant are registered (a grant comes two clocks after the request), and the
 counter then stands at i + 1, which tells every other thread asking for i that the node is
-taken (``next``, a clock late).
+taken.
 """
 
-from amaranth import Module, Mux, Signal
+from amaranth import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
@@ -21,8 +21,7 @@ class ClaimCounter(wiring.Component):
     start : In
         A count begins: the counter returns to 0.
     ports[i] : In(ClaimPort)
-        One per thread; a lower index wins a tie. ``next`` is the counter a clock late (0 from
-        the clock after a start).
+        One per thread; a lower index wins a tie.
     """
 
     def __init__(self, threads: int):
@@ -34,13 +33,6 @@ class ClaimCounter(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         counter = Signal(CLAIM_BITS)
-        # the counter as the threads see it, from a register of its own: the counter's loop
-        # (every request compared with it, plus one) then has no sink across the chip. With
-        # the counter itself reaching the threads' copies (hdl.perft_engine), the placer put it
-        # 51 rows from its comparators: the ECP5-85F's critical path at eight engines, 56.66
-        # MHz. Zeroed at a start with the counter, so no thread sees the last count's value.
-        shown = Signal(CLAIM_BITS)
-        m.d.sync += shown.eq(Mux(self.start, 0, counter))
         # each port's match is worked out in parallel, then the lowest matching port wins: no
         # chain through the ports (with twelve threads on the ECP5-85F, a chain of "a lower one
         # won" ahead of the counter's adder was the critical path, 54 MHz)
@@ -53,7 +45,7 @@ class ClaimCounter(wiring.Component):
             req = Signal(name=f"req{i}", reset_less=True)
             index = Signal(CLAIM_BITS, name=f"index{i}", reset_less=True)
             m.d.sync += [req.eq(port.req), index.eq(port.index)]
-            m.d.comb += [port.next.eq(shown), matches[i].eq(req & (index == counter))]
+            m.d.comb += [port.next.eq(counter), matches[i].eq(req & (index == counter))]
         wins = Signal(self._threads)
         m.d.comb += wins.eq(matches & -matches)  # the lowest set bit alone
         for i, port in enumerate(self.ports):

@@ -92,11 +92,12 @@ class PerftEngine(wiring.Component):
             wiring.connect(m, thread.walk, walk)
             wiring.connect(m, thread.starts, start_port)
             claim = self.claims[i]
-            # the claim counter's value, a clock later, from a copy beside each thread (the
-            # counter reached all 16 threads' comparators across the chip: the ECP5-85F's
+            # the claim counter's value, a clock later, from a copy beside each thread: the
+            # counter then stays by its own loop (compare every request with it, add one)
+            # instead of being drawn towards the 16 threads it also reached (the ECP5-85F's
             # critical path at eight engines, 56.26 MHz). A thread sees its node taken a clock
             # later, never a node taken that is not: within a count the counter only grows, and
-            # the counter's ``next`` is 0 from the clock after a start.
+            # a thread asks two clocks after the count's start at the earliest.
             m.submodules[f"next{i}"] = next_held = KeptRegister(len(claim.next))
             m.d.comb += [claim.req.eq(thread.claim.req), claim.index.eq(thread.claim.index),
                          thread.claim.grant.eq(claim.grant),
