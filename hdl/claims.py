@@ -3,12 +3,19 @@
 Every thread numbers the nodes it reaches at the split ply in the same order (they all walk the
 same tree above it); the counter stands at the lowest node nobody has taken. A thread asking for
 node i gets it if the counter stands at i and no lower-numbered thread asks in the same clock;
-requests and the grant are registered (a grant comes two clocks after the request), and the
-counter then stands at i + 1, which tells every other thread asking for i that the node is
-taken.
+requests are registered twice and the grant once (a grant comes three clocks after the
+request), and the counter then stands at i + 1, which tells every other thread asking for i that
+the node is taken.
+
+The comparisons are worked out a clock ahead, against the counter and against the counter + 1,
+and the clock's grant picks between them by whether the counter moved: the counter's loop is
+then a register, a choice and an OR of the ports, and no 32-bit comparison or adder. On the
+ECP5-85F with eight engines the loop (counter -> sixteen comparisons -> OR -> adder -> counter)
+was the critical path at 56.66 MHz: its comparisons sat beside the threads, 51 rows away, and
+it crossed that distance twice in a clock; now each path crosses it at most once.
 """
 
-from amaranth import Module, Signal
+from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
@@ -33,24 +40,30 @@ class ClaimCounter(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         counter = Signal(CLAIM_BITS)
-        # each port's match is worked out in parallel, then the lowest matching port wins: no
-        # chain through the ports (with twelve threads on the ECP5-85F, a chain of "a lower one
-        # won" ahead of the counter's adder was the critical path, 54 MHz)
+        counter_plus_one = Signal(CLAIM_BITS, init=1)
+        moved = Signal()   # the counter moved on at the last clock: compare with counter + 1
         matches = Signal(self._threads)
         for i, port in enumerate(self.ports):
-            # the requests are registered first: threads may sit far from the counter. Without
-            # a reset: ABORT's reset net into these 33 flip-flops per thread was the ECP5-85F's
-            # critical path with eight engines (50.91 MHz); a request left from before an abort
-            # is harmless, as the next count's start returns the counter to 0
+            # registered first: threads may sit far from the counter. Without a reset: ABORT's
+            # reset net into these flip-flops was the ECP5-85F's critical path with eight
+            # engines (50.91 MHz); what was asked before a start is dropped by ``asking``
             req = Signal(name=f"req{i}", reset_less=True)
             index = Signal(CLAIM_BITS, name=f"index{i}", reset_less=True)
             m.d.sync += [req.eq(port.req), index.eq(port.index)]
-            m.d.comb += [port.next.eq(counter), matches[i].eq(req & (index == counter))]
+            # then compared, a clock ahead of the choice
+            asking = Signal(name=f"asking{i}")
+            at = Signal(name=f"at{i}", reset_less=True)
+            after = Signal(name=f"after{i}", reset_less=True)
+            m.d.sync += [asking.eq(req & ~self.start), at.eq(index == counter),
+                         after.eq(index == counter_plus_one)]
+            m.d.comb += [port.next.eq(counter), matches[i].eq(asking & Mux(moved, after, at))]
         wins = Signal(self._threads)
         m.d.comb += wins.eq(matches & -matches)  # the lowest set bit alone
         for i, port in enumerate(self.ports):
             m.d.sync += port.grant.eq(wins[i])
-        m.d.sync += counter.eq(counter + matches.any())
+        m.d.sync += moved.eq(matches.any())
+        with m.If(matches.any()):
+            m.d.sync += [counter.eq(counter_plus_one), counter_plus_one.eq(counter_plus_one + 1)]
         with m.If(self.start):
-            m.d.sync += counter.eq(0)
+            m.d.sync += [counter.eq(0), counter_plus_one.eq(1)]
         return m

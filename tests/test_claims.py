@@ -1,6 +1,7 @@
 """The claim counter (hdl/claims.py) against a model of its rule, clock by clock: a request is
-registered, then it wins if it asks for the node the counter stands at and no lower-numbered
-port wins in the same clock; the grant comes a clock later and the counter moves on."""
+registered twice, then it wins if it asks for the node the counter stands at and no
+lower-numbered port wins in the same clock; the grant comes a clock later and the counter moves
+on. A start returns the counter to 0 and drops what was asked before it."""
 
 import random
 
@@ -19,6 +20,7 @@ def test_lowest_matching_port_wins_and_the_counter_moves_on():
     async def bench(ctx):
         counter = 0
         registered = [(0, 0)] * THREADS   # (req, index) as the counter registered them
+        compared = [(0, 0)] * THREADS     # ... and a clock later, when they are compared
         pending_grants = [0] * THREADS
         for clock in range(600):
             asks = [(int(rng.random() < 0.6), max(counter + rng.choice((0, 0, 1, -1)), 0))
@@ -33,10 +35,11 @@ def test_lowest_matching_port_wins_and_the_counter_moves_on():
             if got_next != counter or got_grants != pending_grants:
                 errors.append(f"clock {clock}: next {got_next} grants {got_grants}, "
                               f"model {counter} {pending_grants}")
-            winner = next((i for i, (req, index) in enumerate(registered)
+            winner = next((i for i, (req, index) in enumerate(compared)
                            if req and index == counter), None)
             pending_grants = [int(i == winner) for i in range(THREADS)]
             counter = 0 if start else counter + (winner is not None)
+            compared = [(0, 0)] * THREADS if start else registered
             registered = asks
             await ctx.tick()
 
