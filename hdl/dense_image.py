@@ -40,18 +40,52 @@ copy, so a corrupted word in the tests' fault injection corrupts the dense image
 from dataclasses import dataclass
 
 from .rom_image import rom_address, rom_image, start_address
-from .variant_image import SPARSE_TABLE_WORDS
+from .variant_image import PUSH_BITS, SPARSE_TABLE_WORDS, SQUARE_BITS
 
 PAWN_TABLES = (0, 1)  #: hdl.rom_image.table_index of BPAWN and PAWN
 MAX_WALK = 64       #: a corrupted chain that never returns is cut here (64 > any real walk)
 MAX_SKIP_BITS = 3   #: the skip field is at most this wide (a ray of 8x8 has at most 7 squares)
+BLOCK_FIELDS = ("first", "base")  #: the start entry's fields the gateware keeps in block RAM ...
+PAWN_FIELDS = ("d1", "pushes")    #: ... and in logic (zero but for the pawn tables)
+
+
+def start_fields(addr_bits: int) -> dict[str, int]:
+    """A start entry's fields and widths, lowest bits first: the one layout the image, its
+    split and the gateware's views of it (``amaranth.lib.data.StructLayout``) all use."""
+    return {
+        "first": SQUARE_BITS,   # nextpos[from][from]: the first square (a pawn's first push)
+        "d1": SQUARE_BITS,      # nextdir[from][from]: a pawn's first capture square
+        "base": addr_bits,      # dense layout: the walk's first address ...
+        "pushes": PUSH_BITS,    # ... and a pawn's pushes, stored before its captures
+    }
+
+
+def pack(fields: dict[str, int], values: dict[str, int]) -> int:
+    """``values`` (by field name; a missing field is 0) as one word laid out by ``fields``."""
+    word = shift = 0
+    for name, width in fields.items():
+        value = values.get(name, 0)
+        if not 0 <= value < 1 << width:
+            raise ValueError(f"{name} = {value} does not fit in {width} bits")
+        word |= value << shift
+        shift += width
+    return word
+
+
+def unpack(fields: dict[str, int], word: int) -> dict[str, int]:
+    """The fields of ``word``, laid out by ``fields``."""
+    values, shift = {}, 0
+    for name, width in fields.items():
+        values[name] = word >> shift & (1 << width) - 1
+        shift += width
+    return values
 
 
 @dataclass(frozen=True)
 class DenseImage:
     words: list[int]        #: by dense address: nextpos | nextdir << 6 | skip << 12, padded
     ends: list[int]         #: by dense address: bit 0 nextpos, bit 1 nextdir leads home
-    starts: list[int]       #: by start_address: first | d1 << 6 | base << 12 | pushes << 12 + A
+    starts: list[int]       #: by start_address, packed by ``start_fields(addr_bits)``
     address: dict           #: (table, from, to) -> dense address, for the tests
     entries: int            #: entries stored (3,992 for the engine's tables)
     max_skip: int           #: the longest skip (7 for orthodox chess)
@@ -115,18 +149,20 @@ def dense_image(words: list[int] | None = None, addr_bits: int | None = None) ->
             dense[base + i] = w | skip << 12
             ends[base + i] = int(nextpos == frm) | int(nextdir == frm) << 1
         first = words[rom_address(table, frm, frm)]  # first | d1 << 6
-        if table not in PAWN_TABLES:
-            first &= 63
-        starts[start_address(table, frm)] = first | base << 12 | pushes << 12 + addr_bits
+        d1 = first >> 6 if table in PAWN_TABLES else 0
+        starts[start_address(table, frm)] = pack(start_fields(addr_bits), {
+            "first": first & 63, "d1": d1, "base": base, "pushes": pushes})
         base += len(order)
     return DenseImage(dense, ends, starts, address, base, max_skip, addr_bits)
 
 
 def split_starts(starts: list[int], addr_bits: int) -> tuple[list[int], list[int]]:
-    """The start entries as the gateware stores them: ``first | base << 6`` for every entry (block
-    RAM), and ``d1 | pushes << 6``, zero but for the pawn tables (logic)."""
-    block = [s & 63 | (s >> 12 & (1 << addr_bits) - 1) << 6 for s in starts]
-    pawn = [s >> 6 & 63 | (s >> 12 + addr_bits) << 6 for s in starts]
+    """The start entries as the gateware stores them: the ``BLOCK_FIELDS`` of every entry (block
+    RAM), and the ``PAWN_FIELDS``, zero but for the pawn tables (logic), each packed in the
+    order ``start_fields`` gives."""
+    fields = start_fields(addr_bits)
+    halves = [{name: fields[name] for name in names} for names in (BLOCK_FIELDS, PAWN_FIELDS)]
+    block, pawn = ([pack(half, unpack(fields, s)) for s in starts] for half in halves)
     return block, pawn
 
 

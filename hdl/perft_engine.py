@@ -92,10 +92,10 @@ class PerftEngine(wiring.Component):
             wiring.connect(m, thread.walk, walk)
             wiring.connect(m, thread.starts, start_port)
             claim = self.claims[i]
-            # the claim counter's value, a clock later, from a copy beside each thread: the
-            # counter then stays by its own loop (compare every request with it, add one)
-            # instead of being drawn towards the 16 threads it also reached (the ECP5-85F's
-            # critical path at eight engines, 56.26 MHz). A thread sees its node taken a clock
+            # the claim counter's value, a clock later, from a copy beside each thread, so the
+            # counter's route to the 16 threads' comparisons ends in a register (on the
+            # ECP5-85F with eight engines it ran into them: 56.26 MHz; with the copies 56.66,
+            # the counter's own loop then critical). A thread sees its node taken a clock
             # later, never a node taken that is not: within a count the counter only grows, and
             # a thread asks two clocks after the count's start at the earliest.
             m.submodules[f"next{i}"] = next_held = KeptRegister(len(claim.next))

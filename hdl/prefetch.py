@@ -19,9 +19,10 @@ from .board import PieceLookup, Planes, TypePlanes, rank_of
 from .layouts import PIECE, SQUARE
 from .params import QUEUE_DEPTH
 from .priority import lowest_set_bit
+from . import dense_image as dense
 from .rom import ORTHODOX, start_port
 from .rom_image import TABLE_BITS
-from .variant_image import PUSH_BITS, Geometry, rom_table
+from .variant_image import Geometry, rom_table
 
 
 # (colour, code) -> ROM table: hdl.variant_image.rom_table's rule, the same in every variant
@@ -43,10 +44,7 @@ def piece_record(geometry: Geometry, first_rank: bool = False) -> data.StructLay
         "table": TABLE_BITS,  # ROM table (hdl.variant_image.rom_table)
         "pawn": 1,
         "frm": SQUARE,
-        "first": SQUARE,      # nextpos[from][from]: the first square (a pawn's first push)
-        "d1": SQUARE,         # nextdir[from][from]: a pawn's first capture square
-        "base": geometry.dense_addr_bits,  # dense layout: the walk's first address ...
-        "pushes": PUSH_BITS,               # ... and a pawn's pushes, stored before its captures
+        **dense.start_fields(geometry.dense_addr_bits),  # its start entry
         **({"first_rank": 16} if first_rank else {}),
     })
 
@@ -146,12 +144,12 @@ class PiecePrefetcher(wiring.Component):
 
         # The start entry lands straight in the queue.
         landed = Signal(record)
-        a = 12 + self._geometry.dense_addr_bits
-        m.d.comb += [landed.eq(inflight_rec), landed.first.eq(self.starts.data[:6]),
-                     landed.d1.eq(self.starts.data[6:12]), landed.base.eq(self.starts.data[12:a]),
-                     landed.pushes.eq(self.starts.data[a:a + PUSH_BITS])]
+        fields = dense.start_fields(self._geometry.dense_addr_bits)
+        entry = data.StructLayout(fields)(self.starts.data)
+        m.d.comb += landed.eq(inflight_rec)
+        m.d.comb += [landed[name].eq(entry[name]) for name in fields]
         if self._first_rank:
-            m.d.comb += landed.first_rank.eq(rank_of(planes, self.starts.data[:6]))
+            m.d.comb += landed.first_rank.eq(rank_of(planes, entry.first))
         with m.If(inflight):
             m.d.sync += [ring[wr].eq(landed), wr.eq(wr + 1)]
         pop = self.pieces.valid & self.pieces.ready

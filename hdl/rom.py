@@ -24,7 +24,7 @@ step. Both are the same synchronous ROM: same contents, same one-cycle latency.
 """
 
 from amaranth import Cat, Module
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -34,7 +34,7 @@ from . import dense_image as dense
 from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
                         TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
                         start_image, table_index)
-from .variant_image import PUSH_BITS, Geometry, geometry_of
+from .variant_image import Geometry, geometry_of
 
 LAYOUTS = ("dense", "sparse")
 DEFAULT_LAYOUT = "dense"
@@ -203,11 +203,18 @@ class StartRom(wiring.Component):
             for port in (self.a, self.b):
                 m.d.comb += port.data.eq(read(mem, port))
             return m
+        fields = dense.start_fields(a)
+        entry, block_half, pawn_half = (
+            data.StructLayout({name: fields[name] for name in names})
+            for names in (fields, dense.BLOCK_FIELDS, dense.PAWN_FIELDS))
         block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
-        m.submodules.walks = walks = Memory(shape=6 + a, depth=g.start_depth, init=padded(block))
-        m.submodules.pawns = pawns = Memory(shape=6 + PUSH_BITS, depth=g.start_depth,
+        m.submodules.walks = walks = Memory(shape=block_half.size, depth=g.start_depth,
+                                            init=padded(block))
+        m.submodules.pawns = pawns = Memory(shape=pawn_half.size, depth=g.start_depth,
                                             init=padded(pawn), attrs={"rom_style": "logic"})
         for port in (self.a, self.b):
-            w, p = read(walks, port), read(pawns, port)
-            m.d.comb += port.data.eq(Cat(w[:6], p[:6], w[6:], p[6:]))
+            out = entry(port.data)
+            for half, mem in ((block_half, walks), (pawn_half, pawns)):
+                got = half(read(mem, port))
+                m.d.comb += [out[name].eq(got[name]) for name in half.members]
         return m
