@@ -499,17 +499,11 @@ class PerftThread(wiring.Component):
         # the node this thread asks for is already another's: registered (a 32-bit comparison
         # in front of the stack's address would not fit in the clock). ``claims`` stays put
         # while a thread asks, so a clock's delay only makes it wait a clock more.
-        # Then held a clock more: on the ECP5-85F with eight engines the comparison (and the
-        # counter copy's route) was placed by the claim counter, and its route to this FSM was the
-        # critical path (64.72 MHz, seed 1; 7.3 ns at seed 3). A skipped node costs a clock
-        # more. ``asked``: the thread has asked for two clocks already, so ``taken_held`` was
-        # worked out from this count's counter and this node's number (not the last count's,
-        # nor the last node's)
+        # ``asked``: the thread has asked for a clock already, so ``taken`` was worked out from
+        # this count's counter and this node's number (not the last count's)
         taken = Signal()
-        taken_held = Signal()
-        asked = Signal(2)
-        m.d.sync += [taken.eq(self.claim.next > claims), taken_held.eq(taken),
-                     asked.eq(Cat(self.claim.req, asked[0]))]
+        asked = Signal()
+        m.d.sync += [taken.eq(self.claim.next > claims), asked.eq(self.claim.req)]
         # the grant comes from the chip's one counter, which may sit across the chip: registered
         # here, so that its route does not end in the stack's read address (the ECP5-85F's
         # critical path, 64.53 MHz). A grant a clock later finds ``taken`` set as well, so it
@@ -627,7 +621,7 @@ class PerftThread(wiring.Component):
                         m.next = "Finish"
                     with m.Else():
                         m.next = "Generate"
-                with m.Elif(taken_held & asked.all()):
+                with m.Elif(taken & asked):
                     m.next = "Finish"
 
             # --- generate the node at ``ply`` -----------------------------------------------
@@ -733,7 +727,7 @@ class PerftThread(wiring.Component):
                 with m.If(granted):
                     m.d.sync += claims.eq(claims + 1)
                     m.next = "Make"
-                with m.Elif(taken_held & asked.all()):
+                with m.Elif(taken & asked):
                     m.d.sync += claims.eq(claims + 1)  # another thread's: on to the next
                     advance(entry.promote, entry_last)
 
