@@ -40,6 +40,7 @@ class ClaimCounter(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         counter = Signal(CLAIM_BITS)
+        # counter + 1 kept in a register of its own, not added: no adder before the comparisons
         counter_plus_one = Signal(CLAIM_BITS, init=1)
         moved = Signal()   # the counter moved on at the last clock: compare with counter + 1
         matches = Signal(self._threads)

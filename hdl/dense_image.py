@@ -60,6 +60,14 @@ def start_fields(addr_bits: int) -> dict[str, int]:
     }
 
 
+def start_halves(addr_bits: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The fields of ``start_fields`` the gateware splits off: ``BLOCK_FIELDS``, then
+    ``PAWN_FIELDS``, each in ``start_fields``' order."""
+    fields = start_fields(addr_bits)
+    return tuple({name: width for name, width in fields.items() if name in names}
+                 for names in (BLOCK_FIELDS, PAWN_FIELDS))
+
+
 def pack(fields: dict[str, int], values: dict[str, int]) -> int:
     """``values`` (by field name; a missing field is 0) as one word laid out by ``fields``."""
     word = shift = 0
@@ -161,8 +169,8 @@ def split_starts(starts: list[int], addr_bits: int) -> tuple[list[int], list[int
     RAM), and the ``PAWN_FIELDS``, zero but for the pawn tables (logic), each packed in the
     order ``start_fields`` gives."""
     fields = start_fields(addr_bits)
-    halves = [{name: fields[name] for name in names} for names in (BLOCK_FIELDS, PAWN_FIELDS)]
-    block, pawn = ([pack(half, unpack(fields, s)) for s in starts] for half in halves)
+    block, pawn = ([pack(half, unpack(fields, s)) for s in starts]
+                   for half in start_halves(addr_bits))
     return block, pawn
 
 

@@ -203,10 +203,8 @@ class StartRom(wiring.Component):
             for port in (self.a, self.b):
                 m.d.comb += port.data.eq(read(mem, port))
             return m
-        fields = dense.start_fields(a)
-        entry, block_half, pawn_half = (
-            data.StructLayout({name: fields[name] for name in names})
-            for names in (fields, dense.BLOCK_FIELDS, dense.PAWN_FIELDS))
+        entry, block_half, pawn_half = map(data.StructLayout,
+                                           (dense.start_fields(a), *dense.start_halves(a)))
         block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
         m.submodules.walks = walks = Memory(shape=block_half.size, depth=g.start_depth,
                                             init=padded(block))
