@@ -299,7 +299,13 @@ class UartFrontEnd(wiring.Component):
         m.d.comb += [pl.valid.eq((shift_left != 0) | (word_left != 0)),
                      pl.payload.eq(Mux(shift_left != 0, shift[:8], word[:8])),
                      list_r.addr.eq(word_addr)]
-        with m.If(pl.valid & pl.ready):
+        # The shifter moves on a clock after the sender takes a byte: its enable, fanned out to
+        # every shifter bit, then comes from a flip-flop, not from the sender's handshake (the
+        # 25F's critical path, 83.46 MHz). The one-byte buffer before the UART is never ready
+        # in the clock after it takes a byte, so the stale byte is never taken twice.
+        took = Signal()
+        m.d.sync += took.eq(pl.valid & pl.ready)
+        with m.If(took):
             with m.If(shift_left != 0):
                 m.d.sync += [shift.eq(shift >> 8), shift_left.eq(shift_left - 1)]
             with m.Else():
