@@ -25,6 +25,12 @@ __all__ = ["BOARDS", "DEFAULT_BOARD", "DEFAULT_MHZ", "SynthError", "SynthResult"
 
 DEFAULT_MHZ = 100.0
 NAME = "posdata"
+#: nextpnr's options for several engines. router2: router1 did not converge on six engines on
+#: the 85F (about 156,000 wires still unrouted after 108,000 iterations, 90 s per 1,000 and
+#: rising). The heap placer's timing weight at four times its default (10): eight engines fill
+#: 90 % of the 85F's LUTs, and the default placed single cells across the chip from the logic
+#: they feed (seed 1: 64.72 -> 71.85 MHz)
+MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 40"
 
 
 @dataclass
@@ -74,11 +80,9 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         **family.overrides,
         # Yosys's cell counts straight after synthesis, before nextpnr packs them
         "script_after_synth": f"tee -q -o {NAME}.stat.json stat -json",
-        # repeatable placement; a report (Fmax, utilization) even when timing fails. Several
-        # engines route with router2: router1 did not converge on six engines on the 85F (about
-        # 156,000 wires still unrouted after 108,000 iterations, 90 s per 1,000 and rising)
+        # repeatable placement; a report (Fmax, utilization) even when timing fails
         "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail"
-                        + (" --router router2" if engines > 1 else ""),
+                        + (f" {MULTI_ENGINE_PNR}" if engines > 1 else ""),
     }
     try:
         if generator_only:
