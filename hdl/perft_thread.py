@@ -232,9 +232,19 @@ class PerftThread(wiring.Component):
         wiring.connect(m, core.starts, wiring.flipped(self.starts))
 
         # --- memories: the move stack and the per-ply records ----------------------------------
-        m.submodules.stack = stack = Memory(shape=StackEntry, depth=STACK_DEPTH, init=[])
+        # An entry used is always read below ``top`` and a push writes at ``top``, so a read
+        # never meets a write to its entry: ``no_rw_check`` lets the read return anything on a
+        # collision. Yosys honours it only where it merges the register behind a combinational
+        # read port itself; a synchronous port keeps read-before-write, which the ECP5's block
+        # RAM lacks across its two ports, and Yosys built that in logic (the write delayed a
+        # clock, an address compare and a bypass: 40 FF and about 30 LUT4 per stack), the
+        # compare on the read address's path (the ULX3S-25F's critical path after "Skip")
+        m.submodules.stack = stack = Memory(shape=StackEntry, depth=STACK_DEPTH, init=[],
+                                            attrs={"no_rw_check": 1})
         stack_w = stack.write_port()
-        stack_r = stack.read_port()  # synchronous: the entry arrives the clock after its address
+        stack_r = stack.read_port(domain="comb")
+        arriving = Signal(StackEntry)  # the entry read: it arrives the clock after its address
+        m.d.sync += arriving.eq(stack_r.data)
         ply_records = {}
         for name, shape in (("end", range(STACK_DEPTH + 1)),
                             ("cursor", range(STACK_DEPTH + 1)), ("promo", self._promo_bits),
@@ -490,7 +500,6 @@ class PerftThread(wiring.Component):
             else:
                 with m.If(~keep):
                     m.d.comb += stmts
-        arriving = stack_r.data  # the entry read off the stack this clock
         entry_last = Signal()    # ... is the ply's last
         node_first = Signal(range(STACK_DEPTH + 1))  # where the node at ``ply`` stores moves
 
