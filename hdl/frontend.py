@@ -482,13 +482,19 @@ class UartFrontEnd(wiring.Component):
                 with m.If(idx >= 2):
                     with m.Switch(hdr.cmd):
                         with m.Case(Cmd.PERFT):
+                            # judged byte by byte, like the others: compared in "Check-Done",
+                            # the arguments ran through a carry chain into the start of a
+                            # count (the ULX3S-25F's critical path, 97.01 MHz)
                             with m.Switch(j):
                                 with m.Case(0):
-                                    m.d.sync += a_depth.eq(byte)
+                                    m.d.sync += [a_depth.eq(byte),
+                                                 bad.eq(bad | (byte > MAX_DEPTH))]
                                 with m.Case(1):
-                                    m.d.sync += a_flags.eq(byte)
+                                    m.d.sync += [a_flags.eq(byte),
+                                                 bad.eq(bad | (byte & ~FLAG_BULK).any())]
                                 with m.Case(2):
-                                    m.d.sync += a_split.eq(byte)
+                                    split_ok = (byte == 0) | (byte < a_depth)
+                                    m.d.sync += [a_split.eq(byte), bad.eq(bad | ~split_ok)]
                         with m.Case(Cmd.LOAD):
                             with m.If(j < 64):
                                 m.d.sync += bad.eq(bad | ~valid_code)
@@ -509,15 +515,11 @@ class UartFrontEnd(wiring.Component):
                     m.next = "Check-Done"
             with m.State("Check-Done"):
                 m.d.sync += idx.eq(0)
-                with m.If(hdr.cmd == Cmd.PERFT):
-                    split_ok = (a_split == 0) | (a_split < a_depth)
-                    with m.If((a_depth > MAX_DEPTH) | (a_flags & ~FLAG_BULK).any() | ~split_ok):
-                        reply(Err.BAD_ARGUMENT)
-                    with m.Else():
-                        start_count(a_depth, a_flags[0], a_split, engine=hdr.engine)
-                        reply(Err.OK)
-                with m.Elif(bad):
+                with m.If(bad):
                     reply(Err.BAD_ARGUMENT)
+                with m.Elif(hdr.cmd == Cmd.PERFT):
+                    start_count(a_depth, a_flags[0], a_split, engine=hdr.engine)
+                    reply(Err.OK)
                 with m.Else():
                     m.next = "Write"
 
