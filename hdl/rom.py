@@ -23,18 +23,19 @@ In simulation (no platform) each is one memory of whole words, which the simulat
 step. Both are the same synchronous ROM: same contents, same one-cycle latency.
 """
 
-from amaranth import Cat, Module
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from posdata.engine.defs import BLACK, PAWN, WHITE
 from posdata.engine.variants import CHESS
 
 from . import dense_image as dense
 from .rom_image import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
                         TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
                         start_image, table_index)
-from .variant_image import Geometry, geometry_of
+from .variant_image import Geometry, geometry_of, rom_table
 
 LAYOUTS = ("dense", "sparse")
 DEFAULT_LAYOUT = "dense"
@@ -208,11 +209,29 @@ class StartRom(wiring.Component):
         block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
         m.submodules.walks = walks = Memory(shape=block_half.size, depth=g.start_depth,
                                             init=padded(block))
-        m.submodules.pawns = pawns = Memory(shape=pawn_half.size, depth=g.start_depth,
-                                            init=padded(pawn), attrs={"rom_style": "logic"})
+        # A pawn's fields depend on its colour and square alone: each pawn table's 64 entries in
+        # logic, read by the square, and the table (behind the board's piece lookup in a thread)
+        # picks one after the read's register, not through the logic ROM before it (the
+        # ULX3S-25F's critical path, 99.65 MHz)
+        pawn_tables = sorted({rom_table(color, PAWN) for color in (WHITE, BLACK)})
+        rows = {t: pawn[t << 6:(t + 1) << 6] for t in pawn_tables}
+        if any(w for i, w in enumerate(pawn) if i >> 6 not in rows):
+            raise ValueError("a pawn's fields in a table not a pawn's")
+        for t in pawn_tables:
+            m.submodules[f"pawns{t}"] = Memory(shape=pawn_half.size, depth=64, init=rows[t],
+                                               attrs={"rom_style": "logic"})
         for port in (self.a, self.b):
             out = entry(port.data)
-            for half, mem in ((block_half, walks), (pawn_half, pawns)):
-                got = half(read(mem, port))
-                m.d.comb += [out[name].eq(got[name]) for name in half.members]
+            got = block_half(read(walks, port))
+            m.d.comb += [out[name].eq(got[name]) for name in block_half.members]
+            picked = Const(0, pawn_half.size)
+            for t in pawn_tables:
+                r = m.submodules[f"pawns{t}"].read_port()
+                is_table = Signal(name=f"pawn_table{t}")  # held with the read, as its data is
+                m.d.comb += [r.addr.eq(port.frm), r.en.eq(port.en)]
+                with m.If(port.en):
+                    m.d.sync += is_table.eq(port.table == t)
+                picked = picked | Mux(is_table, r.data, 0)
+            got = pawn_half(picked)
+            m.d.comb += [out[name].eq(got[name]) for name in pawn_half.members]
         return m
