@@ -537,9 +537,17 @@ class PerftThread(wiring.Component):
                 m.d.sync += [ply.eq(ply - 1), side.eq(~side)]
                 m.next = "Return"
 
-        def read_entry(cursor):
-            """Ask the stack for the ply's move at ``cursor``; it arrives in "Read"."""
-            m.d.comb += stack_r.addr.eq(cursor)
+        # The stack is read every clock (its data is used only in "Read" and "List-Hold"), at
+        # the address the control reads when it goes there, worked out from registers alone:
+        # no state decoding or branch lies on the path into the block RAM's address (the
+        # ULX3S-25F's critical path, 102.08 MHz: the state through Unmake's branches)
+        draining = Signal()  # in "Drain": the node's first entry is next
+        skipping = Signal()  # in "Skip": the entry in hand is another thread's (not ``undo``)
+        same = listing | promo_more & Mux(skipping, entry.promote, undo.promote)
+        m.d.comb += stack_r.addr.eq(Mux(draining, node_first, Mux(same, cursor_q, cursor_next)))
+
+        def read_entry():
+            """The stack's entry at the address above arrives in "Read"."""
             m.next = "Read"
 
         def advance(promote, last):
@@ -548,14 +556,14 @@ class PerftThread(wiring.Component):
             so no comparison sits on this path) out of the node."""
             with m.If(promote & promo_more):
                 m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(promo + 1)]
-                read_entry(cursor_q)
+                read_entry()  # the same entry, its next promotion piece (``same``)
             with m.Else():
                 m.d.comb += [promo_w.en.eq(1), promo_w.data.eq(0),
                              cursor_w.en.eq(1), cursor_w.data.eq(cursor_next)]
                 with m.If(last):
                     leave_node()
                 with m.Else():
-                    read_entry(cursor_next)
+                    read_entry()  # the next entry
 
         def made():
             """The move is on the board: the rest of the position; then the child, or (plain,
@@ -676,10 +684,12 @@ class PerftThread(wiring.Component):
                                 with m.Default():
                                     m.d.sync += castle_part.eq(0)
                 with m.If(core.done):
+                    m.d.sync += draining.eq(1)
                     m.next = "Drain"
             with m.State("Drain"):
                 m.d.comb += phase.eq(Phase.DRAIN)
                 with m.If((inflight == 0) & ~answered & ~push & ~pushing):
+                    m.d.sync += draining.eq(0)
                     with m.If(counting):
                         leave_node()
                     with m.Else():
@@ -691,11 +701,11 @@ class PerftThread(wiring.Component):
                         with m.Elif(top == node_first):
                             leave_node()  # no legal move
                         with m.Else():
-                            read_entry(node_first)
+                            read_entry()  # ``draining``: the node's first
 
             # --- listing the root's legal moves off the stack --------------------------------
             with m.State("List-Read"):
-                m.d.comb += stack_r.addr.eq(cursor_q)
+                # the stack is read at ``cursor_q`` (``listing``)
                 with m.If(cursor_q == end_q):
                     m.d.sync += listing.eq(0)
                     m.next = "Done"
@@ -737,13 +747,15 @@ class PerftThread(wiring.Component):
                     m.d.sync += claims.eq(claims + 1)
                     m.next = "Make"
                 with m.Elif(taken & asked):
-                    m.d.sync += claims.eq(claims + 1)  # another thread's: on to the next
+                    m.d.sync += [claims.eq(claims + 1),  # another thread's: on to the next
+                                 skipping.eq(1)]
                     m.next = "Skip"
             with m.State("Skip"):
                 # a clock of its own, so that ``taken`` (registered from the counter's compare)
                 # does not reach the stack's read address through the control (the ULX3S-25F's
                 # critical path at 7b1348b, 97.71 MHz)
                 m.d.comb += phase.eq(Phase.CLAIM)
+                m.d.sync += skipping.eq(0)
                 advance(entry.promote, entry_last)
 
             # --- make ``entry``: two square writes (en passant three, castling four) ----------
