@@ -294,8 +294,14 @@ class PerftThread(wiring.Component):
         # whether promotion pieces remain), so no adder or comparator sits on its paths
         cursor_next = Signal.like(cursor_q)
         promo_more = Signal()
+        node_first = Signal(range(STACK_DEPTH + 1))  # where the node at ``ply`` stores moves
+        # The cursor is written with the node's first entry in "Drain" (``draining``), else with
+        # ``cursor_next``: both incremented before the choice, not the choice then incremented
+        # (the ULX3S-25F's critical path, 107.19 MHz: the control's branches through a carry
+        # chain)
+        draining = Signal()
         with m.If(cursor_w.en):
-            m.d.sync += cursor_next.eq(cursor_w.data + 1)
+            m.d.sync += cursor_next.eq(Mux(draining, node_first + 1, cursor_next + 1))
         # the side's promotion pieces: constants (``side`` is the ply's mover whenever a
         # promotion index is written or read back; a side-free compare when both sides promote
         # to as many pieces)
@@ -501,7 +507,6 @@ class PerftThread(wiring.Component):
                 with m.If(~keep):
                     m.d.comb += stmts
         entry_last = Signal()    # ... is the ply's last
-        node_first = Signal(range(STACK_DEPTH + 1))  # where the node at ``ply`` stores moves
 
         # --- control ---------------------------------------------------------------------------
         m.d.comb += self.claim.index.eq(claims)
@@ -541,7 +546,7 @@ class PerftThread(wiring.Component):
         # the address the control reads when it goes there, worked out from registers alone:
         # no state decoding or branch lies on the path into the block RAM's address (the
         # ULX3S-25F's critical path, 102.08 MHz: the state through Unmake's branches)
-        draining = Signal()  # in "Drain": the node's first entry is next
+        # ``draining``: in "Drain", the node's first entry is next
         skipping = Signal()  # in "Skip": the entry in hand is another thread's (not ``undo``)
         same = listing | promo_more & Mux(skipping, entry.promote, undo.promote)
         m.d.comb += stack_r.addr.eq(Mux(draining, node_first, Mux(same, cursor_q, cursor_next)))
