@@ -167,9 +167,10 @@ class StartRom(wiring.Component):
     ----------
     split : bool
         Dense layout: the first square and walk address (18 bits) in block RAM, a pawn's two
-        fields (d1 and pushes, zero for other pieces) in a small ROM in logic beside it (about
-        25 LUT4 a port), read in the same clock. An ECP5 block RAM read on two ports is at most
-        18 bits wide: split, a perft engine's two-port table is one DP16KD, whole (26 bits) two.
+        fields (d1 and pushes, zero for other pieces) in logic beside it: each pawn table's 64
+        entries, read by the square in the same clock, the table choosing after the read. An
+        ECP5 block RAM read on two ports is at most 18 bits wide: split, a perft engine's
+        two-port table is one DP16KD, whole (26 bits) two.
         A move generator reads one port, which a whole table fits in one DP16KD (512 x 36).
     """
 
