@@ -31,6 +31,8 @@ The board is read in clocks 2 (the kings' squares) and 3 (the planes): a write a
 clock after a query (it reaches the planes a clock later, hdl.perft_board) is not seen.
 """
 
+import functools
+
 from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
@@ -38,6 +40,11 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.pieces import KIND_DEFINITION, AttackKind, parse_piece
 
 from .layouts import SQUARE
+
+# The pipeline's data registers have no reset: ABORT need only clear the valid bits, and a
+# thread's ABORT register then reaches a few flip-flops of the unit, not all of them (on the
+# ECP5-85F that net, one route of 17.0 ns, was the critical path at one placement seed).
+Datum = functools.partial(Signal, reset_less=True)
 
 
 def attack_planes(nightrider: bool = False) -> wiring.Signature:
@@ -154,28 +161,28 @@ class AttackUnit(wiring.Component):
 
         # --- clock 1: the query ------------------------------------------------------------
         valid1 = Signal()
-        q = Signal(Query)
-        tag1 = Signal(self._tag_shape)
+        q = Datum(Query)
+        tag1 = Datum(self._tag_shape)
         m.d.sync += [valid1.eq(self.query.valid), q.eq(self.query.payload.query),
                      tag1.eq(self.query.payload.tag)]
 
         # --- clock 2: which lines, and where the move's squares lie on them ------------------
         # (arithmetic on square numbers, kept out of the clock that gathers the planes)
         valid2 = Signal()
-        tag2 = Signal(self._tag_shape)
-        q2 = Signal(Query)
+        tag2 = Datum(self._tag_shape)
+        q2 = Datum(Query)
         m.d.sync += [valid2.eq(valid1), tag2.eq(tag1), q2.eq(q)]
         where = {}
         for kind in LINES:
             index, pos = _line_index(kind, q.sq)
-            index_r = Signal(4, name=f"{kind}_index")
-            pos_r = Signal(3, name=f"{kind}_pos")
+            index_r = Datum(4, name=f"{kind}_index")
+            pos_r = Datum(3, name=f"{kind}_pos")
             m.d.sync += [index_r.eq(index), pos_r.eq(pos)]
             masks = {}
             for name in ("clr", "put", "epc"):  # a one-hot mask of the position, or 0
                 sq_index, sq_pos = _line_index(kind, getattr(q, name))
                 on = getattr(q, f"{name}_valid") & (sq_index == index)
-                mask = Signal(8, name=f"{kind}_{name}_mask")
+                mask = Datum(8, name=f"{kind}_{name}_mask")
                 m.d.sync += mask.eq(Mux(on, Const(1, 8) << sq_pos, 0))
                 masks[name] = mask
             where[kind] = (index_r, pos_r, masks)
@@ -191,19 +198,19 @@ class AttackUnit(wiring.Component):
             sq2 = Cat(f2[:3], r2[:3])
             gone = ((q.clr_valid & (q.clr == sq2)) | (q.put_valid & (q.put == sq2))
                     | (q.epc_valid & (q.epc == sq2)))
-            sq_r = Signal(6, name=f"leaper{i}_sq")
-            live = Signal(name=f"leaper{i}_live")
+            sq_r = Datum(6, name=f"leaper{i}_sq")
+            live = Datum(name=f"leaper{i}_live")
             m.d.sync += [sq_r.eq(sq2), live.eq(~f2[3] & ~r2[3] & ~gone)]  # ... as -1 or 8
             leaper_squares.append((sq_r, live, plane))
         rider_squares = self._rider_squares(m, q) if self._nightrider else []
-        king_df = Signal(4)
-        king_dr = Signal(4)
+        king_df = Datum(4)
+        king_dr = Datum(4)
         m.d.sync += [king_df.eq((p.king[q.by][:3] - file)[:4]),  # 4 bits: -1 (15) is not +7
                      king_dr.eq((p.king[q.by][3:] - rank)[:4])]
 
         # --- clock 3: gather the lines and the leaper squares from the planes ----------------
         valid3g = Signal()
-        tag3g = Signal(self._tag_shape)
+        tag3g = Datum(self._tag_shape)
         m.d.sync += [valid3g.eq(valid2), tag3g.eq(tag2)]
         by = q2.by
         lines = {}
@@ -213,13 +220,13 @@ class AttackUnit(wiring.Component):
             blk = _gather(m, p.black, kind, index, f"{kind}_black")
             sld = _gather(m, slider, kind, index, f"{kind}_slider")
             # registered: occupancy, and "an attacker of this line's kind" per position
-            occ_r = Signal(8, name=f"{kind}_occ_q")
-            att_r = Signal(8, name=f"{kind}_att_q")
-            pos_r = Signal(3, name=f"{kind}_pos_q")
+            occ_r = Datum(8, name=f"{kind}_occ_q")
+            att_r = Datum(8, name=f"{kind}_att_q")
+            pos_r = Datum(3, name=f"{kind}_pos_q")
             m.d.sync += [occ_r.eq(occ), att_r.eq(occ & sld & Mux(by, blk, ~blk)), pos_r.eq(pos)]
             delayed = {}
             for name, mask in masks.items():
-                d = Signal(8, name=f"{kind}_{name}_q")
+                d = Datum(8, name=f"{kind}_{name}_q")
                 m.d.sync += d.eq(mask)
                 delayed[name] = d
             lines[kind] = (occ_r, att_r, pos_r, delayed)
@@ -227,13 +234,13 @@ class AttackUnit(wiring.Component):
         planes = {"knight": p.knight & enemy, "pawn": p.pawn & enemy}
         leapers = []
         for i, (sq, live, plane) in enumerate(leaper_squares):
-            bit = Signal(name=f"leaper{i}")
+            bit = Datum(name=f"leaper{i}")
             m.d.sync += bit.eq(live & planes[plane].bit_select(sq, 1))
             leapers.append(bit)
         riders = (self._rider_bits(m, rider_squares, p.occupied, p.nightrider & enemy)
                   if rider_squares else [])
         near = lambda d: (d == 0) | (d == 1) | (d == 15)  # noqa: E731
-        king_hit = Signal()
+        king_hit = Datum()
         m.d.sync += king_hit.eq(near(king_df) & near(king_dr) & (king_df | king_dr).any())
 
         # --- clock 4: apply the move, first piece on each ray ------------------------------
@@ -257,18 +264,18 @@ class AttackUnit(wiring.Component):
             for occ, att in ray:
                 hits.append(clear & att)
                 clear = clear & ~occ
-        rays = Signal(len(hits))
+        rays = Datum(len(hits))
         m.d.sync += rays.eq(Cat(*hits))
-        close = Signal(len(leapers) + 1)  # registered in clock 3, held for clock 5
+        close = Datum(len(leapers) + 1)  # registered in clock 3, held for clock 5
         m.d.sync += close.eq(Cat(*leapers, king_hit))
         valid3 = Signal()
-        tag3 = Signal(self._tag_shape)
+        tag3 = Datum(self._tag_shape)
         m.d.sync += [valid3.eq(valid3g), tag3.eq(tag3g)]
 
         # --- clock 5: any attack -------------------------------------------------------------
-        attacked = Signal()
+        attacked = Datum()
         valid4 = Signal()
-        tag4 = Signal(self._tag_shape)
+        tag4 = Datum(self._tag_shape)
         m.d.sync += [attacked.eq(rays.any() | close.any()), valid4.eq(valid3), tag4.eq(tag3)]
         m.d.comb += [self.result.valid.eq(valid4), self.result.payload.attacked.eq(attacked),
                      self.result.payload.tag.eq(tag4)]
@@ -289,8 +296,8 @@ class AttackUnit(wiring.Component):
                 r2 = (rank + k * dr)[:4]
                 sq2 = Cat(f2[:3], r2[:3])
                 name = f"rider{d}_{k}"
-                sq_r, on_r = Signal(6, name=f"{name}_sq"), Signal(name=f"{name}_on")
-                gone_r, put_r = Signal(name=f"{name}_gone"), Signal(name=f"{name}_put")
+                sq_r, on_r = Datum(6, name=f"{name}_sq"), Datum(name=f"{name}_on")
+                gone_r, put_r = Datum(name=f"{name}_gone"), Datum(name=f"{name}_put")
                 m.d.sync += [
                     sq_r.eq(sq2), on_r.eq(~f2[3] & ~r2[3]),
                     gone_r.eq((q.clr_valid & (q.clr == sq2)) | (q.epc_valid & (q.epc == sq2))),
@@ -309,8 +316,8 @@ class AttackUnit(wiring.Component):
             bits = []
             for k, (sq, on, gone, put) in enumerate(ray, 1):
                 name = f"rider{d}_{k}"
-                occ_r, att_r = Signal(name=f"{name}_occ_q"), Signal(name=f"{name}_att_q")
-                gone_q, put_q = Signal(name=f"{name}_gone_q"), Signal(name=f"{name}_put_q")
+                occ_r, att_r = Datum(name=f"{name}_occ_q"), Datum(name=f"{name}_att_q")
+                gone_q, put_q = Datum(name=f"{name}_gone_q"), Datum(name=f"{name}_put_q")
                 m.d.sync += [occ_r.eq(on & occupied.bit_select(sq, 1)),
                              att_r.eq(on & attackers.bit_select(sq, 1)),
                              gone_q.eq(gone), put_q.eq(on & put)]
