@@ -26,8 +26,8 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
-from posdata.sim.chip_driver import PHASES, ChipModel
-from posdata.sim.chip_projection import project
+from posdata.sim.drivers.chip_cxxrtl import PHASES, ChipModel
+from posdata.sim.runs.chip_projection import project
 from posdata.sim.cli.common import latest_fmax
 
 DEPTHS = {"initial": 5, "kiwipete": 4, "position3": 4, "position4": 4, "position5": 4,
@@ -162,7 +162,7 @@ def many_engines(args, fish) -> bool:
     import json
     import os
 
-    from posdata.hdl.synth_targets import default_engines
+    from posdata.hdl.boards.synth_targets import default_engines
     report_path = os.path.join("build", "synth", "ulx3s-85f", "report.json")
     report = {}
     if os.path.exists(report_path):
@@ -201,8 +201,8 @@ def rom_blocks() -> None:
 
     from amaranth.back import rtlil
 
-    from posdata.hdl.rom import PosdataRom, StartRom
-    from posdata.hdl.synth_targets import platform_for, tool
+    from posdata.hdl.gen.rom import PosdataRom, StartRom
+    from posdata.hdl.boards.synth_targets import platform_for, tool
     for layout in ("dense", "sparse"):
         blocks = 0
         for rom in (PosdataRom(layout), StartRom(layout, split=True)):  # as an engine has them

@@ -5,16 +5,16 @@ Columns: cycles (measured), moves emitted, walk = ROM port A entries the walker 
 per clock while both walk contexts are busy), pieces (each piece's start entry, read ahead on
 ROM port B), steps = walk + pieces (every table entry visited), and the goal of issue 3:
 cycles <= steps + pieces + small constant. Every figure comes from the gateware's own trace
-(sim.accounts); the walk entries are also counted from the engine's tables, and must agree. The
-last lines split the clocks that consume no entry.
+(sim.views.accounts); the walk entries are also counted from the engine's tables, and must agree.
+The last lines split the clocks that consume no entry.
 """
 
 import sys
 
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.sim.accounts import account, table_entries
-from posdata.sim.pysim_driver import PysimGenerator
+from posdata.sim.views.accounts import account, table_entries
+from posdata.sim.drivers.gen_pysim import PysimGenerator
 
 
 def main() -> int:

@@ -62,7 +62,7 @@ def perft_run(backend: str, argv: list[str], jobs: int, expected: int) -> dict:
 
 
 def simulator_rate(target: str, boards: list) -> dict:
-    from posdata.sim.backends import make_driver
+    from posdata.sim.drivers.targets import make_driver
     driver = make_driver(target)
     driver.generate(boards[0])  # the model built or loaded before the clock starts
     sample = boards[:SAMPLE[target]] if SAMPLE[target] else boards

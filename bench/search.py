@@ -25,7 +25,7 @@ from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.search import Limits, MoveGenUnavailable, Searcher, uci_score
-from posdata.sim.movegens import make_movegen
+from posdata.sim.drivers.movegens import make_movegen
 
 #: the six standard perft positions and two quieter ones, a middlegame and an endgame
 POSITIONS = [(p.name, p.fen) for p in STANDARD_POSITIONS] + [

@@ -21,8 +21,8 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import tree_fens
 from posdata.engine.positions import BY_NAME
-from posdata.sim.cxxrtl_driver import CxxrtlGenerator
-from posdata.sim.pysim_driver import PysimGenerator
+from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
+from posdata.sim.drivers.gen_pysim import PysimGenerator
 
 
 def work(generations) -> int:

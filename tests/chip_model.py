@@ -1,6 +1,7 @@
-"""A stand-in for hdl.perft_chip.PerftChip with its ports and a tiny behaviour, so that the
-front end's protocol (hdl.frontend) can be tested in Amaranth's simulator at speed; the real
-chip is held to the reference through the compiled board model (tests/test_board_protocol.py).
+"""A stand-in for hdl.chip.perft_chip.PerftChip with its ports and a tiny behaviour, so that the
+front end's protocol (hdl.link.chip_frontend) can be tested in Amaranth's simulator at speed; the
+real chip is held to the reference through the compiled board model
+(tests/hdl/link/test_board_protocol.py).
 
 * The board is a 64-entry memory written through ``wr_*``.
 * A listing (``gen_start``) shows the board back: one move word per occupied square, from =
@@ -15,7 +16,7 @@ from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
-from posdata.hdl.perft_chip import chip_signature
+from posdata.hdl.chip.perft_chip import chip_signature
 
 EMPTY_CODE = 2
 ROOT_FLAG = 1 << 20

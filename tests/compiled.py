@@ -2,7 +2,7 @@
 Amaranth's simulator (or through the UART front end) holds its cycle counts to the compiled
 model's, which runs the same RTL in another simulator."""
 
-from posdata.sim.cxxrtl_driver import CxxrtlGenerator
+from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 
 _generator = None
 

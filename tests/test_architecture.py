@@ -66,7 +66,7 @@ def test_one_namespace():
     """No module imports a folder by its bare name (engine, hdl, sim): run from the repository
     root that would load a second copy of it (the folders' __init__ refuses that at run time)."""
     bare = []
-    for _, path in [*product_modules(), *(("tests", p) for p in (REPO / "tests").glob("*.py")),
+    for _, path in [*product_modules(), *(("tests", p) for p in (REPO / "tests").rglob("*.py")),
                     *(("bench", p) for p in (REPO / "bench").glob("*.py"))]:
         for line, module in imports(path):
             if module.split(".")[0] in FOLDERS:

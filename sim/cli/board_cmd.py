@@ -7,10 +7,10 @@ import time
 from posdata.engine.defs import move_uci
 from posdata.engine.movegen import gen
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.hdl.protocol import DEFAULT_BAUD, MAX_DEPTH, SelfTest
-from posdata.sim.board_client import BoardClient, BoardError, SerialTransport
-from posdata.sim.chip_driver import default_split
-from posdata.sim.compare import describe_difference
+from posdata.hdl.link.protocol import DEFAULT_BAUD, MAX_DEPTH, SelfTest
+from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport
+from posdata.sim.drivers.chip_cxxrtl import default_split
+from posdata.sim.views.difference import describe_difference
 
 from .common import (CliError, Progress, add_json_arg, add_position_args, describe, int_in_range,
                      load_board, print_json)
@@ -108,12 +108,12 @@ def run(args) -> int:
 
 def open_transport(args):
     if args.sim:
-        from posdata.sim.board_sim import CompiledBoard
+        from posdata.sim.drivers.fpga_board_sim import CompiledBoard
         design = "icebreaker" if args.sim_board == "icebreaker" else "board"
         return (CompiledBoard(SIM_DIVISOR, design=design), "sim",
                 f"the simulated {args.sim_board} board (compiled, UART divisor {SIM_DIVISOR})")
     if args.pysim:
-        from posdata.sim.board_sim import SimulatedTransport
+        from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
         return (SimulatedTransport(SIM_DIVISOR), "pysim",
                 f"the simulated board (Amaranth's simulator, UART divisor {SIM_DIVISOR})")
     return (SerialTransport(args.port, args.baud, timeout=args.timeout), args.port,

@@ -62,7 +62,7 @@ def require_chip_variant(args, target_name: str) -> None:
     """Refuse a variant the perft chip cannot count (a piece whose attacks its legality unit has
     no plane for: none of today's variants), and any variant on a board (its bitstream is
     orthodox chess's)."""
-    from posdata.hdl.perft_board import UnsupportedVariant, plane_codes
+    from posdata.hdl.chip.chessboard import UnsupportedVariant, plane_codes
     variant = getattr(args, "variant", CHESS)
     try:
         plane_codes(variant)

@@ -6,8 +6,8 @@ import os
 from posdata.engine.positions import STANDARD_POSITIONS, PerftPosition
 from posdata.engine.variants import CHESS
 
-from .common import (CliError, add_json_arg, add_variant_arg, clock_mhz, int_in_range,
-                     print_json, require_chip_variant)
+from .common import (CliError, add_json_arg, add_variant_arg, clock_mhz, int_in_range, print_json,
+                     require_chip_variant)
 from .compare_random import add_random_args, run_random
 from .compare_table import compare_table
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
@@ -22,7 +22,7 @@ def register(sub) -> None:
                     "perft chip counts by itself (perft --backend both). gen: the move generator "
                     "in the loop, held to the reference at every node (perft --backend gen "
                     "--check). --variant NAME: the variant's sample positions "
-                    "(sim.variant_positions) instead, on the variant's gateware.")
+                    "(sim.runs.variant_positions) instead, on the variant's gateware.")
     p.add_argument("--depth", type=int_in_range(1, 8, "--depth"), default=3,
                    help="perft depth for every position (default: 3)")
     p.add_argument("--backend", choices=("hw", "gen"), default="hw",
@@ -78,6 +78,6 @@ def run(args) -> int:
 def variant_positions(name: str) -> tuple[PerftPosition, ...]:
     """A variant's sample positions, named ``start`` (the first: the variant's start position,
     or Chess960's number 0) and ``sample1``...; no published counts."""
-    from posdata.sim.variant_positions import sample_positions
+    from posdata.sim.runs.variant_positions import sample_positions
     return tuple(PerftPosition("start" if i == 0 else f"sample{i}", fen, ())
                  for i, fen in enumerate(sample_positions(name)))

@@ -1,5 +1,6 @@
 """``posdata compare --random N [--seed S]``: N seeded random positions through the chosen
-backend (sim.campaign), a one-line summary, and the first mismatch as ``compare`` reports one."""
+backend (sim.runs.campaign), a one-line summary, and the first mismatch as ``compare`` reports
+one."""
 
 import argparse
 import time
@@ -17,9 +18,9 @@ def add_random_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_random(args, target, jobs: int) -> int:
-    from posdata.sim.board_client import BoardError
-    from posdata.sim.campaign import random_positions, run_campaign
-    from posdata.sim.perft_pool import scheduler_address
+    from posdata.sim.drivers.fpga_board import BoardError
+    from posdata.sim.runs.campaign import random_positions, run_campaign
+    from posdata.sim.runs.pool import scheduler_address
 
     seed = 1 if args.seed is None else args.seed
     fens = random_positions(args.random, seed)

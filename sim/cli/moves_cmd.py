@@ -30,8 +30,8 @@ def run(args) -> int:
     cycles = None
     target = target_from_args(args)
     if args.backend == "hw":
-        from posdata.sim.backends import make_driver
-        from posdata.sim.board_client import BoardError
+        from posdata.sim.drivers.targets import make_driver
+        from posdata.sim.drivers.fpga_board import BoardError
         try:
             driver = make_driver(target, variant=board.variant.name)
             try:

@@ -70,14 +70,14 @@ def run(args) -> int:
     if args.backend in ("hw", "both") and target.name == "verilator":
         raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
                        "is exported to Verilator (--backend gen --target verilator)")
-    from posdata.sim.board_client import BoardError
+    from posdata.sim.drivers.fpga_board import BoardError
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):
-            from posdata.sim.chip_perft import run_chip_perft
+            from posdata.sim.runs.chip_perft import run_chip_perft
             factory = None
             if target.name == "board":  # the board's own PERFT counts the tree
-                from posdata.sim.backends import make_chip
+                from posdata.sim.drivers.targets import make_chip
                 chip = make_chip(target)
                 factory = lambda: chip  # noqa: E731
             elif args.scheduler:
@@ -86,7 +86,7 @@ def run(args) -> int:
                                     args.jobs, args.divide, progress, factory=factory,
                                     engines=args.engines)
         else:
-            from posdata.sim.hwperft import run_perft
+            from posdata.sim.runs.gen_perft import run_perft
             report = run_perft(board, args.depth, args.backend, target, args.jobs, progress,
                                check=args.check, bulk=args.bulk, scheduler=args.scheduler)
     except (RuntimeError, ValueError, OSError, BoardError) as e:  # a missing toolchain or

@@ -17,7 +17,7 @@ def add_suite_args(p: argparse.ArgumentParser, max_depth: int) -> None:
 
 
 def run_suite_cmd(args) -> int:
-    from posdata.sim.perft_suite import SuiteError, parse_suite, run_suite
+    from posdata.sim.runs.perft_suite import SuiteError, parse_suite, run_suite
 
     if args.backend not in ("sw", "gen"):
         raise CliError("--epd goes with --backend sw or gen")

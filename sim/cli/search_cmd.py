@@ -3,7 +3,7 @@
 from posdata.engine.search import (MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, is_mate_score,
                                    mate_in, pv_uci, uci_score)
 
-from ..movegens import MOVEGENS, make_movegen
+from ..drivers.movegens import MOVEGENS, make_movegen
 
 from .target_args import add_target_args, target_from_args
 from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, int_in_range,

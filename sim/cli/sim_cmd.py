@@ -23,8 +23,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from posdata.sim.accounts import account
-    from posdata.sim.pysim_driver import PysimGenerator
+    from posdata.sim.views.accounts import account
+    from posdata.sim.drivers.gen_pysim import PysimGenerator
 
     board = load_board(args)
     vcd = gtkw = None

@@ -2,13 +2,13 @@
 
 import sys
 
-from posdata.sim.synth_summary import add_speed, print_report
+from posdata.sim.runs.synth_summary import add_speed, print_report
 
 from .common import CliError, add_json_arg, add_variant_arg, print_json
 
 
 def register(sub) -> None:
-    from posdata.hdl.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ
+    from posdata.hdl.boards.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
@@ -53,7 +53,7 @@ def build_variant(args):
 
 
 def run(args) -> int:
-    from posdata.hdl.synth import SynthError, synthesize
+    from posdata.hdl.boards.synth import SynthError, synthesize
 
     if args.mhz is not None and args.mhz <= 0:
         raise CliError(f"--mhz must be positive, not {args.mhz:g}")
@@ -82,7 +82,7 @@ def run_seeds(args, progress) -> int:
     import os
     import statistics
 
-    from posdata.hdl.synth import SynthError, synthesize
+    from posdata.hdl.boards.synth import SynthError, synthesize
 
     if args.seeds < 1:
         raise CliError(f"--seeds must be at least 1, not {args.seeds}")

@@ -30,8 +30,8 @@ def add_scheduler_arg(p: argparse.ArgumentParser) -> None:
 
 
 def target_from_args(args, jobs: int = 1):
-    """The sim.backends.Target the options name; one line for a bad combination."""
-    from posdata.sim.backends import Target
+    """The sim.drivers.targets.Target the options name; one line for a bad combination."""
+    from posdata.sim.drivers.targets import Target
     if args.target != "board" and args.port:
         raise CliError("--port goes with --target board")
     if args.target == "board":

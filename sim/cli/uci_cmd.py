@@ -21,5 +21,5 @@ def register(sub) -> None:
 def run(args) -> int:
     from posdata.engine.uci import main  # only this command needs it
 
-    from ..movegens import movegens_on
+    from ..drivers.movegens import movegens_on
     return main(movegens=movegens_on(target_from_args(args)), variant=args.variant)

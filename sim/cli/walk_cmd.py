@@ -1,9 +1,9 @@
 """posdata walk: a piece's posdata walk drawn on the board, for checking a piece definition by
-eye (sim.walk_view)."""
+eye (sim.views.walk)."""
 
 from posdata.engine.defs import parse_square
 
-from ..walk_view import WalkError, piece_walk, render_svg, render_text
+from ..views.walk import WalkError, piece_walk, render_svg, render_text
 from .common import CliError, add_variant_arg
 
 

@@ -16,8 +16,8 @@ from amaranth.hdl import Fragment
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
-from posdata.hdl import movegen
-from posdata.hdl.rom import ReadPort, StartPort
+from posdata.hdl.gen import movegen
+from posdata.hdl.gen.rom import ReadPort, StartPort
 
 
 def past(m, value, name=None, init=0):
@@ -38,7 +38,7 @@ def free_start_port(m, port):
 
 
 class FreeRom(wiring.Component):
-    """Stands in for hdl.rom.PosdataRom: two read ports whose words are free."""
+    """Stands in for hdl.gen.rom.PosdataRom: two read ports whose words are free."""
     a: In(ReadPort)
     b: In(ReadPort)
 
@@ -53,7 +53,7 @@ class FreeRom(wiring.Component):
 
 
 class FreeStarts(wiring.Component):
-    """Stands in for hdl.rom.StartRom / StartsFromWalkRom: start entries are free."""
+    """Stands in for hdl.gen.rom.StartRom / StartsFromWalkRom: start entries are free."""
     a: In(StartPort)
     b: In(StartPort)
 
@@ -69,8 +69,8 @@ class FreeStarts(wiring.Component):
 
 @contextlib.contextmanager
 def abstract_roms(module=movegen):
-    """While active, a unit built by ``module`` (hdl.movegen, hdl.perft_engine) gets free ROMs
-    instead of the posdata tables."""
+    """While active, a unit built by ``module`` (hdl.gen.movegen, hdl.chip.perft_engine) gets free
+    ROMs instead of the posdata tables."""
     saved = {name: getattr(module, name) for name in ("PosdataRom", "StartRom")}
     module.PosdataRom, module.StartRom = FreeRom, FreeStarts
     try:

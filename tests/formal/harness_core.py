@@ -1,4 +1,4 @@
-"""The generator core (hdl.core: prefetcher, walker, merger) at its stream boundary, with the
+"""The generator core (hdl.gen.core: prefetcher, walker, merger) at its stream boundary, with the
 ROM and the board free.
 
 Free: start and its position, ``expand``, the consumer's ``ready``, every ROM word and start
@@ -30,10 +30,10 @@ from amaranth.hdl import Assert, Assume, Cover, ResetSignal
 from amaranth.lib.fifo import SyncFIFO
 
 from posdata.engine.defs import BISHOP, CASTLES, KNIGHT, QUEEN, ROOK, Color
-from posdata.hdl.board import color_of
-from posdata.hdl.core import GeneratorCore
-from posdata.hdl.params import FIFO_DEPTH
-from posdata.hdl.walker import Context, Entry
+from posdata.hdl.gen.chessboard import color_of
+from posdata.hdl.gen.core import GeneratorCore
+from posdata.hdl.gen.params import FIFO_DEPTH
+from posdata.hdl.gen.walker import Context, Entry
 
 from .abstract import Inside, find_signals, free_read_port, free_start_port, past
 
@@ -76,7 +76,7 @@ class CoreHarness(Elaboratable):
                      core.expand.eq(AnySeq(1)), core.moves.ready.eq(AnySeq(1)),
                      core.planes.empty.eq(AnyConst(64)), core.planes.black.eq(AnyConst(64)),
                      core.lookup.piece.eq(AnySeq(3))]
-        # a square is white, black or empty (hdl.board never sets both planes' bits)
+        # a square is white, black or empty (hdl.gen.chessboard never sets both planes' bits)
         m.d.comb += Assume((core.planes.empty & core.planes.black) == 0)
         # ... and a side has at most 16 pieces (the merger's order FIFO holds one entry per
         # piece: 16; FEN input refuses more material than a game can reach)

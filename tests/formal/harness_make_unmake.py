@@ -30,10 +30,9 @@ from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, Cover, ResetSignal
 from amaranth.lib.memory import Memory
 
-from posdata.engine.defs import (BISHOP, CASTLES, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK,
-                                 Color)
-from posdata.hdl.layouts import PIECE
-from posdata.hdl.perft_thread import PerftThread
+from posdata.engine.defs import BISHOP, CASTLES, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, Color
+from posdata.hdl.common.layouts import PIECE
+from posdata.hdl.chip.perft_thread import PerftThread
 
 from .abstract import Inside, find_signals, free_read_port, free_start_port, past
 

@@ -1,4 +1,4 @@
-"""The move generator (hdl.movegen: board, core, ROM) with its ROMs abstracted, reset free at
+"""The move generator (hdl.gen.movegen: board, core, ROM) with its ROMs abstracted, reset free at
 any clock: what its protocol documents about idle, reset and the board.
 
 * a reset returns the generator to idle: nothing busy, nothing on the stream, no ``done``;
@@ -14,8 +14,8 @@ from amaranth.hdl import Assert, ResetSignal
 
 from amaranth.lib.fifo import SyncFIFO
 
-from posdata.hdl.board import BoardMemory
-from posdata.hdl.movegen import MoveGenerator
+from posdata.hdl.gen.chessboard import BoardMemory
+from posdata.hdl.gen.movegen import MoveGenerator
 
 from .abstract import Inside, abstract_roms, past
 from .harness_core import CoreHarness

@@ -1,4 +1,4 @@
-"""The piece prefetcher (hdl.prefetch) on its own: its queue of start entries, at the stream
+"""The piece prefetcher (hdl.gen.prefetch) on its own: its queue of start entries, at the stream
 boundary between it and the walker.
 
 Free: the board (any, constant), the piece on each square, every start entry the ROM answers,
@@ -21,9 +21,9 @@ from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
 from posdata.engine.defs import PAWN, Color
-from posdata.hdl.board import color_of
-from posdata.hdl.params import QUEUE_DEPTH
-from posdata.hdl.prefetch import PiecePrefetcher, PieceRecord
+from posdata.hdl.gen.chessboard import color_of
+from posdata.hdl.gen.params import QUEUE_DEPTH
+from posdata.hdl.gen.prefetch import PiecePrefetcher, PieceRecord
 
 from .abstract import Inside, find_signals, past
 
@@ -52,7 +52,7 @@ class PrefetchHarness(Elaboratable):
         side_before = past(m, p.side, "side_before")
         with m.If(~p.load):
             m.d.comb += Assume(p.side == side_before)
-        # a load is followed by a run (hdl.core: start, then busy): never two loads in a row
+        # a load is followed by a run (hdl.gen.core: start, then busy): never two loads in a row
         load_before = past(m, p.load, "load_before")
         m.d.comb += Assume(~(p.load & load_before))
         seen = Signal()  # a load has been seen ...

@@ -1,4 +1,4 @@
-"""The perft thread (hdl.perft_thread) with its ROM ports free: the move stack's bookkeeping.
+"""The perft thread (hdl.chip.perft_thread) with its ROM ports free: the move stack's bookkeeping.
 
 * the overflow flag is sticky: once set it stays set until a new count (or a listing, which
   starts like one) is accepted, or ABORT resets the thread;
@@ -16,7 +16,7 @@ from amaranth import Const, Elaboratable, Module
 from amaranth.asserts import AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
-from posdata.hdl.perft_thread import STACK_DEPTH, PerftThread
+from posdata.hdl.chip.perft_thread import STACK_DEPTH, PerftThread
 
 from .abstract import Inside, find_signals, free_read_port, free_start_port, past
 

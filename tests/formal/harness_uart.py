@@ -1,4 +1,4 @@
-"""UART loopback (hdl.uart) with a small divisor: every byte the transmitter takes arrives at
+"""UART loopback (hdl.link.uart) with a small divisor: every byte the transmitter takes arrives at
 the receiver unchanged, and nothing else arrives.
 
 The transmitter's input is free (any byte, offered at any time); the line goes straight to the
@@ -10,7 +10,7 @@ from amaranth import Elaboratable, Module, Signal
 from amaranth.asserts import AnySeq, Initial
 from amaranth.hdl import Assert, Assume, Cover, ResetSignal
 
-from posdata.hdl.uart import UartRx, UartTx
+from posdata.hdl.link.uart import UartRx, UartTx
 
 DIVISOR = 4
 

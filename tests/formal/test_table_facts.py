@@ -16,8 +16,8 @@ successor the ROM word names).
   walks of any 16 pieces on distinct squares at most GENERATION_ENTRIES_BOUND in all.
 """
 
-from posdata.hdl import dense_image as dense
-from posdata.hdl.rom_image import end_image, rom_address, rom_image
+from posdata.hdl.image import dense
+from posdata.hdl.image.sparse import end_image, rom_address, rom_image
 
 MAX_WALK = 27                  #: a queen on d4/d5/e4/e5
 GENERATION_ENTRIES_BOUND = 16 * MAX_WALK

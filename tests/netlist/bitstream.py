@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from posdata.hdl import dense_image
-from posdata.hdl.rom_image import END_BITS, rom_image
+from posdata.hdl.image import dense as dense_image
+from posdata.hdl.image.sparse import END_BITS, rom_image
 
 WIDTHS = (1, 2, 4, 9, 18, 36)
 
@@ -63,7 +63,7 @@ def columns(words: list[int], width: int) -> list[tuple[int, ...]]:
 
 
 def expected_roms(image=None) -> dict[str, tuple[list[int], int]]:
-    """The ROMs the engine's tables give, as hdl.rom builds them: name -> (words, width)."""
+    """The ROMs the engine's tables give, as hdl.gen.rom builds them: name -> (words, width)."""
     image = image or dense_image.dense_image(rom_image())
     walk = [w | e << dense_image.WORD_BITS for w, e in zip(image.words, image.ends)]
     block, _ = dense_image.split_starts(image.starts, image.addr_bits)  # pawns' fields: logic

@@ -3,8 +3,8 @@ netlist and bitstream checks must notice."""
 
 import contextlib
 
-from posdata.hdl import dense_image
-from posdata.hdl.rom_image import rom_image
+from posdata.hdl.image import dense as dense_image
+from posdata.hdl.image.sparse import rom_image
 
 KNIGHT_TABLE, G1, E2, F3 = 2, 6, 12, 21
 
@@ -16,7 +16,7 @@ def faulty_address() -> int:
 
 @contextlib.contextmanager
 def one_word_changed():
-    """While active, the walk ROM (hdl.rom.PosdataRom) is built from an image whose entry for
+    """While active, the walk ROM (hdl.gen.rom.PosdataRom) is built from an image whose entry for
     Ng1 at e2 has nextpos and nextdir pointing home (g1): the knight's walk would end there,
     losing Nf3 and Nh3. Everything else (the start entries too) is the engine's."""
     original = dense_image.dense_image

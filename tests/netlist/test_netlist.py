@@ -7,7 +7,7 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.sim.cxxrtl_driver import CxxrtlGenerator
+from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 
 from ..hw_positions import random_positions
 from .build import design_rtlil, netlist_library

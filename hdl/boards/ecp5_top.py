@@ -1,0 +1,85 @@
+"""The board top: a PLL clocks the perft chip and its UART front end from the board's
+oscillator; the host talks to it over the board's USB serial port (``hdl.link.protocol``).
+
+Once the PLL has locked and the reset is released, the front end loads the initial position and
+runs its power-up self-test: bulk perft(4), compared with the published 197,281 leaves.
+
+LEDs (where the board has them; ``hdl.boards.leds``): 0 = the chip is busy (stretched so a listing
+is visible), 1 = PLL locked, 2 = heartbeat (about 1.5 Hz), 3 = self-test: steady when it passed,
+blinking when it failed, off while it runs.
+"""
+
+from amaranth import ClockDomain, ClockSignal, Elaboratable, Module
+from amaranth.build import ResourceError
+from amaranth.lib import io
+from amaranth.lib.cdc import ResetSynchronizer
+
+from posdata.engine.variants import CHESS
+
+from ..link.chip_frontend import UartFrontEnd
+from .leds import LEDS, StatusLeds
+from .ecp5_pll import EcpPll, pll_settings
+from ..link.protocol import DEFAULT_BAUD, SELF_TEST_DEPTH
+
+MAX_BAUD_ERROR = 0.02
+
+
+def uart_divisor(clock_hz: float, baud: int) -> int:
+    divisor = round(clock_hz / baud)
+    error = abs(clock_hz / divisor - baud) / baud
+    if divisor < 4 or error > MAX_BAUD_ERROR:
+        raise ValueError(f"{baud} baud does not fit a {clock_hz / 1e6:g} MHz clock "
+                         f"(divisor {clock_hz / baud:.2f}); choose another --mhz or --baud")
+    return divisor
+
+
+class BoardTop(Elaboratable):
+    """Elaboratable for an amaranth-boards ECP5 platform."""
+
+    def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *, engines: int = 1,
+                 self_test_depth: int | None = SELF_TEST_DEPTH, variant=CHESS):
+        self.mhz = mhz
+        self.engines = engines
+        self.variant = variant
+        self.baud = baud
+        self.self_test_depth = self_test_depth
+        self.settings = None  # PLL settings, known once elaborated for a board
+        self.divisor = None
+
+    def elaborate(self, platform):
+        m = Module()
+        clk_in_hz = platform.default_clk_frequency
+        self.settings = settings = pll_settings(clk_in_hz / 1e6, self.mhz)
+        self.divisor = uart_divisor(settings.output_mhz * 1e6, self.baud)
+
+        clk_pin = platform.request(platform.default_clk, dir="-")
+        m.submodules.clk_buf = clk_buf = io.Buffer("i", clk_pin)
+        m.submodules.pll = pll = EcpPll(settings)
+        m.d.comb += pll.clk_in.eq(clk_buf.i)
+        m.domains.sync = ClockDomain("sync")
+        m.d.comb += ClockSignal("sync").eq(pll.clk_out)
+        m.submodules.reset_sync = ResetSynchronizer(~pll.locked, domain="sync")
+        # No constraint on the PLL's output: nextpnr derives it from the oscillator's (the board
+        # file's) and the PLL's dividers, and a net named here would not survive synthesis.
+
+        # every subsignal raw (rts/dtr included, left unused): buffers are instantiated here
+        uart_pins = platform.lookup("uart", 0).ios
+        uart = platform.request("uart", 0, dir={sub.name: "-" for sub in uart_pins})
+        m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
+        m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
+        m.submodules.frontend = frontend = UartFrontEnd(self.divisor, engines=self.engines,
+                                                        self_test_depth=self.self_test_depth,
+                                                        variant=self.variant)
+        m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
+
+        m.submodules.status = status = StatusLeds()
+        m.d.comb += [status.busy.eq(frontend.busy), status.locked.eq(pll.locked),
+                     status.self_test.eq(frontend.self_test)]
+        for i in range(LEDS):
+            try:
+                led = platform.request("led", i, dir="-")
+            except ResourceError:  # a board with fewer LEDs
+                break
+            m.submodules[f"led_buf{i}"] = buf = io.Buffer("o", led)
+            m.d.comb += buf.o.eq(status.leds[i])
+        return m

@@ -1,0 +1,137 @@
+"""From gateware to bitstream with Amaranth's own build flow and the open-source tools from PyPI
+(YoWASP builds of Yosys, nextpnr and the bitstream packer), and the numbers an FPGA engineer
+asks for: resources against the device, Fmax of the generator's clock against its constraint,
+tool versions and wall times.
+
+The amaranth-boards platform writes the build (RTLIL, Yosys script, pin constraints, build
+script) and runs it. This module picks the tools through the environment variables the build
+script reads, asks for the extra outputs through the platform's documented overrides and reads
+the report out of them.
+"""
+
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from .synth_report import (cell_counts, cell_utilization, clock_timing, clocking, read_json,
+                           utilization, yosys_seconds)
+from .synth_targets import (BOARDS, DEFAULT_BOARD, SynthError, board_for, default_engines,
+                            platform_for, tool, tool_version)
+
+__all__ = ["BOARDS", "DEFAULT_BOARD", "DEFAULT_MHZ", "SynthError", "SynthResult",
+           "default_engines", "platform_for", "synthesize", "tool"]
+
+DEFAULT_MHZ = 100.0
+NAME = "posdata"
+#: nextpnr's options for several engines. router2: router1 did not converge on six engines on
+#: the 85F (about 156,000 wires still unrouted after 108,000 iterations, 90 s per 1,000 and
+#: rising). The heap placer's timing weight at four times its default (10): eight engines fill
+#: 90 % of the 85F's LUTs, and the default placed single cells across the chip from the logic
+#: they feed (seed 1: 64.72 -> 71.85 MHz)
+MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 40"
+
+
+@dataclass
+class SynthResult:
+    board: str
+    device: str
+    directory: str
+    report: dict = field(default_factory=dict)
+
+
+def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int | None = None,
+               build_dir: str = "build", seed: int = 1, progress=None,
+               engines: int | None = None, directory: str | None = None,
+               variant=None) -> SynthResult:
+    """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
+    ``default_engines``) clocked at ``mhz``; returns the report (also written to
+    ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``)."""
+    from amaranth import __version__ as amaranth_version
+
+    from ..link.protocol import DEFAULT_BAUD
+    from .ecp5_top import BoardTop
+
+    family = board_for(board).family
+    mhz = family.default_mhz if mhz is None else mhz
+    tools = {variable: tool(variable) for variable in family.tools}  # fail early, in one line
+    platform = platform_for(board)
+    generator_only = family.design == "generator"  # the iCEBreaker's board: no perft chip
+    if generator_only and engines:
+        raise SynthError(f"{board} holds the move generator alone, no perft engines: "
+                         "leave out --engines")
+    engines = 0 if generator_only else default_engines(board) if engines is None else engines
+    if variant is not None:
+        from ..link.chip_frontend import check_board_variant
+        try:
+            check_board_variant(variant)
+        except ValueError as e:
+            raise SynthError(str(e)) from None
+    if engines < 1 and not generator_only:
+        raise SynthError(f"--engines must be at least 1, not {engines}")
+    directory = directory or os.path.join(build_dir, "synth", board)
+    seconds: dict[str, float] = {}
+
+    if progress:
+        progress("elaborate")
+    start = time.perf_counter()
+    overrides = {
+        **family.overrides,
+        # Yosys's cell counts straight after synthesis, before nextpnr packs them
+        "script_after_synth": f"tee -q -o {NAME}.stat.json stat -json",
+        # repeatable placement; a report (Fmax, utilization) even when timing fails
+        "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail"
+                        + (f" {MULTI_ENGINE_PNR}" if engines > 1 else ""),
+    }
+    try:
+        if generator_only:
+            from .ice40_top import ICEBreakerTop
+            top = ICEBreakerTop(mhz, baud or DEFAULT_BAUD)
+        else:
+            top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines,
+                           **({"variant": variant} if variant is not None else {}))
+        plan = platform.build(top, name=NAME, do_build=False, **overrides)
+    except ValueError as e:  # e.g. no PLL setting or baud divisor for this clock
+        raise SynthError(str(e)) from None
+    seconds["elaborate"] = round(time.perf_counter() - start, 2)
+
+    if progress:
+        progress("build: " + ", ".join(os.path.basename(path) for path in tools.values()))
+    start = time.perf_counter()
+    try:
+        # execute_local rather than build(do_build=True): the tools go to the script in its
+        # environment instead of ours, and no programmer (openFPGALoader) is required
+        products = plan.execute_local(directory, env={**os.environ, **tools})
+    except subprocess.CalledProcessError as e:
+        raise SynthError(f"the build failed (exit status {e.returncode}): see the tool's message "
+                         f"above and the logs {NAME}.rpt (Yosys), {NAME}.tim (nextpnr) in "
+                         f"{directory}") from None
+    seconds["build"] = round(time.perf_counter() - start, 2)
+    yosys = yosys_seconds(products.get(f"{NAME}.rpt", "t"))
+    if yosys is not None:
+        seconds["yosys (from its log)"] = yosys
+
+    pnr = read_json(products, f"{NAME}.nextpnr.json")
+    report = {
+        "board": board,
+        "device": family.device(platform),
+        "design": family.design,
+        "engines": engines,
+        "variant": "chess" if variant is None else variant.name,
+        **clock_timing(pnr),
+        **clocking(top),
+        "yosys_cells": cell_counts(read_json(products, f"{NAME}.stat.json"), family.cells),
+        "utilization": utilization(pnr, family.resources),
+        "seconds": seconds,
+        "bitstream": os.path.join(directory, f"{NAME}.{family.bitstream}"),
+        "seed": seed,
+        "tools": {"amaranth": amaranth_version,
+                  "yosys": tool_version(tools["YOSYS"], "-V"),
+                  f"nextpnr-{family.name}": tool_version(tools[family.nextpnr], "--version")},
+    }
+    report["utilization"].update(cell_utilization(read_json(products, f"{NAME}.stat.json"), pnr,
+                                                  family.cell_resources))
+    with open(os.path.join(directory, "report.json"), "w") as f:
+        json.dump(report, f, indent=2)
+    return SynthResult(board, platform.device, directory, report)

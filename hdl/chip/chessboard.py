@@ -1,0 +1,155 @@
+"""A perft thread's board: the generator's colour planes and piece memory (as
+``hdl.gen.chessboard``), plus what the legality unit reads: one plane per kind of attacker and the
+two kings' squares.
+
+Every plane is a 64-bit register so the attack unit can gather any rank, file or diagonal in
+one clock; pieces also live in a small memory (one entry per square) for the prefetcher and for
+make/unmake, which read single squares. One square is written per clock (from the host while
+loading, from make/unmake while counting); nothing is reset, so the board is whatever was last
+written.
+
+A write is registered before it is made: the square written and its contents are chosen by the
+thread's control from many sources (the move, the undo record, the rook's squares), and that
+choice, followed by a 64-way decode and every plane's update, would not fit in one clock. So a
+write shows in the planes (and the piece memory) two clocks after it is asked for, not one.
+"""
+
+from amaranth import Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import BLACK, KING, PAWN, WHITE, Color
+from posdata.engine.pieces import AttackKind
+from posdata.engine.variants import CHESS, get_variant
+
+from .attack import attack_planes
+from ..gen.chessboard import PieceLookup, Planes
+from ..common.layouts import PIECE, SQUARE
+
+
+#: attacker plane -> the attack kind that puts a piece in it
+PLANE_KINDS = {"orth": AttackKind.ORTHOGONAL_RIDER, "diag": AttackKind.DIAGONAL_RIDER,
+               "knight": AttackKind.KNIGHT_LEAPER}
+#: planes built only for a variant with that kind (hdl.chip.attack's nightrider rays)
+OPTIONAL_PLANE_KINDS = {"nightrider": AttackKind.KNIGHT_RIDER}
+#: what the legality unit answers for: the planes, the kings' squares, the pawns' plane
+SUPPORTED_KINDS = (AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
+                   | AttackKind.KNIGHT_LEAPER | AttackKind.KNIGHT_RIDER | AttackKind.KING_STEP
+                   | AttackKind.PAWN)
+
+
+class UnsupportedVariant(ValueError):
+    """A variant whose pieces attack in a way the chip's legality unit cannot see; one line."""
+
+
+def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
+    """Per attacker plane, the piece codes in it (ascending); refuses kinds without a plane.
+    A code means one piece kind for both colours (engine.variants), so the planes are per code.
+    An optional plane (``OPTIONAL_PLANE_KINDS``) is listed only when some piece is in it."""
+    variant = get_variant(variant)
+    kinds_of = {**PLANE_KINDS, **OPTIONAL_PLANE_KINDS}
+    out = {name: [] for name in kinds_of}
+    for p in variant.pieces:
+        kinds = {variant.attack_kinds(c, p.code) for c in (WHITE, BLACK)}
+        assert len(kinds) == 1, "a code attacks alike for both colours"
+        kind = kinds.pop()
+        unsupported = kind & ~SUPPORTED_KINDS
+        if unsupported or (kind & AttackKind.KING_STEP and p.code != KING):
+            raise UnsupportedVariant(
+                f"the perft chip's legality unit cannot test {variant.name}'s {p.name} "
+                f"({(unsupported or AttackKind.KING_STEP).name}): no plane for it")
+        for name, plane_kind in kinds_of.items():
+            if kind & plane_kind:
+                out[name].append(p.code)
+    return {name: tuple(sorted(codes)) for name, codes in out.items()
+            if codes or name in PLANE_KINDS}
+
+
+def has_nightriders(variant=CHESS) -> bool:
+    """Does the legality unit need its nightrider rays for ``variant``?"""
+    return "nightrider" in plane_codes(variant)
+
+
+class PerftBoard(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece : In
+        Write one square per clock.
+    planes : Out(Planes)
+        Colour planes for the generator core.
+    attack : Out(hdl.chip.attack.attack_planes(...))
+        Attacker planes (a nightrider plane too, for a variant with nightriders) and king
+        squares for the attack unit.
+    lookup, probe_a, probe_b : In(PieceLookup)
+        Combinational reads of one square's piece each (the prefetcher's; make/unmake's two).
+
+    Parameters
+    ----------
+    variant : engine.variants name: which codes go into which attacker plane
+    """
+
+    def __init__(self, variant=CHESS):
+        self._planes = plane_codes(variant)
+        # a nightrider plane only for a variant with nightriders: orthodox ports as they were
+        attack = attack_planes("nightrider" in self._planes)
+        super().__init__({
+            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+            "planes": Out(Planes), "attack": Out(attack),
+            "lookup": In(PieceLookup), "probe_a": In(PieceLookup), "probe_b": In(PieceLookup),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        wr_en = Signal()
+        wr_sq = Signal(SQUARE)
+        color = Signal(Color)
+        piece = Signal(PIECE)
+        m.d.sync += [wr_en.eq(self.wr_en), wr_sq.eq(self.wr_sq), color.eq(self.wr_color),
+                     piece.eq(self.wr_piece)]
+        mask = Signal(64)
+        m.d.comb += mask.eq(Const(1, 64) << wr_sq)
+        occupied = color != Color.EMPTY
+        # per plane: what the written square becomes in it
+        def member(codes):
+            any_of = Const(0)
+            for i, code in enumerate(codes):
+                any_of = (piece == code) if i == 0 else any_of | (piece == code)
+            return occupied & any_of
+        values = {"empty": ~occupied, "black": color == Color.BLACK,
+                  **{name: member(codes) for name, codes in self._planes.items()},
+                  "pawn": occupied & (piece == PAWN)}
+        planes = {}
+        for name, value in values.items():
+            plane = Signal(64, name=name, reset_less=True, init=(1 << 64) - 1 if name == "empty"
+                           else 0)
+            with m.If(wr_en):
+                m.d.sync += plane.eq(Mux(value, plane | mask, plane & ~mask))
+            planes[name] = plane
+        kings = [Signal(SQUARE, name=f"king{c}", reset_less=True) for c in range(2)]
+        for c, king in enumerate(kings):
+            with m.If(wr_en & (piece == KING) & (color == c)):
+                m.d.sync += king.eq(wr_sq)
+
+        m.d.comb += [
+            self.planes.empty.eq(planes["empty"]),
+            self.planes.black.eq(planes["black"]),
+            self.attack.occupied.eq(~planes["empty"]),
+            self.attack.black.eq(planes["black"]),
+            self.attack.orth.eq(planes["orth"]),
+            self.attack.diag.eq(planes["diag"]),
+            self.attack.knight.eq(planes["knight"]),
+            self.attack.pawn.eq(planes["pawn"]),
+            self.attack.king[0].eq(kings[0]),
+            self.attack.king[1].eq(kings[1]),
+        ]
+        if "nightrider" in planes:
+            m.d.comb += self.attack.nightrider.eq(planes["nightrider"])
+
+        m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
+        wr = pieces.write_port()
+        m.d.comb += [wr.addr.eq(wr_sq), wr.data.eq(piece), wr.en.eq(wr_en)]
+        for port in (self.lookup, self.probe_a, self.probe_b):
+            rd = pieces.read_port(domain="comb")
+            m.d.comb += [rd.addr.eq(port.sq), port.piece.eq(rd.data)]
+        return m

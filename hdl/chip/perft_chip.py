@@ -1,0 +1,198 @@
+"""The perft engines of a chip behind one interface: the root is loaded into every engine, a count
+starts them all, one claim counter shares the nodes at the split ply among all their threads,
+and the leaves are summed. ``clocks`` counts the clocks of the last count, from start until the
+last thread is done (its makespan).
+"""
+
+from amaranth import (ClockDomain, ClockSignal, DomainRenamer, Module, Mux, ResetInserter,
+                      ResetSignal, Signal)
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import Color
+from posdata.engine.variants import CHESS
+
+from .claims import ClaimCounter
+from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
+from .chessboard import plane_codes
+from .perft_engine import THREADS, PerftEngine
+from .perft_thread import castling_ports
+from .perft_thread import Phase
+from ..gen.rom import DEFAULT_LAYOUT, check_layout
+
+
+def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:
+    """The chip's ports (described on ``PerftChip``): the front end's side of it, which stand-ins
+    for the chip in tests share."""
+    return wiring.Signature({
+        "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
+        "root": In(Position),
+        "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+        "solo": In(1), "solo_engine": In(8),
+        "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
+        "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
+        "gen_cycles": Out(32),
+        "phases": Out(Phase).array(engines * THREADS),
+        **castling_ports(variant),  # Chess960: the root's castling squares
+    })
+
+
+class PerftChip(wiring.Component):
+    """Ports
+    -----
+    wr_en, wr_sq, wr_color, wr_piece, root : In
+        The root position (load while idle).
+    start, depth, bulk, split, abort : In
+        A count (see hdl.chip.perft_thread); ``start`` while busy is ignored.
+    solo, solo_engine : In
+        With ``solo``, the count runs on engine ``solo_engine`` alone (the others stay idle and
+        add nothing): counting on each engine in turn names a faulty one.
+    busy : Out
+        Counting or listing.
+    leaves, clocks : Out(64)
+        Leaves so far (final once ``busy`` falls) and clocks since start.
+    overflow : Out
+        Some move stack overflowed: the count is not to be trusted.
+    gen_start, gen_legal, moves, gen_cycles
+        Listing the root's moves (engine 0, thread 0): pseudo-legal in generation order, or
+        (``gen_legal``) legal; ``busy`` until the last has been taken.
+    phases : Out(Phase) per thread
+        Observation only: where each thread's clock goes.
+
+    Parameters
+    ----------
+    engines : int
+    layout : "dense" or "sparse"
+        The posdata ROMs' layout (``hdl.gen.rom``).
+    variant : engine.variants name
+        What the engines play (``hdl.chip.perft_thread``); one chip per variant.
+    """
+
+    def __init__(self, engines: int = 1, layout: str = DEFAULT_LAYOUT, variant=CHESS):
+        if not isinstance(engines, int) or engines < 1:
+            raise TypeError(f"engines must be a positive integer, not {engines!r}")
+        self._engines = engines
+        self._layout = check_layout(layout)
+        self._variant = variant
+        plane_codes(variant)  # a variant the legality unit cannot test: refused here, at once
+        super().__init__(chip_signature(engines, variant))
+
+    @property
+    def engines(self) -> int:
+        return self._engines
+
+    def elaborate(self, platform):
+        outer = Module()  # the engines: outside the chip's ResetInserter
+        m = Module()
+        m.submodules.claims = claims = ClaimCounter(self._engines * THREADS)
+        engines = []
+        busy = Signal()      # a count is running
+        listing = Signal()   # engine 0 is busy (counting, or listing the root's moves)
+        begin = self.start & ~busy & ~listing
+        # which engines this count runs on, fixed at its start
+        enabled = Signal(self._engines, init=(1 << self._engines) - 1)
+        with m.If(begin):
+            for e in range(self._engines):
+                m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
+        place, reset = (lambda engine: engine), 0
+        if platform is not None:
+            # On a device the engines run in a domain of the same clock without the domain's
+            # reset: that reset (the PLL's lock, synchronised) is one register's net into every
+            # flip-flop, and on the ECP5-85F it was the critical path (54 MHz). It reaches each
+            # thread through the thread's own abort register instead, a clock later. (Not in
+            # simulation: a clock driven from another clock would race its registers there,
+            # and the simulators never reset the domain.)
+            outer.domains.engines = ClockDomain("engines", reset_less=True, local=True)
+            outer.d.comb += ClockSignal("engines").eq(ClockSignal("sync"))
+            place, reset = DomainRenamer({"sync": "engines"}), ResetSignal("sync")
+        for e in range(self._engines):
+            engine = PerftEngine(self._layout, self._variant)
+            # engines sit outside the control's ResetInserter: each thread takes ABORT through
+            # a register of its own, as the control does (the front end's first reload write
+            # reaches the chip two clocks after its ABORT, when both have been reset)
+            outer.submodules[f"engine{e}"] = place(engine)
+            engines.append(engine)
+            for t in range(THREADS):
+                wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])
+                m.d.comb += self.phases[e * THREADS + t].eq(engine.phases[t])
+            m.d.comb += [
+                engine.wr_en.eq(self.wr_en & ~busy & ~listing), engine.wr_sq.eq(self.wr_sq),
+                engine.wr_color.eq(self.wr_color), engine.wr_piece.eq(self.wr_piece),
+                engine.root.eq(self.root),
+                engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
+                engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
+                engine.split.eq(self.split),
+            ]
+            # outside the control, whose domain has no reset on a device
+            outer.d.comb += engine.abort.eq(self.abort | reset)
+            if "castling" in self.signature.members:
+                m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
+        first = engines[0]
+        m.d.comb += listing.eq(first.listing)
+        m.d.comb += [first.gen_start.eq(self.gen_start & ~busy & ~listing),
+                     first.gen_legal.eq(self.gen_legal),
+                     self.gen_cycles.eq(first.gen_cycles)]
+        wiring.connect(m, wiring.flipped(self.moves), first.moves)
+        m.d.comb += claims.start.eq(begin)
+
+        # The leaves' sum: a tree of registered pairwise sums (one 64-bit adder deep per clock,
+        # however many engines), each engine's count masked unless it runs in this count.
+        level = [Mux(enabled[e], engine.leaves, 0) for e, engine in enumerate(engines)]
+        levels = 0
+        while len(level) > 1 or levels == 0:
+            pairs = [level[i] + level[i + 1] if i + 1 < len(level) else level[i]
+                     for i in range(0, len(level), 2)]
+            # reset-less: a pipeline that follows the engines' counts (reset by ABORT) within
+            # a few clocks; with a reset it was most of the control reset's fan-out
+            regs = [Signal(64, name=f"sum{levels}_{i}", reset_less=True)
+                    for i in range(len(pairs))]
+            m.d.sync += [r.eq(p) for r, p in zip(regs, pairs)]
+            level, levels = regs, levels + 1
+        leaves = level[0]
+        any_busy = engines[0].busy
+        overflow = engines[0].overflow & enabled[0]
+        for e, engine in enumerate(engines[1:], 1):
+            any_busy = any_busy | engine.busy
+            overflow = overflow | (engine.overflow & enabled[e])
+
+        # busy from start until every engine is idle and the leaves' sum has passed its
+        # registers (each engine's, then the tree's levels)
+        # clocks before the engines' busy (after start: their held start, the threads' busy,
+        # their held busy), or the sum, is valid
+        wait = Signal(range(levels + 4))
+        with m.FSM(name="count"):
+            with m.State("Idle"):
+                with m.If(begin):
+                    m.d.sync += [busy.eq(1), self.clocks.eq(0), wait.eq(3)]
+                    m.next = "Counting"
+            with m.State("Counting"):
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(wait != 0):
+                    m.d.sync += wait.eq(wait - 1)
+                with m.Elif(~any_busy):
+                    m.d.sync += wait.eq(levels)
+                    m.next = "Summing"
+            with m.State("Summing"):
+                with m.If(wait != 0):
+                    m.d.sync += wait.eq(wait - 1)
+                with m.Else():
+                    m.d.sync += busy.eq(0)
+                    m.next = "Idle"
+        # busy also while engine 0 lists the root's moves
+        m.d.comb += [self.busy.eq(busy | listing), self.leaves.eq(leaves),
+                     self.overflow.eq(overflow)]
+        # ABORT returns every engine and the count to idle (boards keep what they hold). The
+        # control takes it from a register, a clock late like the engines' threads: taken
+        # directly, ABORT or the domain's reset reached every control flip-flop through one
+        # LUT, the ECP5-85F's critical path at eight engines (51.83 MHz). The register also
+        # stands for the domain's reset (set while it is held), so on a device the control runs
+        # in a reset-less domain of the same clock and that register is its only reset.
+        control_reset = Signal(init=1)
+        outer.d.sync += control_reset.eq(self.abort)
+        control = ResetInserter({"sync": control_reset})(m)
+        if platform is not None:
+            outer.domains.control = ClockDomain("control", reset_less=True, local=True)
+            outer.d.comb += ClockSignal("control").eq(ClockSignal("sync"))
+            control = DomainRenamer({"sync": "control"})(control)
+        outer.submodules.control = control
+        return outer

@@ -1,0 +1,238 @@
+"""The posdata ROM, initialised at elaboration from engine's tables, in one of two layouts:
+
+* ``dense`` (the default): every walk stored contiguously, 3,992 entries of 15 bits
+  (``hdl.image.dense``, where the layout is described with a worked example); five ECP5 block
+  RAMs, and a table of start entries of its own (448 x 26 bits, one block RAM; a perft
+  engine's, read on two ports, holds a pawn's fields in logic beside it);
+* ``sparse``: Sandström's layout, ``posdata[table][from][to]``, 28,672 words of 12 bits
+  (``hdl.image.sparse``); 28 block RAMs. Its start entries are words of the same table.
+
+Both give the walker the same word for the same square (``nextpos | nextdir << 6``; the dense
+layout adds ``skip``, how far on the nextdir entry is stored) and the same two bits derived
+beside it: whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a
+pawn's thread, ends there). The walker needs that answer in the cycle the word arrives from the
+block RAM; reading it from the ROM instead of comparing six bits keeps a comparator off the path
+that limits the clock.
+
+For an FPGA (elaborated with a platform) the ROM is cut into narrow memories (bit-sliced), so
+that each maps onto whole block RAMs with no multiplexer, or one 2:1, between a block RAM and its
+register: the sparse ROM as fourteen 28,672 x 1 memories (two 16K x 1 blocks each), the dense
+one as 4,096 x 4 memories (one 4K x 4 block each). A wide memory would be mapped as 2K x 9 or
+1K x 18 blocks behind a multiplexer tree, several nanoseconds on the path that limits the clock.
+In simulation (no platform) each is one memory of whole words, which the simulators read in one
+step. Both are the same synchronous ROM: same contents, same one-cycle latency.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import BLACK, PAWN, WHITE
+from posdata.engine.variants import CHESS
+
+from ..image import dense
+from ..image.sparse import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
+                        TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
+                        start_image, table_index)
+from ..image.variant import Geometry, geometry_of, rom_table
+
+LAYOUTS = ("dense", "sparse")
+DEFAULT_LAYOUT = "dense"
+
+def read_port(geometry: Geometry) -> wiring.Signature:
+    """A read port of the walk ROM, wide enough for either layout (a sparse ROM's word has no
+    skip field, a dense ROM's address is shorter)."""
+    return wiring.Signature({"addr": Out(ADDR_BITS), "en": Out(1),
+                             "data": In(geometry.word_bits), "ends": In(END_BITS)})
+
+
+def start_port(geometry: Geometry) -> wiring.Signature:
+    """Where a piece's walk starts: (table, from-square) in; out the start entry: first square,
+    first capture square, and for the dense layout the walk's first address and pawn pushes."""
+    return wiring.Signature({"table": Out(TABLE_BITS), "frm": Out(6), "en": Out(1),
+                             "data": In(geometry.start_bits)})
+
+
+ORTHODOX = geometry_of(CHESS)
+ReadPort = read_port(ORTHODOX)    #: orthodox chess's (the formal harnesses')
+StartPort = start_port(ORTHODOX)
+
+
+def rom_geometry(variant, geometry: Geometry | None) -> Geometry:
+    """The geometry a unit is built with: the variant's own, or a larger one given."""
+    own = geometry_of(variant)
+    if geometry is None:
+        return own
+    if not geometry.holds(own):
+        raise ValueError(f"geometry {geometry} cannot hold the tables of {variant}: {own}")
+    return geometry
+
+
+def check_layout(layout: str) -> str:
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown ROM layout {layout!r}: choose from {', '.join(LAYOUTS)}")
+    return layout
+
+
+def _sliced_rom(m, image: list[int], width: int, slice_bits: int, ports, platform):
+    """One synchronous ROM of ``image`` (``width``-bit words) with a read port per entry of
+    ``ports`` ((addr, en) pairs); returns each port's word. Cut into ``slice_bits``-wide memories
+    for an FPGA, whole for simulation."""
+    step = slice_bits if platform is not None else width
+    words = [[] for _ in ports]
+    for low in range(0, width, step):
+        bits = min(step, width - low)
+        mem = Memory(shape=bits, depth=len(image), init=[w >> low & ((1 << bits) - 1)
+                                                         for w in image])
+        m.submodules[f"bits{low}"] = mem
+        for i, (addr, en) in enumerate(ports):
+            r = mem.read_port()
+            m.d.comb += [r.addr.eq(addr), r.en.eq(en)]
+            words[i].append(r.data)
+    return [Cat(*w) for w in words]
+
+
+class PosdataRom(wiring.Component):
+    """Two synchronous read ports (one cycle latency; outputs hold while ``en`` is low):
+    ``data`` is the posdata word, ``ends`` its two derived end bits.
+
+    Ports
+    -----
+    a, b : In(read_port(geometry))
+
+    Parameters
+    ----------
+    layout : "dense" or "sparse"
+    variant : the engine.variants name whose tables the ROM holds
+    geometry : hdl.image.variant.Geometry, default the variant's own
+    """
+
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
+        self._layout = check_layout(layout)
+        self._variant = variant
+        self._geometry = rom_geometry(variant, geometry)
+        port = read_port(self._geometry)
+        super().__init__({"a": In(port), "b": In(port)})
+
+    @property
+    def layout(self) -> str:
+        return self._layout
+
+    def elaborate(self, platform):
+        m = Module()
+        g = self._geometry
+        words = rom_image(self._variant)
+        if self._layout == "sparse":
+            image = [w | e << WORD_BITS for w, e in zip(words, end_image(words))]
+            image += [0] * (g.sparse_depth - len(image))
+            word_bits, slice_bits = WORD_BITS, 1
+        else:
+            d = dense.dense_image(words, g.dense_addr_bits)
+            image = [w | e << g.word_bits for w, e in zip(d.words, d.ends)]
+            word_bits, slice_bits = g.word_bits, 4
+        ports = [(self.a.addr, self.a.en), (self.b.addr, self.b.en)]
+        out = _sliced_rom(m, image, word_bits + END_BITS, slice_bits, ports, platform)
+        for port, word in zip((self.a, self.b), out):
+            m.d.comb += [port.data.eq(word[:word_bits]), port.ends.eq(word[word_bits:])]
+        return m
+
+
+class StartsFromWalkRom(wiring.Component):
+    """Serves a StartPort from a port of a sparse walk ROM: the start entry of (table, from) is
+    the word at (table, from, from). (A dense ROM has a StartRom of its own.)"""
+
+    def __init__(self, geometry: Geometry = ORTHODOX):
+        super().__init__({"starts": In(start_port(geometry)), "rom": Out(read_port(geometry))})
+
+    def elaborate(self, platform):
+        m = Module()
+        s = self.starts
+        m.d.comb += [self.rom.addr.eq(rom_address(s.table, s.frm, s.frm)),
+                     self.rom.en.eq(s.en), s.data.eq(self.rom.data[:WORD_BITS])]
+        return m
+
+
+class StartRom(wiring.Component):
+    """The start entries, one per (table, from-square), as a memory of their own, with two
+    synchronous read ports: a perft engine's two threads prefetch from it while both walk-ROM
+    ports walk; the dense layout's move generator needs it for the walks' first addresses.
+
+    Ports
+    -----
+    a, b : In(start_port(geometry))
+
+    Parameters
+    ----------
+    split : bool
+        Dense layout: the first square and walk address (18 bits) in block RAM, a pawn's two
+        fields (d1 and pushes, zero for other pieces) in logic beside it: each pawn table's 64
+        entries, read by the square in the same clock, the table choosing after the read. An
+        ECP5 block RAM read on two ports is at most 18 bits wide: split, a perft engine's
+        two-port table is one DP16KD, whole (26 bits) two.
+        A move generator reads one port, which a whole table fits in one DP16KD (512 x 36).
+    """
+
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None, split: bool = False):
+        self._split = split
+        self._layout = check_layout(layout)
+        self._variant = variant
+        self._geometry = rom_geometry(variant, geometry)
+        port = start_port(self._geometry)
+        super().__init__({"a": In(port), "b": In(port)})
+
+    def elaborate(self, platform):
+        m = Module()
+        g = self._geometry
+        words = rom_image(self._variant)
+
+        def padded(image):  # a smaller variant's entries in a larger geometry
+            return image + [0] * (g.start_depth - len(image))
+
+        def read(mem, port):
+            r = mem.read_port()
+            m.d.comb += [r.addr.eq(start_address(port.table, port.frm)), r.en.eq(port.en)]
+            return r.data
+
+        a = g.dense_addr_bits
+        if self._layout == "sparse" or not self._split:
+            image, width = ((start_image(words), WORD_BITS) if self._layout == "sparse" else
+                            (dense.dense_image(words, a).starts, g.start_bits))
+            m.submodules.mem = mem = Memory(shape=width, depth=g.start_depth,
+                                            init=padded(image))
+            for port in (self.a, self.b):
+                m.d.comb += port.data.eq(read(mem, port))
+            return m
+        entry, block_half, pawn_half = map(data.StructLayout,
+                                           (dense.start_fields(a), *dense.start_halves(a)))
+        block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
+        m.submodules.walks = walks = Memory(shape=block_half.size, depth=g.start_depth,
+                                            init=padded(block))
+        # A pawn's fields depend on its colour and square alone: each pawn table's 64 entries in
+        # logic, read by the square, and the table (behind the board's piece lookup in a thread)
+        # picks one after the read's register, not through the logic ROM before it (the
+        # ULX3S-25F's critical path, 99.65 MHz)
+        pawn_tables = sorted({rom_table(color, PAWN) for color in (WHITE, BLACK)})
+        rows = {t: pawn[t << 6:(t + 1) << 6] for t in pawn_tables}
+        if any(w for i, w in enumerate(pawn) if i >> 6 not in rows):
+            raise ValueError("a pawn's fields in a table not a pawn's")
+        for t in pawn_tables:
+            m.submodules[f"pawns{t}"] = Memory(shape=pawn_half.size, depth=64, init=rows[t],
+                                               attrs={"rom_style": "logic"})
+        for port in (self.a, self.b):
+            out = entry(port.data)
+            got = block_half(read(walks, port))
+            m.d.comb += [out[name].eq(got[name]) for name in block_half.members]
+            picked = Const(0, pawn_half.size)
+            for t in pawn_tables:
+                r = m.submodules[f"pawns{t}"].read_port()
+                is_table = Signal(name=f"pawn_table{t}")  # held with the read, as its data is
+                m.d.comb += [r.addr.eq(port.frm), r.en.eq(port.en)]
+                with m.If(port.en):
+                    m.d.sync += is_table.eq(port.table == t)
+                picked = picked | Mux(is_table, r.data, 0)
+            got = pawn_half(picked)
+            m.d.comb += [out[name].eq(got[name]) for name in pawn_half.members]
+        return m

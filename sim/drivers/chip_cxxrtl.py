@@ -1,0 +1,173 @@
+"""The perft chip (hdl.chip.perft_chip) as a compiled model: load a root, count perft on the
+simulated gateware by itself, read the leaves, the clocks, and where each thread's clocks went.
+
+The library is built and cached like the move generator's (sim.models.cxxrtl, design ``chip``),
+once per RTL change and number of engines.
+"""
+
+import ctypes
+from dataclasses import dataclass, field
+
+from posdata.engine.defs import MAX_MOVES, NO_SQUARE
+
+from ..models.cxxrtl import DEFAULT_LAYOUT, build_library
+from .interface import Generation, MoveOverflowError, WatchdogError
+
+#: hdl.chip.perft_thread.Phase, by value (kept here so the host reads accounts without amaranth)
+PHASES = ("idle", "generate", "drain", "make", "unmake", "next", "claim", "leaf")
+CHUNK = 1 << 20  #: clocks per call into the native loop (progress is reported between calls)
+
+
+def default_split(depth: int) -> int:
+    """The ply whose nodes the threads claim: 2 (the initial position has 400 nodes there),
+    at most depth - 1 (a node must be generated to be split), 0 for depth <= 1."""
+    return max(0, min(2, depth - 1))
+
+
+ALL_ENGINES = 256  #: the native entry's "no solo engine"
+
+
+def check_engine(engine: int | None, engines: int) -> None:
+    if engine is not None and not 0 <= engine < engines:
+        raise ValueError(f"engine {engine} does not exist: the chip has {engines} "
+                         f"(0 to {engines - 1})")
+
+
+def pack_root(board) -> int:
+    """The root's side, castling rights and en passant square as hdl.common.layouts.Position."""
+    from posdata.hdl.common.layouts import Position
+    ep = board.ep
+    value = Position.const({"side": board.side, "castle": board.castle,
+                            "ep_valid": int(ep != NO_SQUARE), "ep_sq": max(ep, 0)})
+    return value.as_value().value
+
+
+def pack_castling(board) -> tuple[int, int]:
+    """The root's castling squares and rook files (Chess960's chip reads them)."""
+    from posdata.hdl.image.variant import castle_rooks_word, castling_word
+    return castling_word(board.castles), castle_rooks_word(board.castles)
+
+
+def pack_squares(board) -> bytes:
+    return bytes(c | p << 2 for c, p in zip(board.color, board.piece))
+
+
+@dataclass
+class ChipCount:
+    leaves: int
+    clocks: int            #: from start until the last thread was done (the makespan)
+    overflow: bool         #: a move stack overflowed: ``leaves`` is not to be trusted
+    depth: int
+    bulk: bool
+    split: int
+    #: per thread, clocks per phase (PHASES)
+    phases: list[dict[str, int]] = field(default_factory=list)
+
+    @property
+    def clocks_per_leaf(self) -> float | None:
+        return self.clocks / self.leaves if self.leaves else None
+
+
+def chip_params(engines: int = 1, layout: str | None = None, variant: str = "chess") -> dict:
+    """The compiled chip's constructor parameters (one model per engines, layout, variant;
+    orthodox chess's key as before)."""
+    params = {"engines": engines}
+    if layout not in (None, DEFAULT_LAYOUT):
+        params["layout"] = layout
+    name = variant if isinstance(variant, str) else variant.name
+    if name != "chess":
+        params["variant"] = name
+    return params
+
+
+class ChipModel:
+    """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.chip.perft_chip;
+    ``variant`` (an engine.variants name) what it plays."""
+
+    def __init__(self, engines: int = 1, library: str | None = None, verbose: bool = True,
+                 layout: str | None = None, variant: str = "chess"):
+        self.engines = engines
+        self.variant = variant if isinstance(variant, str) else variant.name
+        params = chip_params(engines, layout, self.variant)
+        self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design="chip",
+                                                        params=params))
+        lib = self.lib
+        u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
+        lib.posdata_chip_create.restype = vp
+        lib.posdata_chip_destroy.argtypes = [vp]
+        lib.posdata_chip_threads.restype = u32
+        lib.posdata_chip_load.argtypes = [vp, ctypes.c_char_p, u32]
+        lib.posdata_chip_start.argtypes = [vp, u32, u32, u32, u32]
+        lib.posdata_chip_run.argtypes = [vp, u64, ctypes.POINTER(u64), ctypes.POINTER(u64),
+                                         ctypes.POINTER(u32)]
+        lib.posdata_chip_run.restype = ctypes.c_int32
+        lib.posdata_chip_phases.argtypes = [vp, ctypes.POINTER(u64)]
+        lib.posdata_chip_abort.argtypes = [vp]
+        lib.posdata_chip_castling.argtypes = [vp, u64, u32]
+        lib.posdata_chip_list.argtypes = [vp, u32, ctypes.POINTER(u32), ctypes.c_int32, u64,
+                                          ctypes.POINTER(u64)]
+        lib.posdata_chip_list.restype = ctypes.c_int32
+        self._moves = (u32 * MAX_MOVES)()
+        self.threads = lib.posdata_chip_threads()
+        self.handle = lib.posdata_chip_create()
+
+    def close(self) -> None:
+        if getattr(self, "handle", None):
+            self.lib.posdata_chip_destroy(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def _load(self, board) -> None:
+        self.lib.posdata_chip_load(self.handle, pack_squares(board), pack_root(board))
+        self.lib.posdata_chip_castling(self.handle, *pack_castling(board))
+
+    def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
+              progress=None, watchdog: int | None = None, engine: int | None = None
+              ) -> ChipCount:
+        """Count perft(``depth``) of ``board`` on the chip (on every engine, or on ``engine``
+        alone). ``progress(leaves, clocks)`` is called between native runs; ``watchdog`` bounds
+        the clocks (a stuck design fails)."""
+        if split is None:
+            split = default_split(depth)
+        check_engine(engine, self.engines)
+        lib, h = self.lib, self.handle
+        self._load(board)
+        solo = ALL_ENGINES if engine is None else engine
+        lib.posdata_chip_start(h, depth, int(bulk), split, solo)
+        leaves, clocks, overflow = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint32()
+        while not lib.posdata_chip_run(h, CHUNK, ctypes.byref(leaves), ctypes.byref(clocks),
+                                       ctypes.byref(overflow)):
+            if progress:
+                progress(leaves.value, clocks.value)
+            if watchdog is not None and clocks.value > watchdog:
+                lib.posdata_chip_abort(h)
+                raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
+        counts = (ctypes.c_uint64 * (self.threads * len(PHASES)))()
+        lib.posdata_chip_phases(h, counts)
+        phases = [{name: counts[t * len(PHASES) + i] for i, name in enumerate(PHASES)}
+                  for t in range(self.threads)]
+        return ChipCount(leaves.value, clocks.value, bool(overflow.value), depth, bulk, split,
+                         phases)
+
+    def list_moves(self, board, legal: bool = True, watchdog: int = 100_000) -> Generation:
+        """The root's moves as the chip lists them: legal (from its legality unit; from, to and
+        promoted piece only), or pseudo-legal in generation order (the generator core)."""
+        lib, h = self.lib, self.handle
+        self._load(board)
+        cycles = ctypes.c_uint64()
+        n = lib.posdata_chip_list(h, int(legal), self._moves, MAX_MOVES, watchdog,
+                                  ctypes.byref(cycles))
+        if n < 0:
+            raise WatchdogError(f"the perft chip did not list its moves within {watchdog} clocks")
+        if n > MAX_MOVES:
+            raise MoveOverflowError(f"the chip listed {n} moves, more than the {MAX_MOVES} the "
+                                    f"host holds")
+        return Generation(self._moves[:n], cycles.value, 64)

@@ -1,0 +1,145 @@
+"""The perft chip (hdl.chip.perft_chip) in Amaranth's simulator: the golden reference of the
+compiled model (sim.drivers.chip_cxxrtl), with the same interface; slow (about a thousand clocks per
+second), so for small counts, fault injection and waveforms (``vcd``).
+
+One simulation lives as long as the object: each call hands the testbench a request and advances
+the simulation until the answer is there, so the design is elaborated once."""
+
+from collections import deque
+
+from amaranth.sim import Simulator
+
+from .chip_cxxrtl import PHASES, ChipCount, check_engine, default_split, pack_castling, pack_root
+from .interface import Generation, WatchdogError
+
+CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
+
+
+class ChipSimulation:
+    """``perft`` and ``list_moves`` as sim.drivers.chip_cxxrtl.ChipModel's; ``dut`` (tests: fault
+    injection) simulates another instance of hdl.chip.perft_chip.PerftChip."""
+
+    def __init__(self, engines: int = 1, dut=None, vcd: str | None = None,
+                 gtkw: str | None = None, variant: str = "chess"):
+        from posdata.hdl.chip.perft_chip import PerftChip
+        self.variant = variant if isinstance(variant, str) else variant.name
+        self.dut = dut if dut is not None else PerftChip(engines, variant=self.variant)
+        self.engines = self.dut.engines
+        self.threads = len(self.dut.phases)
+        self._requests: deque = deque()
+        self._answer = None
+        self.sim = Simulator(self.dut)
+        self.sim.add_clock(CLOCK_PERIOD)
+        self.sim.add_testbench(self._bench)
+        self._vcd = None
+        if vcd:
+            d = self.dut
+            traces = [d.start, d.busy, d.depth, d.leaves, d.clocks, d.overflow, *d.phases]
+            self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
+            self._vcd.__enter__()
+
+    def close(self) -> None:
+        if self._vcd is not None:
+            self._vcd.__exit__(None, None, None)
+            self._vcd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _ask(self, request):
+        self._requests.append(request)
+        self._answer = None
+        while self._answer is None:
+            self.sim.advance()
+        answer, self._answer = self._answer, None
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    async def _bench(self, ctx):
+        while True:
+            if not self._requests:
+                await ctx.tick()
+                continue
+            work, board, args = self._requests.popleft()
+            try:
+                await self._load(ctx, board)
+                self._answer = await work(ctx, *args)
+            except WatchdogError as e:
+                self._answer = e
+
+    async def _load(self, ctx, board):
+        dut = self.dut
+        for sq in range(64):
+            ctx.set(dut.wr_en, 1)
+            ctx.set(dut.wr_sq, sq)
+            ctx.set(dut.wr_color, board.color[sq])
+            ctx.set(dut.wr_piece, board.piece[sq])
+            await ctx.tick()
+        ctx.set(dut.wr_en, 0)
+        ctx.set(dut.root.as_value(), pack_root(board))
+        if "castling" in dut.signature.members:
+            castling, rooks = pack_castling(board)
+            ctx.set(dut.castling.as_value(), castling)
+            ctx.set(dut.rooks.as_value(), rooks)
+
+    def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
+              progress=None, watchdog: int | None = 10_000_000,
+              engine: int | None = None) -> ChipCount:
+        if split is None:
+            split = default_split(depth)
+        check_engine(engine, self.engines)
+        return self._ask((self._perft, board, (depth, bulk, split, progress, watchdog, engine)))
+
+    async def _perft(self, ctx, depth, bulk, split, progress, watchdog, engine):
+        dut = self.dut
+        ctx.set(dut.solo, int(engine is not None))
+        ctx.set(dut.solo_engine, engine or 0)
+        ctx.set(dut.depth, depth)
+        ctx.set(dut.bulk, int(bulk))
+        ctx.set(dut.split, split)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        counts = [[0] * len(PHASES) for _ in range(self.threads)]
+        clock = 0
+        while True:
+            for t, phase in enumerate(ctx.get(p) for p in dut.phases):
+                counts[t][int(phase)] += 1
+            await ctx.tick()
+            clock += 1
+            if not ctx.get(dut.busy):
+                break
+            if watchdog is not None and clock > watchdog:
+                ctx.set(dut.abort, 1)
+                await ctx.tick()
+                ctx.set(dut.abort, 0)
+                await ctx.tick()  # the chip takes ABORT from registers
+                raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
+            if progress and clock % 100_000 == 0:
+                progress(ctx.get(dut.leaves), clock)
+        return ChipCount(ctx.get(dut.leaves), ctx.get(dut.clocks), bool(ctx.get(dut.overflow)),
+                         depth, bulk, split, [dict(zip(PHASES, row)) for row in counts])
+
+    def list_moves(self, board, legal: bool = True, watchdog: int = 100_000) -> Generation:
+        return self._ask((self._list, board, (legal, watchdog)))
+
+    async def _list(self, ctx, legal, watchdog):
+        dut = self.dut
+        ctx.set(dut.gen_start, 1)
+        ctx.set(dut.gen_legal, int(legal))
+        ctx.set(dut.moves.ready, 1)
+        await ctx.tick()
+        ctx.set(dut.gen_start, 0)
+        moves = []
+        payload = dut.moves.payload.as_value()
+        for clock in range(1, watchdog):
+            _, _, valid, word, busy = await ctx.tick().sample(dut.moves.valid, payload, dut.busy)
+            if valid:
+                moves.append(word)
+            if not busy and clock > 1:
+                return Generation(moves, clock, 64)
+        raise WatchdogError(f"the perft chip did not list its moves within {watchdog} clocks")

@@ -1,0 +1,425 @@
+"""The host side of the board's command protocol, version 2 (``hdl.link.protocol``).
+
+``BoardClient(transport)`` drives the perft chip on a board (or a simulated one):
+
+* ``generate(board)`` has the interface of the simulator drivers (``sim.drivers.interface``): it
+loads the
+  position (the whole board the first time, then only the squares that changed), lists the
+  pseudo-legal moves in generation order and returns a ``sim.drivers.interface.Generation`` with the
+  generator's cycle count; ``legal_moves(board)`` lists the legal ones the same way;
+* ``perft(board, depth, bulk, split, progress)`` starts a count, follows it with STATUS and
+  returns a ``sim.drivers.chip_cxxrtl.ChipCount`` (without per-thread phases);
+* ``status()``, ``abort()``, ``ping()``, and ``command()`` for one raw exchange.
+
+A transport carries the bytes: ``SerialTransport`` here (a real board, pyserial),
+``sim.drivers.fpga_board_sim.SimulatedTransport`` (the front end in Amaranth's simulator, UART bits
+and all) and ``sim.drivers.fpga_board_sim.CompiledBoard`` (its compiled model). A transport has
+``name`` and ``limit`` (for messages), ``write(bytes)``, ``read(n)`` (fewer bytes once its time
+limit expires), ``discard_input()`` (until the line is quiet), ``sleep(seconds)``,
+``frame_timeout_s`` (the board's time-out for a half-sent command), ``poll_interval`` (seconds
+between STATUS polls), ``close()``, and optionally ``just_reset`` (the board is fresh from power-up:
+no resync needed).
+
+Every read has a time limit. Errors are ``BoardError``\\ s with a one-line message: a reply that
+did not come (``BoardTimeout``), a garbled one (``ProtocolError``), or the board's refusal
+(``BoardRefused``, with its error code). After a timeout or a garbled reply the link is out of
+step: the next command first resyncs (silence for longer than the board's frame time-out, the
+line drained, PING) and reloads the whole position.
+
+Importing this module does not import amaranth or pyserial.
+"""
+
+import time
+from dataclasses import dataclass
+
+from posdata.engine.defs import MAX_MOVES, MOVE_BITS
+from posdata.hdl.link.protocol import (DEFAULT_BAUD, ENGINE_ALL, FLAG_BULK, FLAG_SELF_TEST,
+                                       FRAME_TIMEOUT_BYTES, LISTING_HEADER, MAX_DEPTH, MOVE_BYTES,
+                                       PING_BYTES, PING_MAGIC, PROTOCOL_VERSION, REPLY_HEADER,
+                                       STATUS_BYTES, UART_FRAME_BITS, Cmd, Err, SelfTest, State,
+                                       command_frame, crc8, load_payload, perft_payload,
+                                       split_in_range, square_code, state_bytes, update_payload)
+
+from .chip_cxxrtl import ChipCount, default_split
+from .interface import Generation, ShadowBoard, position_inputs
+
+MOVE_MASK = (1 << MOVE_BITS) - 1
+#: more changed squares than this: LOAD the whole board (66 bytes) rather than UPDATE them
+FULL_LOAD_ABOVE = 31
+
+#: the longest reply payload each command can have
+MAX_REPLY = {Cmd.PING: PING_BYTES, Cmd.STATUS: STATUS_BYTES,
+             Cmd.GENERATE: LISTING_HEADER + MOVE_BYTES * MAX_MOVES,
+             Cmd.LEGAL: LISTING_HEADER + MOVE_BYTES * MAX_MOVES}
+
+#: what an error code means to the user
+EXPLAIN = {
+    Err.BAD_CRC: "the command arrived garbled",
+    Err.UNKNOWN_COMMAND: "the board does not know the command",
+    Err.BAD_ENGINE: "no such engine",
+    Err.BAD_LENGTH: "the payload's length does not fit the command",
+    Err.BUSY: "a count is running (the power-up self-test, or one started earlier): wait for "
+              "it or abort it",
+    Err.BAD_ARGUMENT: "an argument is out of range",
+    Err.OVERFLOW: "a move stack overflowed, so there is no count",
+    Err.UNSUPPORTED: "this board has no perft chip (the iCEBreaker's): it lists moves only",
+}
+#: refusals that mean the link garbled a command: resync before the next one
+LINK_ERRORS = frozenset({Err.BAD_CRC, Err.UNKNOWN_COMMAND, Err.BAD_LENGTH})
+
+
+def command_name(cmd: int) -> str:
+    """A command byte for messages (tests send unknown ones too)."""
+    return Cmd(cmd).name if cmd in set(Cmd) else f"command {cmd:#04x}"
+
+
+class BoardError(Exception):
+    """Talking to the board failed; the message is one line."""
+
+
+class BoardTimeout(BoardError):
+    """Something the board should have sent did not arrive in time."""
+
+
+class ProtocolError(BoardError):
+    """The board sent something the protocol does not allow (or the line garbled it)."""
+
+
+class BoardRefused(BoardError):
+    """The board answered a command with an error code (``code``, an ``Err``)."""
+
+    def __init__(self, cmd: int, code: Err, where: str):
+        self.cmd, self.code = cmd, code
+        super().__init__(f"the board on {where} refused {command_name(cmd)}: {code.name} "
+                         f"({EXPLAIN.get(code, 'an error')})")
+
+
+@dataclass
+class BoardInfo:
+    """PING's reply."""
+    version: int
+    engines: int
+    threads: int          #: per engine
+    variant: int
+    self_test: SelfTest
+
+
+@dataclass
+class BoardStatus:
+    """STATUS's reply."""
+    state: State
+    bulk: bool
+    self_test: bool       #: the count is the power-up self-test
+    depth: int
+    split: int
+    leaves: int
+    clocks: int
+
+
+class BoardClient:
+    """Drives one board over ``transport`` (see the module's docstring)."""
+
+    def __init__(self, transport):
+        self.transport = transport
+        self.shadow = ShadowBoard()
+        self.shadow.forget()  # whatever the board holds: the first load is a whole one
+        self.info: BoardInfo | None = None
+        self._synced = bool(getattr(transport, "just_reset", False))
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def version(self) -> int | None:
+        return self.info.version if self.info else None
+
+    # --- Commands ------------------------------------------------------------------------------
+
+    def ping(self) -> BoardInfo:
+        """Get in step with the board (unless it is fresh), check that it speaks this protocol,
+        and return what it is."""
+        if not self._synced:
+            self.resync()
+        name = self.transport.name
+        reply = self._exchange(Cmd.PING)
+        if len(reply) != PING_BYTES or reply[:len(PING_MAGIC)] != PING_MAGIC:
+            self._lost()
+            raise ProtocolError(f"{name} answered PING with {reply.hex(' ') or 'nothing'}, not "
+                                f"a posdata board")
+        version, engines, threads, variant, self_test = reply[len(PING_MAGIC):]
+        if version != PROTOCOL_VERSION:
+            raise ProtocolError(f"the board on {name} speaks protocol version {version}, this "
+                                f"host version {PROTOCOL_VERSION}: rebuild the bitstream")
+        if self_test not in set(SelfTest):
+            self._lost()
+            raise ProtocolError(f"{name} reports self-test state {self_test}, which protocol "
+                                f"version {PROTOCOL_VERSION} does not have")
+        self.info = BoardInfo(version, engines, threads, variant, SelfTest(self_test))
+        self._synced = True
+        return self.info
+
+    def wait_self_test(self, limit: float = 10.0) -> BoardInfo:
+        """PING until the board's power-up self-test has finished (it takes milliseconds on a
+        board; a fresh simulated board is still counting) and return the last PING's reply."""
+        info = self.ping()
+        deadline = time.monotonic() + limit
+        while info.self_test == SelfTest.RUNNING:
+            if time.monotonic() > deadline:
+                raise BoardTimeout(f"the power-up self-test of {self.transport.name} did not "
+                                   f"finish within {limit:g} s")
+            self.transport.sleep(self.transport.poll_interval)
+            info = self.ping()
+        return info
+
+    def resync(self) -> None:
+        """Silence for longer than the board's frame time-out (a half-sent command is dropped),
+        then drain the line; the board's position is unknown from here on."""
+        t = self.transport
+        t.sleep(2 * t.frame_timeout_s)
+        t.discard_input()
+        self.shadow.forget()
+
+    def command(self, cmd: Cmd, payload: bytes = b"", engine: int = ENGINE_ALL) -> bytes:
+        """One exchange: the command's frame out, its reply's payload back (``BoardRefused`` for
+        an error code)."""
+        if not self._synced:
+            self.ping()
+        return self._exchange(cmd, payload, engine)
+
+    def load(self, board) -> int:
+        """Load ``board`` (its squares that changed since the last load, or all of them);
+        returns the number of squares written."""
+        load_cmd, payload, writes = self._load_frame(board)
+        try:
+            self.command(load_cmd, payload)
+        except BaseException:
+            self.shadow.forget()
+            raise
+        return writes
+
+    def generate(self, board) -> Generation:
+        """The pseudo-legal moves of ``board`` in generation order (the interface of
+        ``sim.drivers.interface``)."""
+        return self._listing(board, Cmd.GENERATE)
+
+    def legal_moves(self, board) -> Generation:
+        """The legal moves of ``board``, from the chip's legality unit (move words with from, to
+        and the promotion only), and the generator's cycle count."""
+        return self._listing(board, Cmd.LEGAL)
+
+    def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
+              progress=None, limit: float | None = None,
+              engine: int | None = None) -> ChipCount:
+        """Count perft(``depth``) of ``board`` on the board's chip (every engine, or ``engine``
+        alone); ``progress(leaves, clocks)`` is called at every STATUS poll while it runs.
+        ``limit`` (seconds): abort the count and raise ``BoardTimeout`` if it has not finished
+        by then."""
+        if not 0 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be from 0 to {MAX_DEPTH}, not {depth}")
+        if split is None:
+            split = default_split(depth)
+        if not split_in_range(depth, split):
+            raise ValueError(f"split must be from 0 to {max(0, depth - 1)} for depth {depth}, "
+                             f"not {split}")
+        self.load(board)
+        self.command(Cmd.PERFT, perft_payload(depth, bulk, split),
+                     engine=ENGINE_ALL if engine is None else engine)
+        deadline = None if limit is None else time.monotonic() + limit
+        while True:
+            try:
+                s = self.status()
+            except BoardRefused as e:
+                if e.code == Err.OVERFLOW:
+                    raise BoardError(f"perft({depth}) on {self.transport.name} overflowed a move "
+                                     f"stack: the chip gives no count for it") from None
+                raise
+            if (s.depth, s.bulk, s.split, s.self_test) != (depth, bool(bulk), split, False):
+                raise ProtocolError(f"the board reports a count of depth {s.depth}, split "
+                                    f"{s.split}, not the one started (another host?)")
+            if s.state == State.DONE:
+                return ChipCount(s.leaves, s.clocks, False, depth, bool(bulk), split, [])
+            if s.state != State.RUNNING:
+                raise BoardError(f"perft({depth}) on {self.transport.name} was "
+                                 f"{s.state.name.lower()} before it finished")
+            if progress:
+                progress(s.leaves, s.clocks)
+            if deadline is not None and time.monotonic() > deadline:
+                self.abort()
+                raise BoardTimeout(f"perft({depth}) did not finish within {limit:g} s on "
+                                   f"{self.transport.name}: aborted")
+            self.transport.sleep(self.transport.poll_interval)
+
+    def status(self) -> BoardStatus:
+        reply = self.command(Cmd.STATUS)
+        self._expect_length(Cmd.STATUS, reply, STATUS_BYTES)
+        state, flags, depth, split = reply[:4]
+        if state not in set(State) or flags & ~(FLAG_BULK | FLAG_SELF_TEST):
+            self._lost()
+            raise ProtocolError(f"{self.transport.name} sent a STATUS with state {state}, flags "
+                                f"{flags:#04x}, which protocol version {PROTOCOL_VERSION} does "
+                                f"not have")
+        return BoardStatus(State(state), bool(flags & FLAG_BULK), bool(flags & FLAG_SELF_TEST),
+                           depth, split, int.from_bytes(reply[4:12], "little"),
+                           int.from_bytes(reply[12:20], "little"))
+
+    def abort(self) -> None:
+        """Stop the running count, if any (the board's position stays loaded)."""
+        self.command(Cmd.ABORT)
+
+    # --- Frames --------------------------------------------------------------------------------
+
+    def _load_frame(self, board) -> tuple[Cmd, bytes, int]:
+        writes = self.shadow.diff(board)
+        state = state_bytes(**position_inputs(board))
+        if len(writes) > FULL_LOAD_ABOVE:
+            codes = bytes(square_code(c, p) for c, p in zip(board.color, board.piece))
+            return Cmd.LOAD, load_payload(codes, state), len(writes)
+        return (Cmd.UPDATE, update_payload(state, ((sq, square_code(c, p)) for sq, c, p in writes)),
+                len(writes))
+
+    def _listing(self, board, cmd: Cmd) -> Generation:
+        if not self._synced:
+            self.ping()
+        load_cmd, payload, writes = self._load_frame(board)
+        try:
+            # both commands at once: the board holds the second while it answers the first
+            self.transport.write(command_frame(load_cmd, payload) + command_frame(cmd))
+            try:
+                self._receive(load_cmd)
+            except BoardRefused as refused:
+                try:
+                    self._receive(cmd)  # read the listing's reply too: the link stays in step
+                except BoardRefused:
+                    pass
+                raise refused from None
+            reply = self._receive(cmd)
+        except BaseException:
+            self.shadow.forget()
+            raise
+        cycles = int.from_bytes(reply[:4], "little")
+        count = int.from_bytes(reply[4:LISTING_HEADER], "little")
+        self._expect_length(cmd, reply, LISTING_HEADER + MOVE_BYTES * count)
+        moves = [int.from_bytes(reply[i:i + MOVE_BYTES], "little")
+                 for i in range(LISTING_HEADER, len(reply), MOVE_BYTES)]
+        garbage = [m for m in moves if m & ~MOVE_MASK]
+        if garbage:
+            self._lost()
+            raise ProtocolError(f"{cmd.name} from {self.transport.name} holds a move word "
+                                f"{garbage[0]:#08x} wider than {MOVE_BITS} bits")
+        return Generation(moves, cycles, writes)
+
+    def _exchange(self, cmd: Cmd, payload: bytes = b"", engine: int = ENGINE_ALL) -> bytes:
+        try:
+            self.transport.write(command_frame(cmd, payload, engine))
+        except BaseException:
+            self._lost()
+            raise
+        return self._receive(cmd)
+
+    def _receive(self, cmd: Cmd) -> bytes:
+        """The reply to ``cmd``: its payload, or ``BoardRefused``."""
+        name, what = self.transport.name, command_name(cmd)
+        try:
+            head = self._read(REPLY_HEADER, f"the {what} reply")
+            status, echo, length = head[0], head[1], int.from_bytes(head[2:4], "little")
+            if head == b"POS\x01":
+                raise ProtocolError(f"the board on {name} speaks protocol version 1, this host "
+                                    f"version {PROTOCOL_VERSION}: rebuild the bitstream")
+            if echo != cmd or status not in set(Err) or (status != Err.OK and length):
+                raise ProtocolError(f"{name} sent a garbled reply header {head.hex(' ')} to "
+                                    f"{what}: is the baud rate right?")
+            if length > MAX_REPLY.get(cmd, 0):
+                raise ProtocolError(f"{name} announced a {length}-byte reply to {what}, more "
+                                    f"than it can have: a garbled line?")
+            rest = self._read(length + 1, f"the {length}-byte {what} reply's payload and CRC")
+            if crc8(head + rest) != 0:
+                raise ProtocolError(f"the {what} reply from {name} failed its CRC check: a "
+                                    f"garbled line?")
+        except BaseException:
+            self._lost()
+            raise
+        if status != Err.OK:
+            if status in LINK_ERRORS:
+                self._lost()
+            raise BoardRefused(cmd, Err(status), name)
+        return rest[:-1]
+
+    def _expect_length(self, cmd: Cmd, reply: bytes, length: int) -> None:
+        if len(reply) != length:
+            self._lost()
+            raise ProtocolError(f"{self.transport.name} sent {len(reply)} bytes for "
+                                f"{command_name(cmd)}, "
+                                f"not {length}")
+
+    def _lost(self) -> None:
+        """Out of step with the board: resync before the next command, then a whole load."""
+        self._synced = False
+        self.shadow.forget()
+
+    def _read(self, n: int, what: str) -> bytes:
+        data = self.transport.read(n)
+        if len(data) < n:
+            got = f", got {len(data)} of {n} bytes" if data else ""
+            raise BoardTimeout(f"{what} did not arrive from {self.transport.name} within "
+                               f"{self.transport.limit}{got}")
+        return data
+
+
+# --- A real board ------------------------------------------------------------------------------
+
+class SerialTransport:
+    """A board on a serial port. ``timeout`` (seconds) bounds every read, plus the time the
+    bytes asked for take on the line."""
+
+    poll_interval = 0.02
+
+    def __init__(self, port: str, baud: int = DEFAULT_BAUD, timeout: float = 1.0):
+        try:
+            import serial
+        except ImportError:
+            raise BoardError("pyserial is not installed (pip install pyserial)") from None
+        self.name = port
+        self.baud = baud
+        self.timeout = timeout
+        self.limit = f"{timeout:g} s"
+        self.frame_timeout_s = FRAME_TIMEOUT_BYTES * UART_FRAME_BITS / baud
+        try:
+            self._port = serial.Serial(port, baud, timeout=timeout)
+        except (serial.SerialException, OSError, ValueError) as e:
+            # pyserial wraps the OS error ("[Errno 2] could not open port X: [Errno 2] ..."):
+            # name the operating system's reason once.
+            cause_args = getattr(e.__cause__ or e.__context__, "args", ())
+            if len(cause_args) == 2 and isinstance(cause_args[1], str):
+                reason = cause_args[1]  # OSError and termios.error: (errno, text)
+            else:
+                reason = " ".join(str(e).split())
+            raise BoardError(f"cannot open serial port {port} at {baud} baud: {reason}") from None
+
+    def write(self, data: bytes) -> None:
+        self._port.write(data)
+        self._port.flush()
+
+    def read(self, n: int) -> bytes:
+        self._port.timeout = self.timeout + n * UART_FRAME_BITS / self.baud
+        return self._port.read(n)
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def discard_input(self, quiet: float = 0.05) -> None:
+        """Drop what has arrived and whatever follows until the line has been quiet for
+        ``quiet`` seconds (or 30 byte times, if longer)."""
+        quiet = max(quiet, 300 / self.baud)
+        self._port.timeout = quiet
+        self._port.reset_input_buffer()
+        while self._port.read(4096):
+            pass
+
+    def close(self) -> None:
+        self._port.close()

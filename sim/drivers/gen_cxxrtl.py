@@ -1,0 +1,103 @@
+"""The compiled model at run time: ctypes loads the shared library that sim.models.cxxrtl made
+(the gateware's CXXRTL model with the C entry point of sim/models/cxxrtl_gen_entry.cc) and calls one
+function per generation, so Python pays one call per generation instead of one per clock."""
+
+import ctypes
+
+from posdata.engine.defs import MAX_MOVES
+
+from ..models.cxxrtl import DEFAULT_LAYOUT, build_library
+from posdata.hdl.image.variant import castling_word, hardware_name
+
+from .interface import (Generation, MoveOverflowError, ShadowBoard, VariantCheck, WatchdogError,
+                        position_inputs)
+
+
+def model_params(layout: str | None = None, variant: str = "chess") -> dict | None:
+    """The generator model's build parameters; the default layout and chess's tables need none
+    (one cache entry either way)."""
+    params = {}
+    if layout not in (None, DEFAULT_LAYOUT):
+        params["layout"] = layout
+    if hardware_name(variant) != "chess":
+        params["variant"] = hardware_name(variant)
+    return params or None
+
+
+class CxxrtlGenerator:
+    """Same interface as PysimGenerator: ``generate(board) -> Generation``. ``capacity`` is the
+    size of the move buffer (tests make it small to see an overflow); ``variant`` (an
+    engine.variants name) the tables the model is built with (one model per table set: Chess960
+    runs on chess's)."""
+
+    def __init__(self, watchdog: int = 20_000, library: str | None = None, verbose=True,
+                 capacity: int = MAX_MOVES, layout: str | None = None, variant: str = "chess"):
+        self.check_variant = VariantCheck(variant)
+        if library is None:
+            library = build_library(verbose=verbose, params=model_params(layout, variant))
+        self.watchdog = watchdog
+        self.lib = ctypes.CDLL(library)
+        lib = self.lib
+        lib.posdata_create.restype = ctypes.c_void_p
+        lib.posdata_destroy.argtypes = [ctypes.c_void_p]
+        lib.posdata_clocks.argtypes = [ctypes.c_void_p]
+        lib.posdata_clocks.restype = ctypes.c_uint64
+        lib.posdata_spin.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+        lib.posdata_spin.restype = ctypes.c_uint64
+        u32 = ctypes.c_uint32
+        lib.posdata_generate.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int32, u32, u32, ctypes.c_uint64, u32,
+            u32, ctypes.POINTER(u32), ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(u32)]
+        lib.posdata_generate.restype = ctypes.c_int32
+        self.handle = lib.posdata_create()
+        self.shadow = ShadowBoard()
+        self.capacity = capacity
+        self._moves = (u32 * capacity)()
+        self._cycles = u32()
+        self._castles, self._castling = None, 0
+
+    def close(self) -> None:
+        if getattr(self, "handle", None):  # also when __init__ failed half way
+            self.lib.posdata_destroy(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    @property
+    def clocks(self) -> int:
+        """Clock cycles simulated so far (board writes and idle cycles included)."""
+        return self.lib.posdata_clocks(self.handle)
+
+    def spin(self, board, clocks: int) -> int:
+        """Load ``board`` and run back-to-back generations of it for ``clocks`` clocks in the
+        native loop (a speed measurement); returns the generations completed."""
+        self.generate(board)
+        return self.lib.posdata_spin(self.handle, clocks)
+
+    def generate(self, board) -> Generation:
+        self.check_variant(board)
+        writes = self.shadow.diff(board)
+        packed = bytes(v for w in writes for v in w)
+        i = position_inputs(board)
+        # The entry point stores at most `capacity` moves but counts them all.
+        if board.castles is not self._castles:  # the same records for a whole game
+            self._castles, self._castling = board.castles, castling_word(board.castles)
+        n = self.lib.posdata_generate(
+            self.handle, packed, len(writes), i["side"], i["castle"], self._castling,
+            i["ep_valid"], i["ep_sq"], self._moves,
+            self.capacity, self.watchdog, ctypes.byref(self._cycles))
+        if n < 0:
+            raise WatchdogError(f"generation did not finish within {self.watchdog} cycles")
+        if n > self.capacity:
+            raise MoveOverflowError(
+                f"the gateware reported {n} moves in one generation, more than the "
+                f"{self.capacity} the move buffer holds (the moves of any position fit in "
+                f"{MAX_MOVES}): is the design broken?")
+        return Generation(self._moves[:n], self._cycles.value, len(writes))

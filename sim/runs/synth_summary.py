@@ -1,0 +1,123 @@
+"""What `posdata synth` (and `make demo`) print of a build: its report from the tools, plus the
+speeds measured on the gateware in simulation (the generator's cycles per move, the perft
+chip's clocks per leaf) turned into rates at the routed Fmax."""
+
+import sys
+
+
+def add_speed(report: dict, progress=None) -> dict:
+    """Add the generator's cycles per move and the perft chip's clocks per leaf, and their rates
+    at Fmax, to a synthesis report (both measured on the gateware in simulation). With several
+    engines, the chip's rate is the projected one: a shared count's simulated makespan."""
+    variant = report.get("variant", "chess")
+    report["cycles_per_move"] = round(cycles_per_move(variant), 3)
+    report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
+                                               / report["cycles_per_move"])
+    if report.get("design") == "generator":  # no perft chip on this board
+        return report
+    engines = report.get("engines", 1)
+    per_leaf = chip_clocks_per_leaf(engines, progress, variant)
+    if per_leaf is not None:
+        report["chip_clocks_per_leaf"] = round(per_leaf, 4)
+        rate = round(report["fmax_mhz"] * 1e6 / per_leaf)
+        report["chip_leaves_per_second_at_fmax"] = rate
+        blocks = report["utilization"].get("DP16KD (EBR)", {}).get("used")
+        if blocks:
+            report["chip_leaves_per_second_per_dp16kd"] = round(rate / blocks)
+    return report
+
+
+#: the count the chip's speed is measured on: the power-up self-test's for one engine; a deeper
+#: one for several (a count shared by many threads needs enough nodes at the split ply)
+CHIP_SPEED_COUNT = ("initial", 4)
+CHIP_SPEED_COUNT_SHARED = ("initial", 5)
+
+
+def chip_speed_count(engines: int) -> tuple[str, int]:
+    return CHIP_SPEED_COUNT if engines == 1 else CHIP_SPEED_COUNT_SHARED
+
+
+def chip_clocks_per_leaf(engines: int = 1, progress=None,
+                         variant: str = "chess") -> float | None:
+    """The perft chip's clocks per leaf (makespan over leaves) on a bulk count of the initial
+    position, from its compiled model (None, with a note, when no C++ compiler is at hand)."""
+    from posdata.sim.runs.chip_projection import project
+    from posdata.sim.models.toolchain import ToolchainError
+    name, depth = chip_speed_count(engines)
+    if progress:
+        progress(f"bulk perft({depth}) of the {name} position on a compiled chip of "
+                 f"{engines} engine(s)")
+    try:
+        if variant != "chess":  # the variant's start position, on its own chip
+            from posdata.engine.board import Board
+            from posdata.engine.variants import get_variant
+            from posdata.sim.drivers.chip_cxxrtl import ChipModel
+            v = get_variant(variant)
+            count = ChipModel(engines, variant=variant).perft(Board(v.start_fen, v), depth)
+            return count.clocks / count.leaves
+        return project(engines, None, name, depth).clocks_per_leaf
+    except ToolchainError as e:
+        print(f"posdata: note: chip speed not measured ({e})", file=sys.stderr)
+        return None
+
+
+def cycles_per_move(variant: str = "chess") -> float:
+    """Clock cycles per emitted move over the six standard positions (another variant: its
+    sample positions), measured on the gateware in Amaranth's simulator (as `make bench-hw`
+    does)."""
+    from posdata.engine.board import Board
+    from posdata.engine.positions import STANDARD_POSITIONS
+    from posdata.engine.variants import get_variant
+    from posdata.sim.drivers.gen_pysim import PysimGenerator
+    from posdata.sim.runs.variant_positions import sample_positions
+    v = get_variant(variant)
+    fens = ([pos.fen for pos in STANDARD_POSITIONS] if variant == "chess"
+            else sample_positions(variant))
+    hw = PysimGenerator(variant=variant)
+    cycles = moves = 0
+    for fen in fens:
+        result = hw.generate(Board(fen, v))
+        cycles += result.cycles
+        moves += len(result.moves)
+    return cycles / moves
+
+
+def print_report(r: dict) -> None:
+    pll, uart = r["pll"], r["uart"]
+    print(f"board      {r['board']} ({r['device']}), {r.get('engines', 1)} perft engine(s)")
+    if "divq" in pll:  # the iCE40's SB_PLL40
+        dividers = f"SB_PLL40 DIVR {pll['divr']}, DIVF {pll['divf']}, DIVQ {pll['divq']}"
+    else:
+        dividers = (f"PLL CLKI_DIV {pll['clki_div']}, CLKFB_DIV {pll['clkfb_div']}, CLKOP_DIV "
+                    f"{pll['clkop_div']}")
+    print(f"clock      {pll['output_mhz']:g} MHz from {pll['input_mhz']:g} MHz ({dividers}, VCO "
+          f"{pll['vco_mhz']:g} MHz)")
+    if r.get("design") == "generator":
+        print("design     the move generator alone behind the UART (no perft chip: it does not "
+              "fit)")
+    error = 100 * (uart["actual_baud"] - uart["baud"]) / uart["baud"]
+    print(f"uart       {uart['baud']} baud (divisor {uart['divisor']}, {error:+.1f}%)")
+    print(f"{'resource':<20} {'used':>6} {'available':>9} {'%':>6}")
+    for name, u in r["utilization"].items():
+        print(f"{name:<20} {u['used']:>6} {u['available']:>9} {u['percent']:>6}")
+    verdict = "met" if r["timing_met"] else "NOT met"
+    print(f"Fmax       {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g} MHz: {verdict} "
+          f"(nextpnr, seed {r['seed']})")
+    print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
+          f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
+    if "chip_clocks_per_leaf" in r:
+        engines = r.get("engines", 1)
+        name, depth = chip_speed_count(engines)
+        shared = "" if engines == 1 else f", makespan of {engines} engines sharing it"
+        label = "" if engines == 1 else "projected "
+        print(f"perft chip {r['chip_clocks_per_leaf']} clocks per leaf (bulk perft({depth}), "
+              f"{name} position{shared}) -> {label}"
+              f"{r['chip_leaves_per_second_at_fmax'] / 1e6:.1f} M leaves/s at Fmax")
+        if "chip_leaves_per_second_per_dp16kd" in r:
+            print(f"           {r['chip_leaves_per_second_per_dp16kd'] / 1e6:.2f} M leaves/s "
+                  f"per DP16KD used")
+    nextpnr = next(v for k, v in r["tools"].items() if k.startswith("nextpnr"))  # any family
+    print(f"tools      amaranth {r['tools']['amaranth']}; {r['tools']['yosys'].split(' (')[0]}; "
+          f"{nextpnr.split(' -- ')[-1]}")
+    print("time       " + ", ".join(f"{k} {v:.1f} s" for k, v in r["seconds"].items()))
+    print(f"bitstream  {r['bitstream']}")

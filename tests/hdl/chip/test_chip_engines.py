@@ -1,0 +1,87 @@
+"""A chip of several perft engines: one count shared among all of them (split and summed) equals
+the software's; each engine counting alone does too; and an engine made faulty is caught and
+named by counting on each engine alone."""
+
+import sys
+
+import pytest
+
+import posdata.hdl.gen.rom
+from posdata.engine.board import Board
+from posdata.engine.defs import KNIGHT, parse_square
+from posdata.engine.perft import perft
+from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.gen.rom import PosdataRom, rom_address, table_index
+from posdata.sim.runs.chip_perft import run_chip_perft
+from posdata.sim.drivers.chip_pysim import ChipSimulation
+
+from posdata.sim.drivers.chip_cxxrtl import ChipModel
+
+ENGINES = 2  # compiled: each more engine is another ~40 s of C++ compile
+
+
+@pytest.fixture(scope="module")
+def chip():
+    return ChipModel(engines=ENGINES)
+
+
+@pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
+def test_shared_count_equals_software(chip, pos):
+    depth = 3
+    board = Board(pos.fen)
+    count = chip.perft(board, depth, bulk=True)
+    assert not count.overflow
+    assert count.leaves == perft(Board(pos.fen), depth, bulk=True), pos.fen
+    # every thread of every engine took part
+    busy = [sum(v for k, v in t.items() if k != "idle") for t in count.phases]
+    assert len(busy) == 2 * ENGINES and all(busy), busy
+
+
+def test_each_engine_alone_and_divide(chip):
+    pos = STANDARD_POSITIONS[1]  # Kiwipete
+    board = Board(pos.fen)
+    expected = perft(Board(pos.fen), 3, bulk=True)
+    shared = chip.perft(board, 3, bulk=True)
+    for engine in range(ENGINES):
+        alone = chip.perft(board, 3, bulk=True, engine=engine)
+        assert alone.leaves == expected, engine
+        # the others stayed idle
+        idle = [t["idle"] == sum(t.values()) for t in alone.phases]
+        assert idle == [i // 2 != engine for i in range(2 * ENGINES)], idle
+        assert alone.clocks > shared.clocks  # sharing the count shortens it
+    report = run_chip_perft(board, 3, "hw", bulk=True, divide=True, factory=lambda: chip)
+    b = Board(pos.fen)
+    for move in b.legal_moves():
+        from posdata.engine.defs import move_uci
+        b.makemove(move)
+        assert report.divide[move_uci(move)] == perft(b, 2, bulk=True)
+        b.takeback()
+
+
+def test_a_missing_engine_is_refused(chip):
+    with pytest.raises(ValueError, match="engine 2 does not exist"):
+        chip.perft(Board(STANDARD_POSITIONS[0].fen), 1, engine=ENGINES)
+
+
+def test_faulty_engine_is_named(monkeypatch):
+    """Engine 1 of three gets a ROM whose knight on g1 walks nowhere: shared, the count is
+    wrong; alone, engines 0 and 2 are right and engine 1 is named."""
+    g1 = parse_square("g1")
+    original = posdata.hdl.gen.rom.rom_image
+    calls = []
+
+    def image(*args, **kwargs):
+        words = original(*args, **kwargs)
+        if isinstance(sys._getframe(1).f_locals.get("self"), PosdataRom):  # a walk ROM's image
+            calls.append(len(calls))
+            if len(calls) == 2:  # the second engine's (engines elaborate in order)
+                words[rom_address(table_index(KNIGHT), g1, g1)] = g1 | g1 << 6
+        return words
+    monkeypatch.setattr(posdata.hdl.gen.rom, "rom_image", image)
+    chip = ChipSimulation(engines=3)
+    fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"
+    report = run_chip_perft(Board(fen), 2, "both", "pysim", True, factory=lambda: chip)
+    assert len(calls) == 3
+    assert not report.match
+    assert "counting alone, engine 1 (" in report.mismatch, report.mismatch
+    assert "engine 0" not in report.mismatch and "engine 2" not in report.mismatch
