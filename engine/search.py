@@ -24,9 +24,9 @@ read off it.
 import time
 from dataclasses import dataclass, field
 
+from . import movegen as reference_movegen
 from .board import MAX_PLY
 from .defs import CAPTURE, PAWN, PROMOTION, move_uci
-from . import movegen as reference_movegen
 from .eval import evaluate as default_evaluate
 
 MATE = 30000  #: the score of giving mate now; mate in n plies scores MATE - n

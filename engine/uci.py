@@ -24,10 +24,10 @@ with an info string.
 import sys
 import threading
 
+from . import movegen as reference_movegen
 from .board import Board
 from .fen import FenError
 from .perft import divide
-from . import movegen as reference_movegen
 from .search import MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
 from .variants import BY_NAME, CHESS, VARIANTS, VariantError, get_variant
 

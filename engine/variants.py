@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
-from .defs import BLACK, BPAWN, KING, KNIGHT, PAWN, QUEEN, ROOK, BISHOP, START_FEN, WHITE
+from .defs import BISHOP, BLACK, BPAWN, KING, KNIGHT, PAWN, QUEEN, ROOK, START_FEN, WHITE
 from .pieces import AttackKind, parse_piece
 
 CHANCELLOR = 7  #: chigorin's extra piece takes the one free code

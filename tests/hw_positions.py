@@ -7,7 +7,6 @@ from posdata.engine.board import Board
 from posdata.engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
 from posdata.engine.positions import STANDARD_POSITIONS
 
-
 EXTRA_STARTS = (
     # promotions both ways, castling rights, en passant chances, checks
     "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R w KQkq c6 0 1",

@@ -17,9 +17,9 @@ from amaranth.lib.cdc import ResetSynchronizer
 from posdata.engine.variants import CHESS
 
 from ..link.chip_frontend import UartFrontEnd
-from .leds import LEDS, StatusLeds
-from .ecp5_pll import EcpPll, pll_settings
 from ..link.protocol import DEFAULT_BAUD, SELF_TEST_DEPTH
+from .ecp5_pll import EcpPll, pll_settings
+from .leds import LEDS, StatusLeds
 
 MAX_BAUD_ERROR = 0.02
 

@@ -20,9 +20,9 @@ from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
 from ..link.gen_frontend import GeneratorFrontEnd
+from ..link.protocol import DEFAULT_BAUD
 from .ice40_pll import Ice40Pll, exact_divisor, ice40_pll_settings
 from .leds import StatusLeds
-from ..link.protocol import DEFAULT_BAUD
 
 POR_US = 15  #: reset held after lock: 5x the block RAMs' ~3 us (Amaranth's iCE40 margin)
 #: 11 clocks per bit at 3 Mbaud (hdl.boards.synth_targets.ICE40.default_mhz)

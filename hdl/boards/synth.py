@@ -15,10 +15,25 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from .synth_report import (cell_counts, cell_utilization, clock_timing, clocking, read_json,
-                           utilization, yosys_seconds)
-from .synth_targets import (BOARDS, DEFAULT_BOARD, SynthError, board_for, default_engines,
-                            platform_for, tool, tool_version)
+from .synth_report import (
+    cell_counts,
+    cell_utilization,
+    clock_timing,
+    clocking,
+    read_json,
+    utilization,
+    yosys_seconds,
+)
+from .synth_targets import (
+    BOARDS,
+    DEFAULT_BOARD,
+    SynthError,
+    board_for,
+    default_engines,
+    platform_for,
+    tool,
+    tool_version,
+)
 
 __all__ = ["BOARDS", "DEFAULT_BOARD", "DEFAULT_MHZ", "SynthError", "SynthResult",
            "default_engines", "platform_for", "synthesize", "tool"]

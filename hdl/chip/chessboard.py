@@ -23,10 +23,9 @@ from posdata.engine.defs import BLACK, KING, PAWN, WHITE, Color
 from posdata.engine.pieces import AttackKind
 from posdata.engine.variants import CHESS, get_variant
 
-from .attack import attack_planes
-from ..gen.chessboard import PieceLookup, Planes
 from ..common.layouts import PIECE, SQUARE
-
+from ..gen.chessboard import PieceLookup, Planes
+from .attack import attack_planes
 
 #: attacker plane -> the attack kind that puts a piece in it
 PLANE_KINDS = {"orth": AttackKind.ORTHOGONAL_RIDER, "diag": AttackKind.DIAGONAL_RIDER,

@@ -4,21 +4,28 @@ and the leaves are summed. ``clocks`` counts the clocks of the last count, from 
 last thread is done (its makespan).
 """
 
-from amaranth import (ClockDomain, ClockSignal, DomainRenamer, Module, Mux, ResetInserter,
-                      ResetSignal, Signal)
+from amaranth import (
+    ClockDomain,
+    ClockSignal,
+    DomainRenamer,
+    Module,
+    Mux,
+    ResetInserter,
+    ResetSignal,
+    Signal,
+)
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
-from .claims import ClaimCounter
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
-from .chessboard import plane_codes
-from .perft_engine import THREADS, PerftEngine
-from .perft_thread import castling_ports
-from .perft_thread import Phase
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
+from .chessboard import plane_codes
+from .claims import ClaimCounter
+from .perft_engine import THREADS, PerftEngine
+from .perft_thread import Phase, castling_ports
 
 
 def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:

@@ -14,10 +14,10 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
-from .kept_register import KeptRegister
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
-from .perft_thread import ClaimPort, Phase, PerftThread, castling_ports
 from ..gen.rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
+from .kept_register import KeptRegister
+from .perft_thread import ClaimPort, PerftThread, Phase, castling_ports
 
 THREADS = 2  #: one per port of the dual-ported ROMs
 

@@ -38,12 +38,12 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import BLACK, CASTLES, KING, NO_PIECE, PAWN, ROOK, WHITE, Color
 from posdata.engine.variants import CHESS, get_variant
 
-from .attack import LATENCY, AttackUnit
-from ..gen.core import GeneratorCore
 from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout, Position
-from .chessboard import PerftBoard, has_nightriders, plane_codes
+from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
 from ..image.variant import ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS, geometry_of
+from .attack import LATENCY, AttackUnit
+from .chessboard import PerftBoard, has_nightriders, plane_codes
 
 STACK_DEPTH = 4096  #: move stack entries (README: 12 plies x 323 <= 4096)
 MAX_PLIES = 16      #: ply records (undo, first/end, cursor); depth is at most MAX_PLIES - 1

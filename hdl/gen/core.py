@@ -18,12 +18,12 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
-from .chessboard import PieceLookup, Planes, TypePlanes
 from ..common.layouts import SQUARE, Castling, MoveLayout, Position
+from ..image.variant import ORTHODOX_CASTLING, Geometry
+from .chessboard import PieceLookup, Planes, TypePlanes
 from .merger import OutputMerger
 from .prefetch import PiecePrefetcher
 from .rom import DEFAULT_LAYOUT, check_layout, read_port, rom_geometry, start_port
-from ..image.variant import ORTHODOX_CASTLING, Geometry
 from .walker import Walker
 
 

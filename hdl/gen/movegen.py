@@ -73,11 +73,11 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
+from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout
+from ..image.variant import ORTHODOX_CASTLING, Geometry
 from .chessboard import BoardMemory
 from .core import GeneratorCore
-from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout
 from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, StartsFromWalkRom, check_layout, rom_geometry
-from ..image.variant import ORTHODOX_CASTLING, Geometry
 
 
 class MoveGenerator(wiring.Component):

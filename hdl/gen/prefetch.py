@@ -15,15 +15,14 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import PAWN
 
-from .chessboard import PieceLookup, Planes, TypePlanes, rank_of
 from ..common.layouts import PIECE, SQUARE
-from .params import QUEUE_DEPTH
 from ..common.priority import lowest_set_bit
 from ..image import dense
-from .rom import ORTHODOX, start_port
 from ..image.sparse import TABLE_BITS
 from ..image.variant import Geometry, rom_table
-
+from .chessboard import PieceLookup, Planes, TypePlanes, rank_of
+from .params import QUEUE_DEPTH
+from .rom import ORTHODOX, start_port
 
 # (colour, code) -> ROM table: hdl.image.variant.rom_table's rule, the same in every variant
 assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)

@@ -32,9 +32,20 @@ from posdata.engine.defs import BLACK, PAWN, WHITE
 from posdata.engine.variants import CHESS
 
 from ..image import dense
-from ..image.sparse import (ADDR_BITS, END_BITS, ROM_DEPTH, START_DEPTH,  # noqa: F401 (re-exported)
-                        TABLE_BITS, WORD_BITS, end_image, rom_address, rom_image, start_address,
-                        start_image, table_index)
+from ..image.sparse import (  # noqa: F401 (re-exported)
+    ADDR_BITS,
+    END_BITS,
+    ROM_DEPTH,
+    START_DEPTH,
+    TABLE_BITS,
+    WORD_BITS,
+    end_image,
+    rom_address,
+    rom_image,
+    start_address,
+    start_image,
+    table_index,
+)
 from ..image.variant import Geometry, geometry_of, rom_table
 
 LAYOUTS = ("dense", "sparse")

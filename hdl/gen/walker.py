@@ -41,14 +41,13 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import Color
 
-from .chessboard import Planes, color_of, rank_of
 from ..common.layouts import SQUARE, MoveLayout, Position
+from ..image.sparse import TABLE_BITS, rom_address
+from ..image.variant import Geometry
+from .chessboard import Planes, color_of, rank_of
 from .params import CONTEXTS
 from .prefetch import piece_record
 from .rom import DEFAULT_LAYOUT, ORTHODOX, check_layout, read_port
-from ..image.sparse import TABLE_BITS, rom_address
-from ..image.variant import Geometry
-
 
 # --- Sandström's rule ----------------------------------------------------------------------------
 

@@ -32,18 +32,39 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
-from posdata.engine.variants import CHESS
 from posdata.engine.positions import BY_NAME
+from posdata.engine.variants import CHESS
 
+from ..chip.perft_chip import PerftChip
+from ..common.layouts import MoveLayout, Position
 from .frame_rx import FrameReceiver
 from .frame_tx import ReplySender
-from ..common.layouts import MoveLayout, Position
-from ..chip.perft_chip import PerftChip
-from .protocol import (DEPTH_BITS, ENGINE_ALL, FLAG_BULK, FRAME_TIMEOUT_BYTES, LISTING_CAPACITY,
-                       LISTING_HEADER, LISTINGS, MAX_COMMAND_PAYLOAD, MAX_DEPTH, MOVE_BYTES,
-                       NEEDS_IDLE, PAYLOAD_LENGTHS, PING_BYTES, SELF_TEST_DEPTH, STATUS_BYTES,
-                       UART_FRAME_BITS, Cmd, Err, SelfTest, State, ping_payload, square_code,
-                       valid_square_codes, variant_number)
+from .protocol import (
+    DEPTH_BITS,
+    ENGINE_ALL,
+    FLAG_BULK,
+    FRAME_TIMEOUT_BYTES,
+    LISTING_CAPACITY,
+    LISTING_HEADER,
+    LISTINGS,
+    MAX_COMMAND_PAYLOAD,
+    MAX_DEPTH,
+    MOVE_BYTES,
+    NEEDS_IDLE,
+    PAYLOAD_LENGTHS,
+    PING_BYTES,
+    SELF_TEST_DEPTH,
+    STATUS_BYTES,
+    UART_FRAME_BITS,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    ping_payload,
+    square_code,
+    valid_square_codes,
+    variant_number,
+)
 from .uart import UartRx, UartTx
 
 #: bytes received while a command is in hand: a command sent right behind another (the protocol

@@ -25,13 +25,25 @@ from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from ..gen.movegen import MoveGenerator
+from .chip_frontend import CODE_BITS, RX_FIFO_DEPTH, initial_position
 from .frame_rx import FrameReceiver
 from .frame_tx import ReplySender
-from .chip_frontend import CODE_BITS, RX_FIFO_DEPTH, initial_position
-from ..gen.movegen import MoveGenerator
-from .protocol import (ENGINE_ALL, FRAME_TIMEOUT_BYTES, LISTING_HEADER, MAX_COMMAND_PAYLOAD,
-                       MOVE_BYTES, PAYLOAD_LENGTHS, PING_BYTES, UART_FRAME_BITS, Cmd, Err, SelfTest,
-                       ping_payload, square_code)
+from .protocol import (
+    ENGINE_ALL,
+    FRAME_TIMEOUT_BYTES,
+    LISTING_HEADER,
+    MAX_COMMAND_PAYLOAD,
+    MOVE_BYTES,
+    PAYLOAD_LENGTHS,
+    PING_BYTES,
+    UART_FRAME_BITS,
+    Cmd,
+    Err,
+    SelfTest,
+    ping_payload,
+    square_code,
+)
 from .uart import UartRx, UartTx
 
 #: what this board answers; the other commands need the perft chip

@@ -5,8 +5,20 @@ import sys
 
 from posdata.engine.fen import FenError
 
-from . import (board_cmd, compare_cmd, demo_cmd, export_cmd, moves_cmd, perft_cmd, perftree_cmd,
-               search_cmd, sim_cmd, synth_cmd, uci_cmd, walk_cmd)
+from . import (
+    board_cmd,
+    compare_cmd,
+    demo_cmd,
+    export_cmd,
+    moves_cmd,
+    perft_cmd,
+    perftree_cmd,
+    search_cmd,
+    sim_cmd,
+    synth_cmd,
+    uci_cmd,
+    walk_cmd,
+)
 from .common import CliError, Parser
 
 #: in the order `posdata --help` lists them

@@ -8,12 +8,20 @@ from posdata.engine.defs import move_uci
 from posdata.engine.movegen import gen
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.link.protocol import DEFAULT_BAUD, MAX_DEPTH, SelfTest
-from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport
 from posdata.sim.drivers.chip_cxxrtl import default_split
+from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport
 from posdata.sim.views.difference import describe_difference
 
-from .common import (CliError, Progress, add_json_arg, add_position_args, describe, int_in_range,
-                     load_board, print_json)
+from .common import (
+    CliError,
+    Progress,
+    add_json_arg,
+    add_position_args,
+    describe,
+    int_in_range,
+    load_board,
+    print_json,
+)
 
 SIM_DIVISOR = 4
 ACTIONS = ("moves", "legal", "perft", "status", "abort", "ping")

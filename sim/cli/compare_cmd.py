@@ -6,8 +6,15 @@ import os
 from posdata.engine.positions import STANDARD_POSITIONS, PerftPosition
 from posdata.engine.variants import CHESS
 
-from .common import (CliError, add_json_arg, add_variant_arg, clock_mhz, int_in_range, print_json,
-                     require_chip_variant)
+from .common import (
+    CliError,
+    add_json_arg,
+    add_variant_arg,
+    clock_mhz,
+    int_in_range,
+    print_json,
+    require_chip_variant,
+)
 from .compare_random import add_random_args, run_random
 from .compare_table import compare_table
 from .target_args import add_scheduler_arg, add_target_args, target_from_args

@@ -13,8 +13,8 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
     """Run the comparison for each named position of ``positions`` (default: the standard
     ones; those of ``variant``'s game) at its depth on ``sim`` (a sim.drivers.targets target or its
     name); print the table as it fills when ``echo``. Returns one dict per position."""
-    from posdata.sim.drivers.targets import as_target, make_chip
     from posdata.sim.drivers.fpga_board import BoardError
+    from posdata.sim.drivers.targets import as_target, make_chip
     from posdata.sim.runs.chip_perft import run_chip_perft
     from posdata.sim.runs.gen_perft import run_perft
 

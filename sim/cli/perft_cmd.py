@@ -1,10 +1,20 @@
 """posdata perft: count the legal move tree in software, with the simulated move generator in the
 loop, or on the simulated perft chip, which counts by itself."""
 
+from .common import (
+    CliError,
+    Progress,
+    add_json_arg,
+    add_position_args,
+    add_variant_arg,
+    clock_mhz,
+    int_in_range,
+    load_board,
+    print_json,
+    require_chip_variant,
+)
 from .perft_epd import add_suite_args, run_suite_cmd
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
-from .common import (CliError, Progress, add_json_arg, add_position_args, add_variant_arg,
-                     clock_mhz, int_in_range, load_board, print_json, require_chip_variant)
 
 MAX_DEPTH = 12
 BACKENDS = ("sw", "gen", "hw", "both")

@@ -1,13 +1,28 @@
 """posdata search: the TSCP-style search on a position, iteration by iteration."""
 
-from posdata.engine.search import (MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, is_mate_score,
-                                   mate_in, pv_uci, uci_score)
+from posdata.engine.search import (
+    MAX_DEPTH,
+    Limits,
+    MoveGenUnavailable,
+    Searcher,
+    is_mate_score,
+    mate_in,
+    pv_uci,
+    uci_score,
+)
 
 from ..drivers.movegens import MOVEGENS, make_movegen
-
+from .common import (
+    CliError,
+    add_json_arg,
+    add_position_args,
+    add_variant_arg,
+    int_in_range,
+    load_board,
+    print_json,
+    require_orthodox,
+)
 from .target_args import add_target_args, target_from_args
-from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, int_in_range,
-                     load_board, print_json, require_orthodox)
 
 MAX_MOVETIME_MS = 24 * 3600 * 1000
 

@@ -3,8 +3,15 @@ each move appeared and an account, per piece, of where the clocks went."""
 
 import os
 
-from .common import (CliError, add_json_arg, add_position_args, add_variant_arg, describe,
-                     load_board, print_json)
+from .common import (
+    CliError,
+    add_json_arg,
+    add_position_args,
+    add_variant_arg,
+    describe,
+    load_board,
+    print_json,
+)
 
 
 def register(sub) -> None:
@@ -23,8 +30,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from posdata.sim.views.accounts import account
     from posdata.sim.drivers.gen_pysim import PysimGenerator
+    from posdata.sim.views.accounts import account
 
     board = load_board(args)
     vcd = gtkw = None

@@ -33,12 +33,34 @@ import time
 from dataclasses import dataclass
 
 from posdata.engine.defs import MAX_MOVES, MOVE_BITS
-from posdata.hdl.link.protocol import (DEFAULT_BAUD, ENGINE_ALL, FLAG_BULK, FLAG_SELF_TEST,
-                                       FRAME_TIMEOUT_BYTES, LISTING_HEADER, MAX_DEPTH, MOVE_BYTES,
-                                       PING_BYTES, PING_MAGIC, PROTOCOL_VERSION, REPLY_HEADER,
-                                       STATUS_BYTES, UART_FRAME_BITS, Cmd, Err, SelfTest, State,
-                                       command_frame, crc8, load_payload, perft_payload,
-                                       split_in_range, square_code, state_bytes, update_payload)
+from posdata.hdl.link.protocol import (
+    DEFAULT_BAUD,
+    ENGINE_ALL,
+    FLAG_BULK,
+    FLAG_SELF_TEST,
+    FRAME_TIMEOUT_BYTES,
+    LISTING_HEADER,
+    MAX_DEPTH,
+    MOVE_BYTES,
+    PING_BYTES,
+    PING_MAGIC,
+    PROTOCOL_VERSION,
+    REPLY_HEADER,
+    STATUS_BYTES,
+    UART_FRAME_BITS,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    command_frame,
+    crc8,
+    load_payload,
+    perft_payload,
+    split_in_range,
+    square_code,
+    state_bytes,
+    update_payload,
+)
 
 from .chip_cxxrtl import ChipCount, default_split
 from .interface import Generation, ShadowBoard, position_inputs

@@ -18,8 +18,8 @@ from collections import deque
 
 from posdata.hdl.link.protocol import FRAME_TIMEOUT_BYTES, SELF_TEST_DEPTH, UART_FRAME_BITS
 
-from .fpga_board import ProtocolError
 from ..models.cxxrtl import build_library
+from .fpga_board import ProtocolError
 
 CLOCK_HZ = 100e6          #: the nominal clock (its value only scales simulated time)
 CLOCK_PERIOD = 1 / CLOCK_HZ

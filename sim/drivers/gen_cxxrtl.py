@@ -5,12 +5,17 @@ function per generation, so Python pays one call per generation instead of one p
 import ctypes
 
 from posdata.engine.defs import MAX_MOVES
-
-from ..models.cxxrtl import DEFAULT_LAYOUT, build_library
 from posdata.hdl.image.variant import castling_word, hardware_name
 
-from .interface import (Generation, MoveOverflowError, ShadowBoard, VariantCheck, WatchdogError,
-                        position_inputs)
+from ..models.cxxrtl import DEFAULT_LAYOUT, build_library
+from .interface import (
+    Generation,
+    MoveOverflowError,
+    ShadowBoard,
+    VariantCheck,
+    WatchdogError,
+    position_inputs,
+)
 
 
 def model_params(layout: str | None = None, variant: str = "chess") -> dict | None:

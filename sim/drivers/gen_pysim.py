@@ -10,8 +10,14 @@ from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.image.variant import hardware_name
 
 from ..views.accounts import Clock
-from .interface import (Generation, ShadowBoard, VariantCheck, WatchdogError, castling_input,
-                        position_inputs)
+from .interface import (
+    Generation,
+    ShadowBoard,
+    VariantCheck,
+    WatchdogError,
+    castling_input,
+    position_inputs,
+)
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis (in fs: Amaranth's unit)
 

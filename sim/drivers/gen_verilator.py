@@ -4,8 +4,8 @@ it."""
 
 from posdata.hdl.image.variant import hardware_name
 
-from .gen_cxxrtl import CxxrtlGenerator
 from ..models.toolchain import ToolchainError
+from .gen_cxxrtl import CxxrtlGenerator
 
 
 class VerilatorGenerator(CxxrtlGenerator):

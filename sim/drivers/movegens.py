@@ -8,9 +8,9 @@ from posdata.engine.search import MoveGenUnavailable
 
 
 def _gateware(target="cxxrtl"):
-    from .targets import make_driver
     from .fpga_board import BoardError
     from .interface import GatewareMoveGen
+    from .targets import make_driver
     try:
         return GatewareMoveGen(make_driver(target))
     except (RuntimeError, OSError, BoardError) as e:  # no C++ compiler, no board on the port

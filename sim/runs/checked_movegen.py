@@ -5,8 +5,8 @@ same moves, same order, same flags)."""
 from posdata.engine.defs import move_uci
 from posdata.engine.movegen import gen as reference_gen
 
-from ..views.difference import describe_difference
 from ..drivers.interface import GatewareMoveGen
+from ..views.difference import describe_difference
 
 
 class GeneratorMismatch(Exception):

@@ -17,11 +17,11 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 
-from .checked_movegen import CheckingMoveGen, GeneratorMismatch
 from ..drivers.interface import GatewareMoveGen
-from .pool import run_in_workers
-from ..views.perft_report import PerftReport, SubtreeResult
 from ..drivers.worker import worker_driver
+from ..views.perft_report import PerftReport, SubtreeResult
+from .checked_movegen import CheckingMoveGen, GeneratorMismatch
+from .pool import run_in_workers
 
 
 def subtree(fen: str, depth: int, backend: str, sim: str, factory=None,

@@ -41,8 +41,8 @@ def chip_clocks_per_leaf(engines: int = 1, progress=None,
                          variant: str = "chess") -> float | None:
     """The perft chip's clocks per leaf (makespan over leaves) on a bulk count of the initial
     position, from its compiled model (None, with a note, when no C++ compiler is at hand)."""
-    from posdata.sim.runs.chip_projection import project
     from posdata.sim.models.toolchain import ToolchainError
+    from posdata.sim.runs.chip_projection import project
     name, depth = chip_speed_count(engines)
     if progress:
         progress(f"bulk perft({depth}) of the {name} position on a compiled chip of "

@@ -22,7 +22,6 @@ from posdata.engine.defs import CASTLE
 from posdata.engine.fen import FenError
 from posdata.engine.perft import perft
 from posdata.engine.zobrist import full_hash
-
 from tests.conftest import move_set_diff
 
 V = "chess960"

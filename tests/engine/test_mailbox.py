@@ -7,12 +7,11 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.defs import CAPTURE, PROMOTION, describe_move
-from tests.mailbox import MAILBOX, MAILBOX64, mailbox_gen, mailbox_moves
 from posdata.engine.movegen import gen_caps
 from posdata.engine.perft import perft
 from posdata.engine.positions import STANDARD_POSITIONS
-
 from tests.conftest import move_set_diff
+from tests.mailbox import MAILBOX, MAILBOX64, mailbox_gen, mailbox_moves
 
 #: positions with the rarer moves, besides the standard six
 EXTRA_FENS = [

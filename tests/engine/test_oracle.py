@@ -19,7 +19,6 @@ from posdata.engine.movegen import gen_caps
 from posdata.engine.perft import perft
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.zobrist import full_hash
-
 from tests.conftest import move_set_diff
 
 START_FENS = [p.fen for p in STANDARD_POSITIONS] + [

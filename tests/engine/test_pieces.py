@@ -9,8 +9,7 @@ import pytest
 
 from posdata.engine.defs import BISHOP, DIRECTIONS, KING, KNIGHT, QUEEN, ROOK, SQUARE_NAMES
 from posdata.engine.pieces import AttackKind, PieceError, parse_piece
-from posdata.engine.posdata import (NEXTDIR, NEXTPOS, ORTHODOX_LAYOUT, build_tables, table_rows,
-                                    walk)
+from posdata.engine.posdata import NEXTDIR, NEXTPOS, ORTHODOX_LAYOUT, build_tables, table_rows, walk
 from posdata.engine.variants import CHESS, VARIANTS
 
 #: SHA-256 of the orthodox ROM image as it was built before the notation existed (GNU Chess's

@@ -6,8 +6,23 @@ import random
 import numpy as np
 import pytest
 
-from posdata.engine.defs import (BISHOP, BLACK, BPAWN, DIRECTIONS, KING, KNIGHT, N_PTYPES, NO_PIECE,
-                                 PAWN, QUEEN, ROOK, SQUARE_NAMES, WHITE, parse_square, ptype)
+from posdata.engine.defs import (
+    BISHOP,
+    BLACK,
+    BPAWN,
+    DIRECTIONS,
+    KING,
+    KNIGHT,
+    N_PTYPES,
+    NO_PIECE,
+    PAWN,
+    QUEEN,
+    ROOK,
+    SQUARE_NAMES,
+    WHITE,
+    parse_square,
+    ptype,
+)
 from posdata.engine.posdata import NEXTDIR, NEXTDIR_ROWS, NEXTPOS, NEXTPOS_ROWS, build_posdata, walk
 
 PIECES = (KNIGHT, BISHOP, ROOK, QUEEN, KING)

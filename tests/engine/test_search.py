@@ -16,7 +16,7 @@ from posdata.engine.board import Board
 from posdata.engine.defs import START_FEN, move_uci
 from posdata.engine.eval import evaluate
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.engine.search import (MATE, Limits, MoveGenUnavailable, Searcher, mate_in, uci_score)
+from posdata.engine.search import MATE, Limits, MoveGenUnavailable, Searcher, mate_in, uci_score
 from posdata.sim.cli import main as cli_main
 
 # Mates checked against a brute-force python-chess solver (no shorter mate exists), from both

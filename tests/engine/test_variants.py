@@ -10,8 +10,15 @@ from posdata.engine.board import Board
 from posdata.engine.defs import BLACK, BPAWN, KING, PAWN, QUEEN, WHITE, ptype
 from posdata.engine.fen import FenError
 from posdata.engine.pieces import AttackKind
-from posdata.engine.variants import (BY_NAME, CHANCELLOR, CHESS, VARIANT_NAMES, VARIANTS,
-                                     VariantError, get_variant)
+from posdata.engine.variants import (
+    BY_NAME,
+    CHANCELLOR,
+    CHESS,
+    VARIANT_NAMES,
+    VARIANTS,
+    VariantError,
+    get_variant,
+)
 
 FAIRY = ("amazon", "almost", "chigorin", "nightrider")
 

@@ -31,8 +31,8 @@ from amaranth.hdl import Assert, Assume, Cover, ResetSignal
 from amaranth.lib.memory import Memory
 
 from posdata.engine.defs import BISHOP, CASTLES, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, Color
-from posdata.hdl.common.layouts import PIECE
 from posdata.hdl.chip.perft_thread import PerftThread
+from posdata.hdl.common.layouts import PIECE
 
 from .abstract import Inside, find_signals, free_read_port, free_start_port, past
 

@@ -11,7 +11,6 @@ any clock: what its protocol documents about idle, reset and the board.
 from amaranth import Cat, Const, Elaboratable, Module, Signal
 from amaranth.asserts import AnySeq
 from amaranth.hdl import Assert, ResetSignal
-
 from amaranth.lib.fifo import SyncFIFO
 
 from posdata.hdl.gen.chessboard import BoardMemory

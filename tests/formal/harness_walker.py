@@ -30,10 +30,10 @@ from amaranth.hdl import Assert, Assume, ResetSignal
 
 from posdata.engine.defs import Color
 from posdata.hdl.gen.chessboard import color_of
-from posdata.hdl.image.dense import SKIP_BITS
 from posdata.hdl.gen.params import CONTEXTS
 from posdata.hdl.gen.prefetch import PieceRecord
 from posdata.hdl.gen.walker import RULE, Context, Go, Square, Thread, Walker
+from posdata.hdl.image.dense import SKIP_BITS
 
 from .abstract import Inside, find_signals, past
 

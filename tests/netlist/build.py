@@ -21,8 +21,8 @@ from pathlib import Path
 
 from amaranth.back import rtlil
 
-from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.boards.synth_targets import platform_for
+from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.sim.models.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
 
 HERE = Path(__file__).resolve().parent

@@ -11,8 +11,8 @@ from amaranth.hdl import UnusedElaboratable
 from amaranth.sim import Simulator
 
 from posdata.engine.board import Board
-from posdata.hdl.link.chip_frontend import UartFrontEnd, self_test_leaves, self_test_split
 from posdata.hdl.boards.leds import StatusLeds
+from posdata.hdl.link.chip_frontend import UartFrontEnd, self_test_leaves, self_test_split
 from posdata.hdl.link.protocol import UART_FRAME_BITS, SelfTest, State
 from posdata.sim.drivers.fpga_board import BoardClient
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport

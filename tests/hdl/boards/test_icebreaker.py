@@ -12,16 +12,30 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.boards.ice40_pll import (
+    OUT_MHZ,
+    PFD_MHZ,
+    VCO_MHZ,
+    exact_divisor,
+    ice40_pll_settings,
+)
 from posdata.hdl.link.gen_frontend import GeneratorFrontEnd
-from posdata.hdl.boards.ice40_pll import (OUT_MHZ, PFD_MHZ, VCO_MHZ, exact_divisor,
-                                          ice40_pll_settings)
-from posdata.hdl.link.protocol import (ENGINE_ALL, LISTING_HEADER, MOVE_BYTES, PROTOCOL_VERSION,
-                                       Cmd, Err, SelfTest, command_frame, load_payload,
-                                       perft_payload, update_payload)
+from posdata.hdl.link.protocol import (
+    ENGINE_ALL,
+    LISTING_HEADER,
+    MOVE_BYTES,
+    PROTOCOL_VERSION,
+    Cmd,
+    Err,
+    SelfTest,
+    command_frame,
+    load_payload,
+    perft_payload,
+    update_payload,
+)
 from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard, SimulatedTransport
 from posdata.sim.views.difference import describe_difference
-
 from tests.compiled import compiled_cycles
 from tests.hw_positions import EXTRA_STARTS, random_positions
 

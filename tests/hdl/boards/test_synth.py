@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from amaranth.back import rtlil
 
-from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.boards.ecp5_pll import PFD_MHZ, VCO_MHZ, pll_settings
+from posdata.hdl.boards.ecp5_top import BoardTop, uart_divisor
 from posdata.hdl.boards.synth import SynthError, platform_for, synthesize, tool
 from posdata.hdl.boards.synth_report import clock_timing, utilization, yosys_seconds
-from posdata.hdl.boards.ecp5_top import BoardTop, uart_divisor
+from posdata.hdl.gen.movegen import MoveGenerator
 
 
 def test_pll_settings_obey_the_datasheet_ranges():

@@ -11,13 +11,12 @@ import pytest
 from amaranth.sim import Simulator
 
 from posdata.engine.board import Board
-from posdata.engine.fen import FenError
 from posdata.engine.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE, parse_square
+from posdata.engine.fen import FenError
 from posdata.engine.pieces import AttackKind
 from posdata.engine.variants import get_variant
 from posdata.hdl.chip.attack import LATENCY, NIGHTRIDER_REACH, AttackUnit
 from posdata.sim.runs.variant_positions import sample_positions
-
 from tests.hw_positions import random_positions
 
 S = parse_square

@@ -12,9 +12,8 @@ from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.perft import divide, perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
-from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from posdata.sim.cli import main as cli_main
-
+from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from tests.hw_positions import EXTRA_STARTS
 
 #: depth per standard position for the fast set (the slow set goes one deeper)

@@ -12,10 +12,9 @@ from posdata.engine.defs import KNIGHT, parse_square
 from posdata.engine.perft import perft
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.gen.rom import PosdataRom, rom_address, table_index
-from posdata.sim.runs.chip_perft import run_chip_perft
-from posdata.sim.drivers.chip_pysim import ChipSimulation
-
 from posdata.sim.drivers.chip_cxxrtl import ChipModel
+from posdata.sim.drivers.chip_pysim import ChipSimulation
+from posdata.sim.runs.chip_perft import run_chip_perft
 
 ENGINES = 2  # compiled: each more engine is another ~40 s of C++ compile
 

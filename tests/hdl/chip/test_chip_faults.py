@@ -14,8 +14,8 @@ from posdata.engine.defs import KNIGHT, parse_square
 from posdata.engine.perft import perft
 from posdata.hdl.chip.attack import AttackUnit
 from posdata.hdl.gen.rom import rom_address, table_index
-from posdata.sim.runs.chip_perft import run_chip_perft
 from posdata.sim.drivers.chip_pysim import ChipSimulation
+from posdata.sim.runs.chip_perft import run_chip_perft
 
 
 def both(fen, depth, bulk=True):

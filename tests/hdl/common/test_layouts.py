@@ -8,12 +8,11 @@ from posdata.engine.board import Board
 from posdata.engine.defs import BPAWN, PAWN
 from posdata.engine.posdata import NEXTDIR, NEXTPOS
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.hdl.image import dense
 from posdata.hdl.gen.rom import DEFAULT_LAYOUT, LAYOUTS
+from posdata.hdl.image import dense
 from posdata.hdl.image.sparse import START_DEPTH, rom_address, rom_image, start_address, table_index
-from posdata.sim.models import cxxrtl as cxxrtl_build
 from posdata.sim.drivers.gen_pysim import PysimGenerator
-
+from posdata.sim.models import cxxrtl as cxxrtl_build
 from tests.hw_positions import random_positions
 
 

@@ -8,15 +8,14 @@ import pytest
 from amaranth import Const
 
 from posdata.engine.board import Board
+from posdata.engine.defs import CAPTURE, DOUBLE, EP, KNIGHT, PAWN_MOVE, PROMOTION, QUEEN, pack_move
 from posdata.engine.perft import tree_fens
-from posdata.engine.defs import CAPTURE, DOUBLE, EP, PAWN_MOVE, PROMOTION, QUEEN, KNIGHT, pack_move
+from posdata.engine.posdata import NEXTDIR, NEXTPOS
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.common.layouts import MoveLayout
 from posdata.hdl.gen.rom import ROM_DEPTH, rom_address, rom_image, table_index
-from posdata.engine.posdata import NEXTDIR, NEXTPOS
-from posdata.sim.views.difference import describe_difference
 from posdata.sim.drivers.gen_pysim import PysimGenerator
-
+from posdata.sim.views.difference import describe_difference
 from tests.compiled import compiled_cycles
 from tests.hw_positions import census, random_positions
 

@@ -8,9 +8,8 @@ from amaranth.sim import Simulator
 from posdata.engine.board import Board
 from posdata.engine.positions import BY_NAME
 from posdata.hdl.gen.movegen import MoveGenerator
-from posdata.sim.drivers.interface import ShadowBoard, position_inputs
 from posdata.sim.drivers.gen_pysim import collect_moves, start, write_squares
-
+from posdata.sim.drivers.interface import ShadowBoard, position_inputs
 from tests.compiled import compiled_cycles
 
 WATCHDOG = 2000

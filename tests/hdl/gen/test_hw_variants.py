@@ -11,14 +11,20 @@ from amaranth.back import rtlil
 
 from posdata.engine.board import Board
 from posdata.engine.variants import VARIANT_NAMES, get_variant
-from posdata.hdl.image import dense as dense_image
 from posdata.hdl.gen.movegen import MoveGenerator
-from posdata.hdl.image.variant import (Geometry, castling_fields, castling_word, geometry_of,
-                                       hardware_name, promotion_image, variant_image)
+from posdata.hdl.image import dense as dense_image
+from posdata.hdl.image.variant import (
+    Geometry,
+    castling_fields,
+    castling_word,
+    geometry_of,
+    hardware_name,
+    promotion_image,
+    variant_image,
+)
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
-from posdata.sim.runs.gen_perft import run_perft
 from posdata.sim.drivers.gen_pysim import PysimGenerator
-
+from posdata.sim.runs.gen_perft import run_perft
 from posdata.sim.runs.variant_positions import sample_positions
 
 FAIRY = ("amazon", "almost", "chigorin", "nightrider")

@@ -14,11 +14,20 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
-from posdata.hdl.link.protocol import (ENGINE_ALL, SELF_TEST_DEPTH, Cmd, Err, SelfTest, State,
-                                       command_frame, load_payload, perft_payload, update_payload)
+from posdata.hdl.link.protocol import (
+    ENGINE_ALL,
+    SELF_TEST_DEPTH,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    command_frame,
+    load_payload,
+    perft_payload,
+    update_payload,
+)
 from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused, BoardTimeout
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard
-
 from tests.compiled import compiled_cycles
 from tests.hw_positions import EXTRA_STARTS, random_positions
 

@@ -16,13 +16,22 @@ from posdata.engine.board import Board
 from posdata.engine.defs import EMPTY
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.link.chip_frontend import UartFrontEnd
-from posdata.hdl.link.protocol import (ENGINE_ALL, UART_FRAME_BITS, Cmd, Err, SelfTest, State,
-                                       command_frame, perft_payload, square_code, state_bytes)
+from posdata.hdl.link.protocol import (
+    ENGINE_ALL,
+    UART_FRAME_BITS,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    command_frame,
+    perft_payload,
+    square_code,
+    state_bytes,
+)
+from posdata.sim.drivers.chip_cxxrtl import pack_root
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, BoardRefused
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
-from posdata.sim.drivers.chip_cxxrtl import pack_root
 from posdata.sim.drivers.interface import position_inputs
-
 from tests.chip_model import ROOT_FLAG, FakeChip
 
 DIVISOR = 4

@@ -10,12 +10,32 @@ from amaranth.sim import Simulator
 
 from posdata.engine.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE
 from posdata.hdl.link.crc8 import crc8_next
-from posdata.hdl.link.protocol import (CRC_TABLE, ENGINE_ALL, LISTINGS, MAX_DEPTH, NEEDS_IDLE,
-                                       PAYLOAD_LENGTHS, SYNC, VALID_SQUARE_CODES, Cmd, Err,
-                                       SelfTest, State, command_frame, crc8, listing_payload,
-                                       load_payload, perft_payload, ping_payload, reply_frame,
-                                       split_in_range, square_code, state_bytes, status_payload,
-                                       update_payload)
+from posdata.hdl.link.protocol import (
+    CRC_TABLE,
+    ENGINE_ALL,
+    LISTINGS,
+    MAX_DEPTH,
+    NEEDS_IDLE,
+    PAYLOAD_LENGTHS,
+    SYNC,
+    VALID_SQUARE_CODES,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    command_frame,
+    crc8,
+    listing_payload,
+    load_payload,
+    perft_payload,
+    ping_payload,
+    reply_frame,
+    split_in_range,
+    square_code,
+    state_bytes,
+    status_payload,
+    update_payload,
+)
 
 
 def test_crc8_check_value_and_residue():

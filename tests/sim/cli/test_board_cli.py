@@ -13,9 +13,8 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
-from posdata.sim.drivers.fpga_board_sim import CompiledBoard
 from posdata.sim.cli import main
-
+from posdata.sim.drivers.fpga_board_sim import CompiledBoard
 from tests.compiled import compiled_cycles
 
 

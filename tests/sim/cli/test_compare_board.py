@@ -7,7 +7,6 @@ import json
 import chess
 
 from posdata.sim.cli import main
-
 from tests.sim.cli.test_board_cli import pty_board
 from tests.sim.runs.test_compare_random import chess_perft
 

@@ -14,7 +14,6 @@ from posdata.engine.board import Board
 from posdata.engine.chess960 import start_fen
 from posdata.engine.uci import UciEngine
 from posdata.sim.cli import main
-
 from tests.engine.test_uci import ENGINE_CMD, REPO
 
 CASTLE_960 = "4k3/8/8/8/8/8/8/6KR w K - 0 1"  #: the king already on g1: castling is g1h1

@@ -7,12 +7,31 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.defs import A1, E1, E4, H8, MAX_MOVES
-from posdata.hdl.link.protocol import (LOAD_BYTES, PROTOCOL_VERSION, Cmd, Err, SelfTest, State,
-                                       command_frame, listing_payload, perft_payload, ping_payload,
-                                       reply_frame, square_code, status_payload, update_payload,
-                                       state_bytes, load_payload)
-from posdata.sim.drivers.fpga_board import (BoardClient, BoardError, BoardRefused, BoardTimeout,
-                                            ProtocolError)
+from posdata.hdl.link.protocol import (
+    LOAD_BYTES,
+    PROTOCOL_VERSION,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    command_frame,
+    listing_payload,
+    load_payload,
+    perft_payload,
+    ping_payload,
+    reply_frame,
+    square_code,
+    state_bytes,
+    status_payload,
+    update_payload,
+)
+from posdata.sim.drivers.fpga_board import (
+    BoardClient,
+    BoardError,
+    BoardRefused,
+    BoardTimeout,
+    ProtocolError,
+)
 
 MOVE = E1 | E4 << 6
 

@@ -11,8 +11,8 @@ import chess
 import pytest
 
 from posdata.engine.positions import BY_NAME
-from posdata.sim.drivers import targets as backends
 from posdata.sim.cli import main
+from posdata.sim.drivers import targets as backends
 
 KIWIPETE = BY_NAME["kiwipete"].fen
 

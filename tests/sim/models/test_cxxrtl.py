@@ -13,14 +13,13 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import MAX_MOVES, move_uci
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.sim.views.difference import describe_difference
-from posdata.sim.models.cxxrtl import build_library, sources_key
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
+from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.drivers.interface import MoveOverflowError
 from posdata.sim.models.cache import ModelCache, intact
-from posdata.sim.drivers.gen_pysim import PysimGenerator
+from posdata.sim.models.cxxrtl import build_library, sources_key
 from posdata.sim.models.toolchain import ToolchainError
-
+from posdata.sim.views.difference import describe_difference
 from tests.hw_positions import random_positions
 
 

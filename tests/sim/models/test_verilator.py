@@ -69,9 +69,9 @@ def test_board_design_lint_clean():
 
 
 def test_same_moves_and_cycles_as_cxxrtl_and_pysim(verilator_library):
+    from posdata.sim.drivers.gen_verilator import VerilatorGenerator
     from posdata.sim.drivers.targets import make_driver
     from posdata.sim.views.difference import describe_difference
-    from posdata.sim.drivers.gen_verilator import VerilatorGenerator
 
     drivers = {"verilator": VerilatorGenerator(library=verilator_library),
                "cxxrtl": make_driver("cxxrtl"), "pysim": make_driver("pysim")}

@@ -7,10 +7,10 @@ import json
 
 import chess
 
-from posdata.sim.runs import gen_perft as hwperft
-from posdata.sim.drivers.targets import make_driver
-from posdata.sim.runs.campaign import random_positions
 from posdata.sim.cli import main
+from posdata.sim.drivers.targets import make_driver
+from posdata.sim.runs import gen_perft as hwperft
+from posdata.sim.runs.campaign import random_positions
 
 
 def chess_perft(board: chess.Board, depth: int) -> int:

@@ -9,11 +9,11 @@ from amaranth.lib import wiring
 import posdata.hdl.gen.movegen
 import posdata.hdl.gen.rom
 from posdata.engine.board import Board
-from posdata.engine.defs import KNIGHT, EMPTY
+from posdata.engine.defs import EMPTY, KNIGHT
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.gen.chessboard import BoardMemory
-from posdata.sim.runs.gen_perft import run_perft
 from posdata.sim.drivers.gen_pysim import PysimGenerator
+from posdata.sim.runs.gen_perft import run_perft
 
 CI_DEPTH = 3  # `make perft-hw` goes to depth 4 (and 5 for the initial position)
 

@@ -9,7 +9,6 @@ import posdata.engine.movegen
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.sim.cli import main as cli_main
 from posdata.sim.drivers.movegens import make_movegen
-
 from tests.engine.test_search import run_search
 from tests.engine.test_uci import POSDATA_UCI_CMD, UciProcess
 

@@ -6,9 +6,8 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.sim.views.accounts import account, table_entries
 from posdata.sim.drivers.gen_pysim import PysimGenerator
-
+from posdata.sim.views.accounts import account, table_entries
 from tests.hw_positions import random_positions
 
 #: positions for the timing corners: (FEN, a context's FIFO fills with ready held high)
