@@ -93,3 +93,123 @@ def test_commands_do_not_import_each_other():
     wrong = [f"{p.name}:{line} imports {name}" for p in cli.glob("*.py") if p.stem != "__init__"
              for line, name in imports(p) if name in commands]
     assert not wrong, wrong
+
+
+#: the sub-packages of each folder, lowest layer first: a module may import its own sub-package
+#: and those below it, never one above. (sim's views and models are both at the bottom.)
+SUB_LAYERS = {
+    "hdl": (("common",), ("image",), ("gen",), ("chip",), ("link",), ("boards",)),
+    "sim": (("views", "models"), ("drivers",), ("runs",), ("cli",)),
+}
+
+
+def sub_layer(folder: str, sub: str) -> int | None:
+    for i, subs in enumerate(SUB_LAYERS[folder]):
+        if sub in subs:
+            return i
+    return None
+
+
+def upward_imports(folder: str, paths, repo: Path = REPO) -> list[str]:
+    wrong = []
+    for path in paths:
+        parts = path.relative_to(repo).parts
+        if len(parts) < 3:
+            continue  # the folder's own __init__ / __main__
+        mine = sub_layer(folder, parts[1])
+        for line, module in imports(path, ["posdata", *parts[:-1]]):
+            target = module.split(".")
+            if target[:2] != ["posdata", folder] or len(target) < 3:
+                continue
+            theirs = sub_layer(folder, target[2])
+            if theirs is not None and theirs > mine:
+                wrong.append(f"{path.relative_to(repo)}:{line} imports {module}")
+    return wrong
+
+
+@pytest.mark.parametrize("folder", sorted(SUB_LAYERS))
+def test_sub_packages_import_downward(folder):
+    """common <- image <- gen <- chip <- link <- boards in hdl; views, models <- drivers <- runs
+    <- cli in sim."""
+    root = REPO / folder
+    subs = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
+    assert subs == {s for layer in SUB_LAYERS[folder] for s in layer}, \
+        f"{folder}'s sub-packages are not the ones layered here"
+    loose = [p.name for p in root.glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
+    assert not loose, f"modules outside {folder}'s sub-packages: {loose}"
+    wrong = upward_imports(folder, sorted(root.rglob("*.py")))
+    assert not wrong, "\n".join(wrong)
+
+
+def test_layer_check_sees_an_upward_import(tmp_path):
+    """The check itself can fail: gen importing chip is caught, gen importing common is not."""
+    probe = tmp_path / "hdl" / "gen" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from ..chip import attack\nfrom posdata.hdl.common import layouts\n"
+                     "def f():\n    from posdata.hdl.link.uart import UartRx\n")
+    assert upward_imports("hdl", [probe], tmp_path) == [
+        "hdl/gen/probe.py:1 imports posdata.hdl.chip",
+        "hdl/gen/probe.py:4 imports posdata.hdl.link.uart"]
+
+
+@pytest.mark.xfail(strict=True, reason="hdl/image's three modules import each other (issue 26)")
+def test_no_import_cycles():
+    """No circle of imports between the product's modules (every import counts, lazy ones too:
+    a lazy import is how a circle hides)."""
+    graph = {}
+    for _, path in product_modules():
+        rel = path.relative_to(REPO).with_suffix("")
+        name = ".".join(["posdata", *rel.parts])
+        if name.endswith(".__init__"):
+            name = name[:-len(".__init__")]
+        graph[name] = set()
+        for _, module in imports(path):
+            graph[name].add(module)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):  # `from .pkg import mod` imports pkg.mod
+                base = imports_of_node(node, path)
+                graph[name] |= {f"{base}.{alias.name}" for alias in node.names}
+    modules = set(graph)
+    for name in graph:
+        # `from .pkg import mod` names the package; keep edges to modules of the product only
+        graph[name] = {m for m in graph[name] if m in modules and m != name}
+    cycle = find_cycle(graph)
+    assert cycle is None, " -> ".join(cycle)
+
+
+def imports_of_node(node: ast.ImportFrom, path: Path) -> str:
+    if not node.level:
+        return node.module
+    package = ["posdata", *path.relative_to(REPO).parent.parts]
+    base = package[:len(package) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def find_cycle(graph: dict) -> list | None:
+    state, stack = {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = "done"
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_cycle_check_finds_a_circle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None

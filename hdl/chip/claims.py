@@ -19,7 +19,8 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
-from .perft_thread import CLAIM_BITS, ClaimPort
+from ..common.contract import CLAIM_BITS
+from .perft_thread import ClaimPort
 
 
 class ClaimCounter(wiring.Component):

@@ -20,12 +20,13 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
+from ..common.contract import THREADS, Phase
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
 from .chessboard import plane_codes
 from .claims import ClaimCounter
-from .perft_engine import THREADS, PerftEngine
-from .perft_thread import Phase, castling_ports
+from .perft_engine import PerftEngine
+from .perft_thread import castling_ports
 
 
 def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:

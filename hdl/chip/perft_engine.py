@@ -14,12 +14,11 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
+from ..common.contract import THREADS, Phase
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
 from ..gen.rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
 from .kept_register import KeptRegister
-from .perft_thread import ClaimPort, PerftThread, Phase, castling_ports
-
-THREADS = 2  #: one per port of the dual-ported ROMs
+from .perft_thread import ClaimPort, PerftThread, castling_ports
 
 
 class PerftEngine(wiring.Component):

@@ -28,7 +28,6 @@ position can have at most (README). A write beyond the end sets ``overflow``, wh
 until the next start: the count is then not to be trusted.
 """
 
-import enum
 
 from amaranth import Cat, Const, Module, Mux, ResetInserter, Signal
 from amaranth.lib import data, stream, wiring
@@ -38,16 +37,21 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import BLACK, CASTLES, KING, NO_PIECE, PAWN, ROOK, WHITE, Color
 from posdata.engine.variants import CHESS, get_variant
 
+from ..common.contract import (
+    CLAIM_BITS,
+    MAX_PLIES,
+    ORTHODOX_CASTLING,
+    ORTHODOX_ROOKS,
+    ROOK_FILE_BITS,
+    STACK_DEPTH,
+    Phase,
+)
 from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout, Position
 from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
-from ..image.variant import ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS, geometry_of
+from ..image.variant import geometry_of
 from .attack import LATENCY, AttackUnit
 from .chessboard import PerftBoard, has_nightriders, plane_codes
-
-STACK_DEPTH = 4096  #: move stack entries (README: 12 plies x 323 <= 4096)
-MAX_PLIES = 16      #: ply records (undo, first/end, cursor); depth is at most MAX_PLIES - 1
-CLAIM_BITS = 32
 
 #: a thread asks the shared claim counter for the node it has numbered ``index``
 ClaimPort = wiring.Signature({
@@ -76,18 +80,6 @@ Undo = data.StructLayout({
     "last": 1,           # the ply's last stack entry: when it is done, so is the node
     "rights": 4, "ep_valid": 1, "ep_sq": SQUARE,
 })
-
-
-class Phase(enum.IntEnum):
-    """What the thread is doing, per clock (an observation output for cycle accounts)."""
-    IDLE = 0
-    GENERATE = 1   #: the generator core runs (and legality queries with it)
-    DRAIN = 2      #: waiting for the last legality results of a node
-    MAKE = 3
-    UNMAKE = 4
-    NEXT = 5       #: reading the next move off the stack
-    CLAIM = 6
-    LEAF = 7       #: plain counting: testing a made leaf
 
 
 #: legality tags: what a result is about
@@ -183,7 +175,7 @@ class PerftThread(wiring.Component):
         Observation only: where the clock goes.
     castling : In(Castling), rooks : In(4 x 3) (Chess960 only)
         Per castling right, the king's from- and to-file and the squares that must be empty
-        (``hdl.image.variant.castling_word``), and the rook's from-file
+        (``hdl.common.contract.castling_word``), and the rook's from-file
         (``castle_rooks_word``): the root's, held through a count.
 
     Parameters

@@ -6,7 +6,7 @@ from amaranth.lib import data
 
 from posdata.engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
 
-from ..image.variant import CASTLE_FIELDS, CASTLING_BITS
+from .contract import CASTLE_FIELDS, CASTLING_BITS
 
 SQUARE = unsigned(6)
 PIECE = unsigned(3)

@@ -18,8 +18,9 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
+from ..common.contract import ORTHODOX_CASTLING
 from ..common.layouts import SQUARE, Castling, MoveLayout, Position
-from ..image.variant import ORTHODOX_CASTLING, Geometry
+from ..image.variant import Geometry
 from .chessboard import PieceLookup, Planes, TypePlanes
 from .merger import OutputMerger
 from .prefetch import PiecePrefetcher

@@ -24,15 +24,10 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
+from ..common.contract import ORTHODOX_CASTLING
 from ..common.layouts import Castling, MoveLayout, Position
 from ..common.shift_fifo import ShiftFIFO
-from ..image.variant import (
-    ORTHODOX_CASTLING,
-    PROMO_PIECE_BITS,
-    Geometry,
-    promotion_image,
-    variant_image,
-)
+from ..image.variant import PROMO_PIECE_BITS, Geometry, promotion_image, variant_image
 from .chessboard import Planes
 from .params import CONTEXTS, FIFO_DEPTH, ORDER_DEPTH, ROOM_MARGIN
 from .rom import ORTHODOX

@@ -73,8 +73,9 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
+from ..common.contract import ORTHODOX_CASTLING
 from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout
-from ..image.variant import ORTHODOX_CASTLING, Geometry
+from ..image.variant import Geometry
 from .chessboard import BoardMemory
 from .core import GeneratorCore
 from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, StartsFromWalkRom, check_layout, rom_geometry

@@ -12,15 +12,14 @@ memory contents and the widths derived from its tables.
   every variant's RTL at one geometry and compares.
 * **Promotions**: a small table by (side, index): the piece and whether it is the side's last
   (``promotion_image``); the merger walks it, so a side may have any number of promotions.
-* **Castling** (per position, Chess960): for each of the four rights, the king's from- and
-  to-file and the squares of the back rank that must be empty (``castling_word``), loaded with
-  the position; the rank is the side's back rank.
+* **Castling** comes with the position, not the variant (Chess960): its packing is part of the
+  hardware contract (``hdl.common.contract.castling_word``).
 """
 
 from dataclasses import dataclass, fields
 from functools import cache
 
-from posdata.engine.defs import BLACK, BPAWN, CASTLES, PAWN, WHITE
+from posdata.engine.defs import BLACK, BPAWN, PAWN, WHITE
 from posdata.engine.variants import CHESS, get_variant
 
 SQUARE_BITS = 6
@@ -131,67 +130,3 @@ def promotion_image(promotions, promo_bits: int) -> list[int]:
             j = min(i, len(pieces) - 1)
             image.append(pieces[j] | int(j == len(pieces) - 1) << PROMO_PIECE_BITS)
     return image
-
-
-# --- castling, per position ----------------------------------------------------------------
-
-#: one right's squares: king from-file, king to-file, the back rank's must-be-empty mask
-CASTLE_FIELDS = (("king_from", 3), ("king_to", 3), ("empty", 8))
-CASTLE_SLOT_BITS = sum(bits for _, bits in CASTLE_FIELDS)
-CASTLING_BITS = 4 * CASTLE_SLOT_BITS  #: the four rights in engine.defs order: WK WQ BK BQ
-
-
-def castle_slot(c) -> int:
-    """An engine.defs.Castle record as one slot's bits."""
-    empty = 0
-    for sq in c.empty:
-        empty |= 1 << (sq & 7)
-    return (c.king_from & 7) | (c.king_to & 7) << 3 | empty << 6
-
-
-def castling_word(castles=CASTLES) -> int:
-    """The castling input of the gateware for ``board.castles`` (per side, its Castle records):
-    each right's slot, orthodox squares where the position has no such castling (its right
-    is clear, so the slot is never read)."""
-    word = 0
-    for side in (WHITE, BLACK):
-        slots = {c.right: c for c in CASTLES[side]}
-        slots.update({c.right: c for c in castles[side]})
-        for c in slots.values():
-            word |= castle_slot(c) << (c.right.bit_length() - 1) * CASTLE_SLOT_BITS
-    return word
-
-
-def castling_fields(word: int) -> list[dict]:
-    """A castling word as per-right field values (an Amaranth initialiser)."""
-    out = []
-    for slot in range(4):
-        bits, fields_ = word >> slot * CASTLE_SLOT_BITS, {}
-        for name, width in CASTLE_FIELDS:
-            fields_[name], bits = bits & ((1 << width) - 1), bits >> width
-        out.append(fields_)
-    return out
-
-
-ORTHODOX_CASTLING = castling_fields(castling_word())  #: the gateware's default
-
-
-#: the perft chip's Chess960 castling also needs each right's rook from-file (3 bits a right,
-#: in the castling word's order): it moves the rook and clears the right when the rook moves
-ROOK_FILE_BITS = 3
-CASTLE_ROOKS_BITS = 4 * ROOK_FILE_BITS
-
-
-def castle_rooks_word(castles=CASTLES) -> int:
-    """Per right, the rook's from-file (orthodox where the position has no such castling)."""
-    word = 0
-    for side in (WHITE, BLACK):
-        slots = {c.right: c for c in CASTLES[side]}
-        slots.update({c.right: c for c in castles[side]})
-        for c in slots.values():
-            word |= (c.rook_from & 7) << (c.right.bit_length() - 1) * ROOK_FILE_BITS
-    return word
-
-
-#: per right, the rook's from-file in orthodox chess (an Amaranth initialiser)
-ORTHODOX_ROOKS = [castle_rooks_word() >> ROOK_FILE_BITS * i & 7 for i in range(4)]

@@ -44,7 +44,7 @@ def pack_root(board) -> int:
 
 def pack_castling(board) -> tuple[int, int]:
     """The root's castling squares and rook files (Chess960's chip reads them)."""
-    from posdata.hdl.image.variant import castle_rooks_word, castling_word
+    from posdata.hdl.common.contract import castle_rooks_word, castling_word
     return castling_word(board.castles), castle_rooks_word(board.castles)
 
 

@@ -10,7 +10,8 @@ from typing import Protocol, runtime_checkable
 
 from posdata.engine.defs import EMPTY, NO_PIECE, NO_SQUARE
 from posdata.engine.movegen import keep_captures
-from posdata.hdl.image.variant import castling_word, hardware_name
+from posdata.hdl.common.contract import castling_word
+from posdata.hdl.image.variant import hardware_name
 
 
 class WatchdogError(RuntimeError):

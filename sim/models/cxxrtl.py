@@ -92,7 +92,7 @@ def entry_defines(design: str, params: dict) -> str:
         return f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
     if design != "chip":
         return ""
-    from posdata.hdl.chip.perft_engine import THREADS
+    from posdata.hdl.common.contract import THREADS
     threads = params.get("engines", 1) * THREADS
     reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
     chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""

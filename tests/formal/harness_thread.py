@@ -16,7 +16,8 @@ from amaranth import Const, Elaboratable, Module
 from amaranth.asserts import AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
-from posdata.hdl.chip.perft_thread import STACK_DEPTH, PerftThread
+from posdata.hdl.chip.perft_thread import PerftThread
+from posdata.hdl.common.contract import STACK_DEPTH
 
 from .abstract import Inside, find_signals, free_read_port, free_start_port, past
 

@@ -11,12 +11,11 @@ from amaranth.back import rtlil
 
 from posdata.engine.board import Board
 from posdata.engine.variants import VARIANT_NAMES, get_variant
+from posdata.hdl.common.contract import castling_fields, castling_word
 from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.image import dense as dense_image
 from posdata.hdl.image.variant import (
     Geometry,
-    castling_fields,
-    castling_word,
     geometry_of,
     hardware_name,
     promotion_image,
