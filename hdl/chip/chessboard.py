@@ -38,6 +38,11 @@ SUPPORTED_KINDS = (AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
                    | AttackKind.PAWN)
 
 
+#: one square written: its colour and piece
+SquareWrite = wiring.Signature({"en": Out(1), "sq": Out(SQUARE), "color": Out(Color),
+                                "piece": Out(PIECE)})
+
+
 class UnsupportedVariant(ValueError):
     """A variant whose pieces attack in a way the chip's legality unit cannot see; one line."""
 
@@ -73,8 +78,8 @@ def has_nightriders(variant=CHESS) -> bool:
 class PerftBoard(wiring.Component):
     """Ports
     -----
-    wr_en, wr_sq, wr_color, wr_piece : In
-        Write one square per clock.
+    write : In(SquareWrite)
+        One square per clock.
     planes : Out(Planes)
         Colour planes for the generator core.
     attack : Out(hdl.chip.attack.attack_planes(...))
@@ -93,8 +98,7 @@ class PerftBoard(wiring.Component):
         # a nightrider plane only for a variant with nightriders: orthodox ports as they were
         attack = attack_planes("nightrider" in self._planes)
         super().__init__({
-            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
-            "planes": Out(Planes), "attack": Out(attack),
+            "write": In(SquareWrite), "planes": Out(Planes), "attack": Out(attack),
             "lookup": In(PieceLookup), "probe_a": In(PieceLookup), "probe_b": In(PieceLookup),
         })
 
@@ -104,8 +108,8 @@ class PerftBoard(wiring.Component):
         wr_sq = Signal(SQUARE)
         color = Signal(Color)
         piece = Signal(PIECE)
-        m.d.sync += [wr_en.eq(self.wr_en), wr_sq.eq(self.wr_sq), color.eq(self.wr_color),
-                     piece.eq(self.wr_piece)]
+        w = self.write
+        m.d.sync += [wr_en.eq(w.en), wr_sq.eq(w.sq), color.eq(w.color), piece.eq(w.piece)]
         mask = Signal(64)
         m.d.comb += mask.eq(Const(1, 64) << wr_sq)
         occupied = color != Color.EMPTY

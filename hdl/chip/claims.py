@@ -20,7 +20,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
 from ..common.contract import CLAIM_BITS
-from .perft_thread import ClaimPort
+from .thread_control import ClaimPort
 
 
 class ClaimCounter(wiring.Component):

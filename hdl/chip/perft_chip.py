@@ -23,10 +23,10 @@ from posdata.engine.variants import CHESS
 from ..common.contract import THREADS, Phase
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
+from .castling import castling_ports
 from .chessboard import plane_codes
 from .claims import ClaimCounter
 from .perft_engine import PerftEngine
-from .perft_thread import castling_ports
 
 
 def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:

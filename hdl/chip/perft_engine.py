@@ -17,8 +17,10 @@ from posdata.engine.variants import CHESS
 from ..common.contract import THREADS, Phase
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
 from ..gen.rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
+from .castling import castling_ports
 from .kept_register import KeptRegister
-from .perft_thread import ClaimPort, PerftThread, castling_ports
+from .perft_thread import PerftThread
+from .thread_control import ClaimPort
 
 
 class PerftEngine(wiring.Component):

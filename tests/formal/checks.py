@@ -9,12 +9,12 @@ reachable state. ``bmc`` is bounded: no counterexample within ``depth`` clocks o
 from dataclasses import dataclass
 from typing import Callable
 
-#: the make-unmake checks start with the thread's state free (harness_make_unmake); the
-#: generator core, the attack unit and the thread's own memory reads (move stack, ply records)
-#: are cut to free outputs: they play no part in a make and unmake, and any behaviour of theirs
-#: is allowed, so a pass still holds for the real ones (and the solver is 4x faster)
-FREE_STATE = ("setattr -unset init top.thread*/w:*; delete top.thread*/t:$meminit_v2; "
-              "cutpoint top.thread.core top.thread.attack; cutpoint top.thread/t:$memrd_v2")
+#: the make-unmake checks start with the rig's state free (harness_make_unmake); the move
+#: stack's memory reads (the stack, the ply records' RAM) are cut to free outputs: they play no
+#: part in a make and unmake (its records are read from their registers), and any behaviour of
+#: theirs is allowed, so a pass still holds for the real ones
+FREE_STATE = ("setattr -unset init top.rig*/w:*; delete top.rig*/t:$meminit_v2; "
+              "cutpoint top.rig.stack*/t:$memrd_v2")
 
 
 @dataclass(frozen=True)
@@ -101,9 +101,9 @@ CHECKS = [
     Check("cover-moves", _core("cover"), "cover", 14, True,
           "every kind of move is reachable"),
     Check("thread-overflow", _thread("sticky"), "prove", 3, True,
-          "perft thread: the overflow flag is sticky until a new count"),
+          "move stack: the overflow flag is sticky until a new count"),
     Check("make-unmake", _make_unmake("inverse"), "bmc", 11, True,
-          "perft thread: make then unmake restores the position exactly (a plain count's last "
+          "make/unmake: make then unmake restores the position exactly (a plain count's last "
           "ply, from any consistent board and any move the generator can emit; depth 11 "
           "covers the longest sequence to its end)", script=FREE_STATE),
     Check("make-unmake-cover", _make_unmake("cover"), "cover", 11, True,

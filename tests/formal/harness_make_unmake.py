@@ -1,12 +1,13 @@
-"""The perft thread's make and unmake: for any move the generator can emit, making it and
-unmaking it leaves the position exactly as it was (every plane, both king squares, the piece
-memory, the side to move, the castling rights, the en passant square).
+"""Make/unmake (hdl.chip.make_unmake) on its board: for any move the generator can emit, making
+it and unmaking it leaves the position exactly as it was (every plane, both king squares, the
+piece memory, the side to move, the castling rights, the en passant square).
 
-The check starts the thread *in* the state "Make" of a plain count's last ply (the path that
-makes a move, tests the leaf and unmakes it at once) with everything else free: the thread's
-registers and the board's planes and piece memory have no initial value (checks.FREE_STATE
-removes them), so the solver picks any board and any move, restricted only by these
-assumptions at the first step:
+The part is checked alone, in a rig of its own with the board and the move stack it works on
+(``MakeUnmakeRig``, as the perft thread joins them). The check starts the sequencer *in* its state
+"Make" at a plain count's last ply (the path that makes a move, tests the leaf and unmakes it at
+once) with everything else free: the rig's registers and the board's planes and piece memory have
+no initial value (checks.FREE_STATE removes them), so the solver picks any board and any move,
+restricted only by these assumptions at the first step:
 
 * the board is consistent where the move touches it (and at one free square ``s``, where the
   piece memory is compared): the planes, the piece memory and the king registers say the same;
@@ -15,7 +16,8 @@ assumptions at the first step:
   its rook in the corner and its king's and rook's targets empty (the walk tables have no other
   two-file king step: test_table_facts); en passant lands on an empty square behind an enemy
   pawn;
-* no board write is in flight, and no reset or abort comes.
+* no board write is in flight, and nothing else drives the board or the stack: the control's
+  other commands and the host's writes stay off.
 
 The whole sequence (castling, the longest: four writes, the leaf test, four writes) is over
 in the 9 clocks from "Make" (steps 0-8), and its last write shows in the board two clocks later
@@ -28,13 +30,17 @@ kept in the ply memory while the child runs) is held by the perft tests' counts.
 from amaranth import Cat, Elaboratable, Module, Mux, Signal, Value
 from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, Cover, ResetSignal
+from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from posdata.engine.defs import BISHOP, CASTLES, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, Color
-from posdata.hdl.chip.perft_thread import PerftThread
+from posdata.engine.variants import CHESS
+from posdata.hdl.chip.chessboard import PerftBoard
+from posdata.hdl.chip.make_unmake import MakeUnmake, Undo
+from posdata.hdl.chip.move_stack import MoveStack, StackEntry
 from posdata.hdl.common.layouts import PIECE
 
-from .abstract import Inside, find_signals, free_read_port, free_start_port, past
+from .abstract import Inside, find_signals, past
 
 #: the states of make, the leaf test and unmake (the path under check)
 SEQUENCE = ("Make", "Make-From", "Make-Ep", "Make-Rook-From", "Make-Rook-To", "Leaf-Test",
@@ -69,7 +75,31 @@ def state_code(state, name):
     for code in range(1 << len(state)):
         if state.decoder(code).split("/")[0] == name:
             return code
-    raise KeyError(f"the thread has no state {name!r}")
+    raise KeyError(f"make/unmake has no state {name!r}")
+
+
+class MakeUnmakeRig(Elaboratable):
+    """Make/unmake joined to its board and a small move stack as the perft thread joins them;
+    every other input is the harness's."""
+
+    def __init__(self):
+        self.board = PerftBoard(CHESS)
+        self.stack = MoveStack(StackEntry, CHESS.promotions, {"undo": Undo}, depth=16, plies=4)
+        self.moves = MakeUnmake(StackEntry, CHESS)
+
+    def elaborate(self, platform):
+        m = Module()
+        board, stack, moves = self.board, self.stack, self.moves
+        m.submodules.board, m.submodules.stack, m.submodules.moves = board, stack, moves
+        wiring.connect(m, moves.write, board.write)
+        wiring.connect(m, moves.probe_from, board.probe_a)
+        wiring.connect(m, moves.probe_to, board.probe_b)
+        wiring.connect(m, stack.hand, moves.hand)
+        wiring.connect(m, moves.use, stack.use)
+        wiring.connect(m, moves.undo, stack.undo)
+        m.d.comb += [moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king),
+                     stack.side.eq(moves.position.side)]
+        return m
 
 
 class MakeUnmakeHarness(Elaboratable):
@@ -81,22 +111,29 @@ class MakeUnmakeHarness(Elaboratable):
 
     def elaborate(self, platform):
         m = Module()
-        t = PerftThread()
+        rig = MakeUnmakeRig()
         with _ProbeMemory() as probe:
-            inside = Inside(t, platform)
-        m.submodules.thread = inside.fragment
-        m.d.comb += [Assume(~ResetSignal()), t.abort.eq(0)]
-        for port in (t.wr_en, t.wr_sq, t.wr_color, t.wr_piece, t.root.as_value(), t.start,
-                     t.depth, t.bulk, t.split, t.claim.grant, t.claim.next, t.gen_start,
-                     t.gen_legal, t.moves.ready):
-            m.d.comb += port.eq(AnySeq(len(port)))
-        free_read_port(m, t.walk)
-        free_start_port(m, t.starts)
+            inside = Inside(rig, platform)
+        m.submodules.rig = inside.fragment
+        moves, stack = rig.moves, rig.stack
+        ctl = moves.control
+        m.d.comb += [Assume(~ResetSignal()),
+                     # the control's other commands and the host stay off; the sequence runs
+                     # at a plain count's last ply (store_all is a register of the control's,
+                     # steady while a move is made and unmade)
+                     ctl.make.eq(0), ctl.unmake.eq(0), ctl.load.eq(0), ctl.flip.eq(0),
+                     ctl.host_ok.eq(0), ctl.store_all.eq(1),
+                     stack.push.valid.eq(0), stack.control.ply.eq(0),
+                     moves.root.eq(AnySeq(len(moves.root.as_value()))), moves.host.en.eq(0)]
+        for name in ("start", "open", "close", "next_promo", "next_entry", "reload", "take",
+                     "draining", "listing", "skipping"):
+            m.d.comb += getattr(stack.control, name).eq(0)
 
         frag = inside.fragment
-        (state, entry, side, rights, ep_valid, ep_sq, store_all, depth, ply, bulk, promo) = \
-            find_signals(frag, "", "thread_state", "entry", "side", "rights", "ep_valid",
-                         "ep_sq", "store_all", "depth", "ply", "bulk", "promo_q")
+        (state,) = find_signals(frag, "moves", "make_unmake_state")
+        (entry, promo) = find_signals(frag, "stack", "entry", "promo_q")
+        pos = moves.position
+        side, rights, ep_valid, ep_sq = pos.side, pos.castle, pos.ep_valid, pos.ep_sq
         planes = dict(zip(("empty", "black", "orth", "diag", "knight", "pawn"),
                           find_signals(frag, "board", "empty", "black", "orth", "diag",
                                        "knight", "pawn")))
@@ -104,7 +141,7 @@ class MakeUnmakeHarness(Elaboratable):
         (board_wr,) = find_signals(frag, "board", "wr_en")
         frm, to = entry[:6], entry[6:12]
         promote = entry[12]
-        piece_f, piece_t = t_probe(frag)
+        piece_f, piece_t = moves.probe_from.piece, moves.probe_to.piece
 
         s = Signal(6)
         m.d.comb += [s.eq(AnyConst(6)), probe.port.addr.eq(s)]
@@ -137,7 +174,6 @@ class MakeUnmakeHarness(Elaboratable):
         with m.If(first):
             m.d.comb += [
                 Assume(state == state_code(state, "Make")),
-                Assume(store_all & ~bulk & (depth - ply == 1)),  # a plain count's last ply
                 Assume(promo < 4),
                 Assume(~board_wr),                               # no write in flight
                 # consistent where the move touches the board, and at s
@@ -168,19 +204,17 @@ class MakeUnmakeHarness(Elaboratable):
 
         # the position at the first step, kept: at the free square s (the solver may pick any,
         # so this is every square, and far cheaper than whole planes). The side to move is
-        # compared as the last unmake state ends: leaving a ply's last move goes up to the
-        # parent at once, which flips the side for the parent's own unmake (``leave_node``)
-        side_at_last = past(m, past(m, side, "side_1"), "side_2")
+        # compared as the sequence ends: make flips it, the leaf test flips it back
         at_s = Cat(plane.bit_select(s, 1) for plane in planes.values())
-        position = Cat(at_s, piece_s, *kings, side_at_last, rights, ep_valid, ep_sq)
+        position = Cat(at_s, piece_s, *kings, side, rights, ep_valid, ep_sq)
         before = Signal(len(position))
         kind = Signal(4)  # castle, en passant, promotion, capture: for the covers
         with m.If(first):
-            m.d.sync += [before.eq(Cat(at_s, piece_s, *kings, side, rights, ep_valid, ep_sq)),
+            m.d.sync += [before.eq(position),
                          kind.eq(Cat(is_castle, is_ep, promote, colour(to) != Color.EMPTY))]
 
-        # the sequence's last write shows two clocks after the thread leaves it (the board
-        # registers a write, then makes it); the next move's first write a clock after that
+        # the sequence's last write shows two clocks after the sequencer leaves it (the board
+        # registers a write, then makes it)
         in_sequence = Cat(state == state_code(state, n) for n in SEQUENCE).any()
         left = past(m, ~in_sequence & past(m, in_sequence, "was_in"), "left")
         checked = Signal()
@@ -198,8 +232,3 @@ class MakeUnmakeHarness(Elaboratable):
                          Cover(at_end & capture & ~promotion, "a capture"),
                          Cover(at_end & (kind == 0), "a quiet move")]
         return m
-
-
-def t_probe(frag):
-    """The pieces make reads: on the move's from- and to-squares (the board's probe ports)."""
-    return find_signals(frag, "board", "probe_a__piece", "probe_b__piece")

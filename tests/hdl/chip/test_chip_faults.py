@@ -7,6 +7,7 @@ import pytest
 from amaranth import Module
 from amaranth.lib import wiring
 
+import posdata.hdl.chip.make_unmake
 import posdata.hdl.chip.perft_thread
 import posdata.hdl.gen.rom
 from posdata.engine.board import Board
@@ -74,7 +75,7 @@ def test_unmake_forgets_the_en_passant_square(monkeypatch):
     the node where make/unmake between children goes wrong."""
     def forgetful(undo, rights, ep_valid, ep_sq):
         return [rights.eq(undo.rights)]
-    monkeypatch.setattr(posdata.hdl.chip.perft_thread, "restore_after_unmake", forgetful)
+    monkeypatch.setattr(posdata.hdl.chip.make_unmake, "restore_after_unmake", forgetful)
     fen = "4k3/8/8/3pP3/8/8/2P5/4K3 w - d6 0 1"
     report = both(fen, 2)
     assert not report.match
