@@ -24,10 +24,10 @@ from .chessboard import PieceLookup, Planes, TypePlanes, rank_of
 from .params import QUEUE_DEPTH
 from .rom import ORTHODOX, start_port
 
-# table_of is the engine's table order (engine.defs.ptype, the same in every variant), checked
-# for every code a board square holds and either side (``side`` high: black)
-assert all(ptype(side, code) == (BPAWN if code == PAWN and side == BLACK else code)
-           for side in (WHITE, BLACK) for code in range(1 << TABLE_BITS)) and BLACK == 1
+# table_of computes the engine's table order (engine.defs.ptype, the same in every variant),
+# ``side`` high for black: checked here for every code a square holds, on both sides
+assert BLACK == 1 and all(ptype(side, code) == (BPAWN if code == PAWN and side else code)
+                          for side in (WHITE, BLACK) for code in range(1 << TABLE_BITS))
 
 
 def table_of(piece, side):
