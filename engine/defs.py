@@ -10,13 +10,19 @@ Squares
 Colours (2 bits in hardware)
     WHITE = 0, BLACK = 1, EMPTY = 2. ``side ^ 1`` is the other side.
 
-Pieces (3 bits) and GNU Chess's ptype
+Pieces (3 bits) and the table a piece walks (its ptype)
     A board square holds a colour and a piece (NO_PIECE, PAWN .. KING). The move tables are
-    indexed by *ptype*, which equals the piece except that a black pawn is BPAWN (7), because
-    pawns of the two colours move in opposite directions (GNU Chess ``ptype[side][piece]``).
-    Other variants (``engine.variants``) keep PAWN 1 and KING 6 and give codes 2..5 and 7 to
-    their pieces; ``Variant.table_index(colour, code)`` generalises ptype (code 7 walks table 0),
-    and the variant module lists what else the gateware needs per variant.
+    indexed by *ptype* (``PType``), which equals the piece except that a black pawn is BPAWN,
+    because pawns of the two colours move in opposite directions.
+    Ref: GNU Chess 4.0 (``gnuchess.h``, ``init.c``) has the same rule, ``ptype[side][piece]``,
+    but numbers BPAWN 7 and leaves table 0 (no_piece) empty. Here BPAWN takes that empty slot,
+    0: orthodox chess fills tables 0..6, seven tables of 64 x 64 entries rather than eight, so
+    the gateware's ROM holds no empty table (``hdl.image``), and table 7 is left to a variant's
+    piece on code 7 (``engine.variants``), whose ptype is its code as any non-pawn's. The engine
+    stores its tables in this one order and the gateware reads them in it: a ptype is a ROM
+    table, with no translation between the two. ``ptype(colour, code)`` is the whole rule, for
+    every variant (``Variant.table_index``); ``BPAWN`` (a table) and ``NO_PIECE`` (a board code)
+    are both 0 but never index the same thing.
 
 Move word (21 bits, ``MOVE_BITS``)
     bits  0..5   from square
@@ -102,27 +108,27 @@ class Piece(IntEnum):
 
 
 class PType(IntEnum):
-    """Index of the posdata tables (GNU Chess ``ptype``)."""
-    NO_PIECE = 0
+    """The posdata table of orthodox chess's pieces (see the module docstring: GNU Chess's ptype
+    with BPAWN moved from 7 to the empty table 0). Not a board code: a square holds a Piece."""
+    BPAWN = 0
     PAWN = 1
     KNIGHT = 2
     BISHOP = 3
     ROOK = 4
     QUEEN = 5
     KING = 6
-    BPAWN = 7
 
 
 WHITE, BLACK, EMPTY = int(Color.WHITE), int(Color.BLACK), int(Color.EMPTY)
 NO_PIECE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(7)
 BPAWN = int(PType.BPAWN)
-N_PTYPES = 8
+N_TABLES = 8  #: the seven ptypes and table 7, for a variant's piece on code 7
 
 PIECE_LETTERS = ".pnbrqk"  #: lower case; FEN uses upper case for white
 
 
 def ptype(color: int, piece: int) -> int:
-    """The posdata table of a piece: its piece type, except BPAWN for a black pawn."""
+    """The posdata table of a piece (any 3-bit code): its code, except BPAWN for a black pawn."""
     return BPAWN if (color == BLACK and piece == PAWN) else piece
 
 

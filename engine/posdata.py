@@ -19,7 +19,8 @@ and ``nextdir`` holds the diagonal capture squares. Pawns on their last rank get
 
 Any leaper or rider of ``engine.pieces``' notation fills a table the same way; a *layout* names
 what each of the 8 tables holds (``build_tables``), so a variant's pieces are a new ROM image.
-Orthodox chess is the layout ``ORTHODOX_LAYOUT``, indexed by GNU Chess's ptype: ``NEXTPOS`` /
+Orthodox chess is the layout ``ORTHODOX_LAYOUT``, indexed by ptype (``engine.defs``: GNU Chess's,
+with the black pawn in table 0, the order the gateware's ROM holds them in): ``NEXTPOS`` /
 ``NEXTDIR`` are its numpy uint8 arrays (the gateware's ROM image) and ``NEXTPOS_ROWS`` /
 ``NEXTDIR_ROWS`` the same data as plain lists, ``ROWS[ptype * 64 + from][to]``, for the Python
 generator's hot loop.
@@ -29,12 +30,12 @@ from functools import cache
 
 import numpy as np
 
-from .defs import BPAWN, DIRECTIONS, HOME_RANK, MAX_STEPS, N_PTYPES, PAWN
+from .defs import BPAWN, DIRECTIONS, HOME_RANK, MAX_STEPS, N_TABLES, PAWN
 from .pieces import parse_piece
 
-#: what each table of orthodox chess holds, by ptype: nothing (NO_PIECE), a pawn thread, or a
-#: piece definition (engine.pieces)
-ORTHODOX_LAYOUT = (None, PAWN, "N", "B", "R", "Q", "K", BPAWN)
+#: what each table of orthodox chess holds, by ptype: a pawn thread (BPAWN, PAWN), a piece
+#: definition (engine.pieces), or nothing (table 7: no orthodox piece has code 7)
+ORTHODOX_LAYOUT = (BPAWN, PAWN, "N", "B", "R", "Q", "K", None)
 
 
 def rays(pt: int, frm: int) -> list[list[int]]:
@@ -63,9 +64,9 @@ def build_tables(layout: tuple) -> tuple[np.ndarray, np.ndarray]:
     """``(nextpos, nextdir)`` of a layout, each of shape (8, 64, 64), dtype uint8, read-only.
     ``layout[t]`` is None (an empty table), PAWN or BPAWN (the pawn threads), or a piece
     definition in ``engine.pieces``' notation. Pure: the same layout, the same tables."""
-    assert len(layout) == N_PTYPES, "8 tables"
-    nextpos = np.empty((N_PTYPES, 64, 64), dtype=np.uint8)
-    nextdir = np.empty((N_PTYPES, 64, 64), dtype=np.uint8)
+    assert len(layout) == N_TABLES, "8 tables"
+    nextpos = np.empty((N_TABLES, 64, 64), dtype=np.uint8)
+    nextdir = np.empty((N_TABLES, 64, 64), dtype=np.uint8)
     for frm in range(64):
         nextpos[:, frm, :] = frm
         nextdir[:, frm, :] = frm

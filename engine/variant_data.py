@@ -44,8 +44,9 @@ def variant_data(variant) -> VariantData:
     nextpos, nextdir = variant.tables()
     pos, dirs = table_rows(nextpos), table_rows(nextdir)
     pos_rows, dir_rows = [], []
+    empty = [[frm] * 64 for frm in range(64)]  # codes a variant lacks walk nowhere
     for side in (WHITE, BLACK):
-        prow, drow = pos[:64] * 8, dirs[:64] * 8  # codes a variant lacks: table 0
+        prow, drow = empty * 8, empty * 8
         for p in variant.pieces:
             t = variant.table_index(side, p.code)
             prow[p.code * 64:(p.code + 1) * 64] = pos[t * 64:(t + 1) * 64]

@@ -13,9 +13,10 @@ colours (chigorin gives White the chancellor, code 7, and Black the queen, code 
 **What the gateware needs, per variant** (all plain data, from this module):
 
 * ``variant.tables()``: ``(nextpos, nextdir)``, 8 x 64 x 64 uint8 each, the ROM image.
-* ``variant.table_index(colour, code)``: which of the 8 tables a piece walks. The code itself for
-  codes 1..6, except a black pawn: table 7 (GNU Chess's BPAWN); code 7: table 0 (the NO_PIECE
-  table, empty in orthodox chess). Orthodox chess is exactly GNU Chess's ptype.
+* ``variant.table_index(colour, code)``: which of the 8 tables a piece walks, its ptype
+  (``engine.defs.ptype``): the code itself, except a black pawn's, table 0 (BPAWN). So a piece on
+  code 7 (chigorin's chancellor) walks table 7, which orthodox chess leaves empty. The tables are
+  stored in this order, the order the gateware's ROM holds them in.
 * ``variant.promotions[colour]``: the promotion pieces in generation order (orthodox: Q R B N).
 * ``variant.table_attacks[t]`` / ``variant.attack_kinds(colour, code)``: the attack kinds
   (``engine.pieces.AttackKind``) of a table, the planes the legality unit needs.
@@ -28,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
-from .defs import BISHOP, BLACK, BPAWN, KING, KNIGHT, PAWN, QUEEN, ROOK, START_FEN, WHITE
+from .defs import BISHOP, BLACK, BPAWN, KING, KNIGHT, PAWN, QUEEN, ROOK, START_FEN, WHITE, ptype
 from .pieces import AttackKind, parse_piece
 
 CHANCELLOR = 7  #: chigorin's extra piece takes the one free code
@@ -67,10 +68,8 @@ class Variant:
 
     @staticmethod
     def table_index(color: int, code: int) -> int:
-        """The table a piece walks (see the module docstring)."""
-        if code == PAWN and color == BLACK:
-            return BPAWN
-        return 0 if code == CHANCELLOR else code
+        """The table a piece walks: its ptype, the same rule in every variant."""
+        return ptype(color, code)
 
     @property
     def layout(self) -> tuple:

@@ -152,7 +152,6 @@ def test_layer_check_sees_an_upward_import(tmp_path):
         "hdl/gen/probe.py:4 imports posdata.hdl.link.uart"]
 
 
-@pytest.mark.xfail(strict=True, reason="hdl/image's three modules import each other (issue 26)")
 def test_no_import_cycles():
     """No circle of imports between the product's modules (every import counts, lazy ones too:
     a lazy import is how a circle hides)."""

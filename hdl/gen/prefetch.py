@@ -13,34 +13,35 @@ from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import PAWN
+from posdata.engine.defs import BLACK, BPAWN, PAWN, WHITE, ptype
 
 from ..common.layouts import PIECE, SQUARE
 from ..common.priority import lowest_set_bit
 from ..image import dense
-from ..image.sparse import TABLE_BITS
-from ..image.variant import Geometry, rom_table
+from ..image.addressing import TABLE_BITS
+from ..image.variant import Geometry
 from .chessboard import PieceLookup, Planes, TypePlanes, rank_of
 from .params import QUEUE_DEPTH
 from .rom import ORTHODOX, start_port
 
-# (colour, code) -> ROM table: hdl.image.variant.rom_table's rule, the same in every variant
-assert rom_table(1, PAWN) == 0 and all(rom_table(c, p) == p for c in (0, 1)
-                                       for p in range(1 << TABLE_BITS) if p != PAWN)
+# table_of computes the engine's table order (engine.defs.ptype, the same in every variant),
+# ``side`` high for black: checked here for every code a square holds, on both sides
+assert BLACK == 1 and all(ptype(side, code) == (BPAWN if code == PAWN and side else code)
+                          for side in (WHITE, BLACK) for code in range(1 << TABLE_BITS))
 
 
 def table_of(piece, side):
-    """The ROM table of the side to move's ``piece`` (a code), and whether it is a pawn: a black
-    pawn's table is 0, every other piece's its code."""
+    """The ROM table of the side to move's ``piece`` (a code), and whether it is a pawn: its
+    ptype, a black pawn's table BPAWN, every other piece's its code."""
     pawn = piece == PAWN
-    return Mux(pawn & side, rom_table(1, PAWN), piece), pawn
+    return Mux(pawn & side, BPAWN, piece), pawn
 
 
 def piece_record(geometry: Geometry, first_rank: bool = False) -> data.StructLayout:
     """A piece waiting for the walker: where its walk starts (``first_rank``: and the colour
     planes' rank of its first square, hdl.gen.chessboard.rank_of, for the walker's split lookup)."""
     return data.StructLayout({
-        "table": TABLE_BITS,  # ROM table (hdl.image.variant.rom_table)
+        "table": TABLE_BITS,  # ROM table (table_of)
         "pawn": 1,
         "frm": SQUARE,
         **dense.start_fields(geometry.dense_addr_bits),  # its start entry
@@ -184,7 +185,7 @@ class PieceScanner(wiring.Component):
                  "left": Out(1)}     # a candidate is ready or some piece is still in the mask
         if typed_scan:
             # ``own`` by colour and the side (``own`` is theirs); out the candidate's ROM
-            # table (hdl.image.variant.rom_table) and whether it is a pawn
+            # table (table_of) and whether it is a pawn
             ports |= {"types": In(64 * PIECE.width), "table": Out(TABLE_BITS), "pawn": Out(1),
                       "own_w": In(64), "own_b": In(64), "side": In(1)}
         super().__init__(ports)
@@ -239,7 +240,7 @@ class PieceScanner(wiring.Component):
         # clock behind a board write; the board is written only while idle, and a start comes
         # clocks after the last write): a load then only selects by side between registers.
         # Computed at the load, behind the side's multiplexer, the byte flags and the 64-input
-        # OR were the iCE40's critical path (26.2 ns of the 26.2 ns clock at seed 5).
+        # OR were the iCE40's critical path (the whole clock).
         derived = {}
         for colour, own in (("w", self.own_w), ("b", self.own_b)):
             bytes_c = Signal(8, name=f"bytes_{colour}")

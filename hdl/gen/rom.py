@@ -21,6 +21,10 @@ one as 4,096 x 4 memories (one 4K x 4 block each). A wide memory would be mapped
 1K x 18 blocks behind a multiplexer tree, several nanoseconds on the path that limits the clock.
 In simulation (no platform) each is one memory of whole words, which the simulators read in one
 step. Both are the same synchronous ROM: same contents, same one-cycle latency.
+
+The ROMs hold a variant's images as ``hdl.image.variant.variant_image`` built them, once: an
+``image`` argument hands them another (the tests' fault injection), and so does replacing this
+module's ``variant_image``, where every ROM takes its image from.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -28,25 +32,19 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BLACK, PAWN, WHITE
-from posdata.engine.variants import CHESS
+from posdata.engine.variants import CHESS, get_variant
 
 from ..image import dense
-from ..image.sparse import (  # noqa: F401 (re-exported)
+from ..image.addressing import (
     ADDR_BITS,
     END_BITS,
-    ROM_DEPTH,
-    START_DEPTH,
+    PAWN_TABLES,
     TABLE_BITS,
     WORD_BITS,
-    end_image,
     rom_address,
-    rom_image,
     start_address,
-    start_image,
-    table_index,
 )
-from ..image.variant import Geometry, geometry_of, rom_table
+from ..image.variant import Geometry, VariantImage, geometry_of, variant_image
 
 LAYOUTS = ("dense", "sparse")
 DEFAULT_LAYOUT = "dense"
@@ -86,6 +84,22 @@ def check_layout(layout: str) -> str:
     return layout
 
 
+def held_image(variant, image: VariantImage | None) -> VariantImage:
+    """The image a ROM holds: the one given, or the variant's."""
+    if image is None:
+        return variant_image(variant)
+    if image.variant != get_variant(variant):
+        raise ValueError(f"an image of {image.variant.name} for a ROM of {variant}")
+    return image
+
+
+def padded(words, depth: int) -> list[int]:
+    """``words`` filled up with zeros to a memory of ``depth`` (a larger geometry's)."""
+    if len(words) > depth:
+        raise ValueError(f"{len(words)} words do not fit a memory of {depth}")
+    return list(words) + [0] * (depth - len(words))
+
+
 def _sliced_rom(m, image: list[int], width: int, slice_bits: int, ports, platform):
     """One synchronous ROM of ``image`` (``width``-bit words) with a read port per entry of
     ``ports`` ((addr, en) pairs); returns each port's word. Cut into ``slice_bits``-wide memories
@@ -117,12 +131,13 @@ class PosdataRom(wiring.Component):
     layout : "dense" or "sparse"
     variant : the engine.variants name whose tables the ROM holds
     geometry : hdl.image.variant.Geometry, default the variant's own
+    image : hdl.image.variant.VariantImage, default the variant's
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None):
+                 geometry: Geometry | None = None, image: VariantImage | None = None):
         self._layout = check_layout(layout)
-        self._variant = variant
+        self._image = held_image(variant, image)
         self._geometry = rom_geometry(variant, geometry)
         port = read_port(self._geometry)
         super().__init__({"a": In(port), "b": In(port)})
@@ -134,15 +149,11 @@ class PosdataRom(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         g = self._geometry
-        words = rom_image(self._variant)
         if self._layout == "sparse":
-            image = [w | e << WORD_BITS for w, e in zip(words, end_image(words))]
-            image += [0] * (g.sparse_depth - len(image))
-            word_bits, slice_bits = WORD_BITS, 1
+            held, depth, word_bits, slice_bits = self._image.sparse, g.sparse_depth, WORD_BITS, 1
         else:
-            d = dense.dense_image(words, g.dense_addr_bits)
-            image = [w | e << g.word_bits for w, e in zip(d.words, d.ends)]
-            word_bits, slice_bits = g.word_bits, 4
+            held, depth, word_bits, slice_bits = self._image.dense, g.dense_depth, g.word_bits, 4
+        image = padded([w | e << word_bits for w, e in zip(held.words, held.ends)], depth)
         ports = [(self.a.addr, self.a.en), (self.b.addr, self.b.en)]
         out = _sliced_rom(m, image, word_bits + END_BITS, slice_bits, ports, platform)
         for port, word in zip((self.a, self.b), out):
@@ -186,10 +197,11 @@ class StartRom(wiring.Component):
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
-                 geometry: Geometry | None = None, split: bool = False):
+                 geometry: Geometry | None = None, split: bool = False,
+                 image: VariantImage | None = None):
         self._split = split
         self._layout = check_layout(layout)
-        self._variant = variant
+        self._image = held_image(variant, image)
         self._geometry = rom_geometry(variant, geometry)
         port = start_port(self._geometry)
         super().__init__({"a": In(port), "b": In(port)})
@@ -197,10 +209,6 @@ class StartRom(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         g = self._geometry
-        words = rom_image(self._variant)
-
-        def padded(image):  # a smaller variant's entries in a larger geometry
-            return image + [0] * (g.start_depth - len(image))
 
         def read(mem, port):
             r = mem.read_port()
@@ -208,28 +216,29 @@ class StartRom(wiring.Component):
             return r.data
 
         a = g.dense_addr_bits
+        if self._layout == "sparse":
+            starts, width = self._image.sparse.starts, WORD_BITS
+        else:
+            starts, width = self._image.dense.starts_at(a), g.start_bits
         if self._layout == "sparse" or not self._split:
-            image, width = ((start_image(words), WORD_BITS) if self._layout == "sparse" else
-                            (dense.dense_image(words, a).starts, g.start_bits))
             m.submodules.mem = mem = Memory(shape=width, depth=g.start_depth,
-                                            init=padded(image))
+                                            init=padded(starts, g.start_depth))
             for port in (self.a, self.b):
                 m.d.comb += port.data.eq(read(mem, port))
             return m
         entry, block_half, pawn_half = map(data.StructLayout,
                                            (dense.start_fields(a), *dense.start_halves(a)))
-        block, pawn = dense.split_starts(dense.dense_image(words, a).starts, a)
+        block, pawn = dense.split_starts(starts, a)
         m.submodules.walks = walks = Memory(shape=block_half.size, depth=g.start_depth,
-                                            init=padded(block))
+                                            init=padded(block, g.start_depth))
         # A pawn's fields depend on its colour and square alone: each pawn table's 64 entries in
         # logic, read by the square, and the table (behind the board's piece lookup in a thread)
-        # picks one after the read's register, not through the logic ROM before it (the
-        # ULX3S-25F's critical path, 99.65 MHz)
-        pawn_tables = sorted({rom_table(color, PAWN) for color in (WHITE, BLACK)})
-        rows = {t: pawn[t << 6:(t + 1) << 6] for t in pawn_tables}
+        # picks one after the read's register, not through the logic ROM before it, where it
+        # lay on the ULX3S-25F's critical path
+        rows = {t: pawn[t << 6:(t + 1) << 6] for t in PAWN_TABLES}
         if any(w for i, w in enumerate(pawn) if i >> 6 not in rows):
             raise ValueError("a pawn's fields in a table not a pawn's")
-        for t in pawn_tables:
+        for t in PAWN_TABLES:
             m.submodules[f"pawns{t}"] = Memory(shape=pawn_half.size, depth=64, init=rows[t],
                                                attrs={"rom_style": "logic"})
         for port in (self.a, self.b):
@@ -237,7 +246,7 @@ class StartRom(wiring.Component):
             got = block_half(read(walks, port))
             m.d.comb += [out[name].eq(got[name]) for name in block_half.members]
             picked = Const(0, pawn_half.size)
-            for t in pawn_tables:
+            for t in PAWN_TABLES:
                 r = m.submodules[f"pawns{t}"].read_port()
                 is_table = Signal(name=f"pawn_table{t}")  # held with the read, as its data is
                 m.d.comb += [r.addr.eq(port.frm), r.en.eq(port.en)]

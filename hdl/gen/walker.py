@@ -42,7 +42,7 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import Color
 
 from ..common.layouts import SQUARE, MoveLayout, Position
-from ..image.sparse import TABLE_BITS, rom_address
+from ..image.addressing import TABLE_BITS, rom_address
 from ..image.variant import Geometry
 from .chessboard import Planes, color_of, rank_of
 from .params import CONTEXTS
@@ -326,8 +326,7 @@ class Walker(wiring.Component):
         if self._split_lookup:
             # the rule applied for each colour the square can have, from registers, while the
             # file is picked from the rank; the colour selects last (applied to the looked-up
-            # colour, the rule followed the 8:1 selection: 7 LUTs, the iCE40's critical path
-            # at seed 1)
+            # colour, the rule followed the 8:1 selection: 7 LUTs, the iCE40's critical path)
             if_colour = {}
             for colour in (Color.WHITE, Color.BLACK, Color.EMPTY):
                 if_colour[colour] = Signal(Precomputed, name=f"pre_if_{colour.name.lower()}")

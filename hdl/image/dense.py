@@ -33,16 +33,21 @@ e2, f3, h3). Its start entry: first = e2, base = 345 (d1 = pushes = 0: not a paw
     346      f3      h3       h3       1     -
     347      h3      g1       g1       0     both  back at g1 either way: the walk ends
 
-Everything here is derived from the (from, to) words (``hdl.image.sparse.rom_image``), never from a
-copy, so a corrupted word in the tests' fault injection corrupts the dense image the same way.
+Everything here is derived from the (from, to) words (``hdl.image.sparse``), never from a
+copy, so a word corrupted by the tests' fault injection corrupts the dense image the same way.
 """
 
 from dataclasses import dataclass
 
-from .sparse import rom_address, rom_image, start_address
-from .variant import PUSH_BITS, SPARSE_TABLE_WORDS, SQUARE_BITS
+from .addressing import (
+    PAWN_TABLES,
+    PUSH_BITS,
+    SPARSE_TABLE_WORDS,
+    SQUARE_BITS,
+    rom_address,
+    start_address,
+)
 
-PAWN_TABLES = (0, 1)  #: hdl.image.sparse.table_index of BPAWN and PAWN
 MAX_WALK = 64       #: a corrupted chain that never returns is cut here (64 > any real walk)
 MAX_SKIP_BITS = 3   #: the skip field is at most this wide (a ray of 8x8 has at most 7 squares)
 BLOCK_FIELDS = ("first", "base")  #: the start entry's fields the gateware keeps in block RAM ...
@@ -99,6 +104,13 @@ class DenseImage:
     max_skip: int           #: the longest skip (7 for orthodox chess)
     addr_bits: int          #: A, the address width ``starts`` was packed with
 
+    def starts_at(self, addr_bits: int) -> list[int]:
+        """The start entries packed with a wider walk address (a larger geometry's)."""
+        if addr_bits == self.addr_bits:
+            return self.starts
+        own, wide = start_fields(self.addr_bits), start_fields(addr_bits)
+        return [pack(wide, unpack(own, s)) for s in self.starts]
+
 
 def _chain(words, table, frm, field):
     """The squares of a chain from ``frm`` through ``field`` (0: nextpos, 6: nextdir)."""
@@ -119,11 +131,9 @@ def walk_order(words, table: int, frm: int) -> tuple[list[int], int]:
     return _chain(words, table, frm, 0), 0
 
 
-def dense_image(words: list[int] | None = None, addr_bits: int | None = None) -> DenseImage:
-    """The dense image of a sparse ROM ``words`` (default: orthodox chess). Start entries
+def dense_image(words, addr_bits: int | None = None) -> DenseImage:
+    """The dense image of the sparse words ``words`` (``hdl.image.sparse``). Start entries
     carry the walk's address in ``addr_bits`` bits (default: as many as the entries need)."""
-    if words is None:
-        words = rom_image()
     tables = len(words) // SPARSE_TABLE_WORDS
     walks = {(table, frm): walk_order(words, table, frm)
              for table in range(tables) for frm in range(64)}
@@ -172,12 +182,3 @@ def split_starts(starts: list[int], addr_bits: int) -> tuple[list[int], list[int
     block, pawn = ([pack(half, unpack(fields, s)) for s in starts]
                    for half in start_halves(addr_bits))
     return block, pawn
-
-
-# Orthodox chess's widths, for code written against them (the formal harnesses, the netlist
-# checks); the gateware takes every variant's from hdl.image.variant.Geometry.
-_ORTHODOX = dense_image()
-ADDR_BITS = _ORTHODOX.addr_bits                #: 12
-DEPTH = 1 << ADDR_BITS                         #: 3,992 entries, rounded up to the block RAM's
-SKIP_BITS = _ORTHODOX.max_skip.bit_length()    #: 3
-WORD_BITS = 12 + SKIP_BITS

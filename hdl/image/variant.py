@@ -1,11 +1,10 @@
-"""What the gateware holds per variant and per position, as plain data (no amaranth at import):
-the walker, prefetcher and merger RTL is the same for every variant; a variant changes only
-memory contents and the widths derived from its tables.
+"""What the gateware holds per variant, as plain data (no amaranth at import): the walker,
+prefetcher and merger RTL is the same for every variant; a variant changes only memory contents
+and the widths derived from its tables.
 
-* **Tables**: the walk ROM and start entries (``hdl.image.sparse``, ``hdl.image.dense``) are built
-  from ``engine.variants``' tables. ROM table of a piece: its code, but a black pawn's is 0
-  (GNU Chess's BPAWN folded onto NO_PIECE's slot), so orthodox chess fills tables 0..6 exactly as
-  before and a piece on code 7 (chigorin's chancellor) gets table 7.
+* **Tables**: the sparse image (``hdl.image.sparse``) of ``engine.variants``' tables, in the
+  engine's order (a piece walks table ptype: ``hdl.image.addressing``), and the dense image
+  (``hdl.image.dense``) derived from it.
 * **Geometry**: the widths and depths the tables need (tables, the dense ROM's address bits, the
   skip field, the promotion index), derived from the images, never set by hand. A bigger
   geometry than a variant needs also holds it (``Geometry.union``): the structure test builds
@@ -14,28 +13,19 @@ memory contents and the widths derived from its tables.
   (``promotion_image``); the merger walks it, so a side may have any number of promotions.
 * **Castling** comes with the position, not the variant (Chess960): its packing is part of the
   hardware contract (``hdl.common.contract.castling_word``).
+
+``variant_image`` builds all of it once per variant; the ROMs (``hdl.gen.rom``) are handed it.
 """
 
 from dataclasses import dataclass, fields
 from functools import cache
 
-from posdata.engine.defs import BLACK, BPAWN, PAWN, WHITE
-from posdata.engine.variants import CHESS, get_variant
+from posdata.engine.defs import BLACK, WHITE
+from posdata.engine.variants import CHESS, VARIANTS, Variant, get_variant
 
-SQUARE_BITS = 6
-TABLE_BITS = 3          #: a piece code: 8 tables at most
-PUSH_BITS = 2           #: a pawn has at most two pushes
-SPARSE_TABLE_WORDS = 64 * 64
-
-
-def rom_table(color: int, code: int) -> int:
-    """The ROM table of a piece (see the module docstring); the same for every variant."""
-    return 0 if code == PAWN and color == BLACK else code
-
-
-def engine_table(table: int) -> int:
-    """The engine's table (``Variant.table_index``) that ROM table ``table`` holds."""
-    return {0: BPAWN, 7: 0}.get(table, table)
+from .addressing import PUSH_BITS, SPARSE_TABLE_WORDS, SQUARE_BITS
+from .dense import DenseImage, dense_image
+from .sparse import SparseImage, rom_words, sparse_image
 
 
 @dataclass(frozen=True)
@@ -78,40 +68,58 @@ class Geometry:
 
 @dataclass(frozen=True)
 class VariantImage:
-    variant: object            #: engine.variants.Variant
-    words: list               #: sparse ROM words by hdl.image.sparse.rom_address
+    variant: Variant
+    sparse: SparseImage       #: the (table, from, to) words, their end bits, the start entries
+    dense: DenseImage         #: the same walks stored by walk, at its own address width
     geometry: Geometry        #: what the images need
     promotions: tuple         #: per side, the promotion piece codes in generation order
+
+    @property
+    def words(self) -> tuple[int, ...]:
+        """The sparse words, by hdl.image.addressing.rom_address."""
+        return self.sparse.words
+
+    def with_word(self, address: int, word: int) -> "VariantImage":
+        """This image with one sparse word changed and everything derived from the words (end
+        bits, start entries, the dense image) derived again: the tests' fault injection."""
+        words = list(self.words)
+        words[address] = word
+        return image_of(self.variant, words)
+
+
+def image_of(variant: Variant, words) -> VariantImage:
+    """The images and geometry of ``variant`` holding the sparse words ``words``."""
+    dense = dense_image(words)
+    most = max(len(p) for p in variant.promotions)
+    geometry = Geometry(tables=len(words) // SPARSE_TABLE_WORDS,
+                        dense_addr_bits=dense.addr_bits,
+                        skip_bits=max(1, dense.max_skip.bit_length()),
+                        promo_bits=max(1, (most - 1).bit_length()))
+    return VariantImage(variant, sparse_image(words), dense, geometry, variant.promotions)
+
+
+@cache
+def _built(variant: Variant) -> VariantImage:
+    return image_of(variant, rom_words(variant))
+
+
+def variant_image(variant=CHESS) -> VariantImage:
+    """A variant's images (a Variant or a name), built once."""
+    return _built(get_variant(variant))
+
+
+def geometry_of(variant=CHESS) -> Geometry:
+    return variant_image(variant).geometry
 
 
 def hardware_name(variant) -> str:
     """The first registered variant whose gateware is the same (Chess960 is chess's: its
     castling comes with the position): one compiled model, one bitstream for both."""
-    from posdata.engine.variants import VARIANTS
     variant = get_variant(variant)
     for v in VARIANTS:
         if v.layout == variant.layout and v.promotions == variant.promotions:
             return v.name
     return variant.name
-
-
-@cache
-def variant_image(variant=CHESS) -> VariantImage:
-    from .dense import dense_image  # (it imports this module)
-    from .sparse import rom_words
-    variant = get_variant(variant)
-    words = rom_words(variant)
-    dense = dense_image(words)
-    most = max(len(p) for p in variant.promotions)
-    geometry = Geometry(tables=len(words) // SPARSE_TABLE_WORDS,
-                        dense_addr_bits=max(1, (dense.entries - 1).bit_length()),
-                        skip_bits=max(1, dense.max_skip.bit_length()),
-                        promo_bits=max(1, (most - 1).bit_length()))
-    return VariantImage(variant, words, geometry, variant.promotions)
-
-
-def geometry_of(variant=CHESS) -> Geometry:
-    return variant_image(variant).geometry
 
 
 # --- promotions ----------------------------------------------------------------------------

@@ -13,8 +13,7 @@ from posdata.engine.defs import (
     DIRECTIONS,
     KING,
     KNIGHT,
-    N_PTYPES,
-    NO_PIECE,
+    N_TABLES,
     PAWN,
     QUEEN,
     ROOK,
@@ -69,7 +68,7 @@ def traced_walk(pt: int, frm: int, occupied: set[int]) -> set[int]:
 
 def test_shape_and_range():
     for table in (NEXTPOS, NEXTDIR):
-        assert table.shape == (N_PTYPES, 64, 64)
+        assert table.shape == (N_TABLES, 64, 64)
         assert table.dtype == np.uint8
         assert int(table.max()) < 64  # 6 bits per entry: the ROM width
     assert not NEXTPOS.flags.writeable and not NEXTDIR.flags.writeable
@@ -82,14 +81,18 @@ def test_build_is_pure_and_rows_match_arrays():
     assert NEXTDIR_ROWS == NEXTDIR.reshape(-1, 64).tolist()
 
 
-def test_no_piece_rows_are_empty_walks():
-    for frm in range(64):
-        assert (NEXTPOS[NO_PIECE, frm] == frm).all()
-        assert (NEXTDIR[NO_PIECE, frm] == frm).all()
+def test_the_table_no_piece_walks_is_empty():
+    """Orthodox chess's pieces fill tables 0..6; the eighth (a variant's code 7) is empty."""
+    used = {ptype(c, p) for c in (WHITE, BLACK) for p in (PAWN,) + PIECES}
+    assert used == set(range(7))
+    for t in set(range(N_TABLES)) - used:
+        for frm in range(64):
+            assert (NEXTPOS[t, frm] == frm).all()
+            assert (NEXTDIR[t, frm] == frm).all()
 
 
 def test_black_pawn_has_its_own_ptype():
-    assert ptype(BLACK, PAWN) == BPAWN
+    assert ptype(BLACK, PAWN) == BPAWN != PAWN
     assert ptype(WHITE, PAWN) == PAWN
     assert all(ptype(c, p) == p for c in (WHITE, BLACK) for p in PIECES)
 

@@ -13,7 +13,6 @@ from posdata.engine.pieces import AttackKind
 from posdata.engine.variants import (
     BY_NAME,
     CHANCELLOR,
-    CHESS,
     VARIANT_NAMES,
     VARIANTS,
     VariantError,
@@ -46,20 +45,24 @@ def test_codes_and_tables_fit_the_gateware(variant):
         assert all(code in codes for code in variant.promotions[c])
 
 
-def test_orthodox_mapping_is_gnu_chess_ptype():
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_every_variant_maps_pieces_by_ptype(variant):
+    """One table order: a piece's table is its ptype in every variant, so the engine's tables
+    are stored in the order the gateware's ROM reads them (codes 1..7, both colours)."""
     for c in (WHITE, BLACK):
-        for code in range(1, 7):
-            assert CHESS.table_index(c, code) == ptype(c, code)
+        for code in range(1, 8):
+            assert variant.table_index(c, code) == ptype(c, code)
+    assert ptype(BLACK, PAWN) == BPAWN == 0 and ptype(WHITE, CHANCELLOR) == 7
 
 
 def test_chigorin_has_a_chancellor_and_a_queen_at_once():
     v = BY_NAME["chigorin"]
-    assert v.table_index(WHITE, CHANCELLOR) == 0 and v.layout[0] == "RN"
+    assert v.table_index(WHITE, CHANCELLOR) == 7 and v.layout[7] == "RN"
     assert v.layout[QUEEN] == "Q"
     assert v.promotions == ((CHANCELLOR, 4, 2), (QUEEN, 4, 3))
     assert v.attack_kinds(WHITE, CHANCELLOR) == (AttackKind.ORTHOGONAL_RIDER
                                                  | AttackKind.KNIGHT_LEAPER)
-    assert v.table_attacks[0] == v.attack_kinds(WHITE, CHANCELLOR)
+    assert v.table_attacks[7] == v.attack_kinds(WHITE, CHANCELLOR)
     assert v.table_attacks[BPAWN] == AttackKind.PAWN
 
 

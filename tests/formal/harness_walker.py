@@ -32,8 +32,8 @@ from posdata.engine.defs import Color
 from posdata.hdl.gen.chessboard import color_of
 from posdata.hdl.gen.params import CONTEXTS
 from posdata.hdl.gen.prefetch import PieceRecord
+from posdata.hdl.gen.rom import ORTHODOX
 from posdata.hdl.gen.walker import RULE, Context, Go, Square, Thread, Walker
-from posdata.hdl.image.dense import SKIP_BITS
 
 from .abstract import Inside, find_signals, past
 
@@ -108,7 +108,7 @@ class WalkerHarness(Elaboratable):
         thread_is = {Thread.PIECE: ~rec.pawn, Thread.PUSHES: rec.pawn & ~capt[cid],
                      Thread.CAPTURES: rec.pawn & capt[cid]}
         nextpos, nextdir = word[:6], word[6:12]
-        skip = word[12:12 + SKIP_BITS]
+        skip = word[12:12 + ORTHODOX.skip_bits]
         d1_addr = (rec.base + rec.pushes)[:12]
         # the rule, case by case: where the walk goes, and whether the piece ends
         want_addr = Signal(12)

@@ -16,15 +16,17 @@ successor the ROM word names).
   walks of any 16 pieces on distinct squares at most GENERATION_ENTRIES_BOUND in all.
 """
 
+from posdata.engine.defs import KING
 from posdata.hdl.image import dense
-from posdata.hdl.image.sparse import end_image, rom_address, rom_image
+from posdata.hdl.image.addressing import PAWN_TABLES, rom_address
+from posdata.hdl.image.variant import variant_image
 
 MAX_WALK = 27                  #: a queen on d4/d5/e4/e5
 GENERATION_ENTRIES_BOUND = 16 * MAX_WALK
 
-WORDS = rom_image()
-IMAGE = dense.dense_image(WORDS)
-PAWN_TABLES = dense.PAWN_TABLES
+ORTHODOX = variant_image()     #: what the ROMs hold
+WORDS = ORTHODOX.words
+IMAGE = ORTHODOX.dense
 
 
 def walks():
@@ -75,18 +77,17 @@ def test_every_successor_is_further_on_in_the_same_walk():
 
 
 def test_end_bits_match_the_sparse_table():
-    ends = end_image(WORDS)
+    ends = ORTHODOX.sparse.ends
     for (table, frm, u), addr in IMAGE.address.items():
         assert IMAGE.ends[addr] == ends[rom_address(table, frm, u)]
 
 
 def test_king_walks_step_one_square():
-    king = 6  # table_index(KING)
     for frm in range(64):
-        u = WORDS[rom_address(king, frm, frm)] & 63
+        u = WORDS[rom_address(KING, frm, frm)] & 63
         while u != frm:
             assert max(abs(u % 8 - frm % 8), abs(u // 8 - frm // 8)) == 1, (frm, u)
-            u = WORDS[rom_address(king, frm, u)] & 63
+            u = WORDS[rom_address(KING, frm, u)] & 63
 
 
 def test_generation_bound():
@@ -96,4 +97,4 @@ def test_generation_bound():
         longest[frm] = max(longest.get(frm, 0), len(order))
     top16 = sorted(longest.values(), reverse=True)[:16]
     assert sum(top16) <= GENERATION_ENTRIES_BOUND
-    assert IMAGE.entries <= dense.DEPTH
+    assert IMAGE.entries <= ORTHODOX.geometry.dense_depth

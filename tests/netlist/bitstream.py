@@ -16,8 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from posdata.hdl.image import dense as dense_image
-from posdata.hdl.image.sparse import END_BITS, rom_image
+from posdata.hdl.image.addressing import END_BITS
+from posdata.hdl.image.dense import split_starts
+from posdata.hdl.image.variant import variant_image
 
 WIDTHS = (1, 2, 4, 9, 18, 36)
 
@@ -64,10 +65,12 @@ def columns(words: list[int], width: int) -> list[tuple[int, ...]]:
 
 def expected_roms(image=None) -> dict[str, tuple[list[int], int]]:
     """The ROMs the engine's tables give, as hdl.gen.rom builds them: name -> (words, width)."""
-    image = image or dense_image.dense_image(rom_image())
-    walk = [w | e << dense_image.WORD_BITS for w, e in zip(image.words, image.ends)]
-    block, _ = dense_image.split_starts(image.starts, image.addr_bits)  # pawns' fields: logic
-    return {"walk ROM": (walk, dense_image.WORD_BITS + END_BITS),
+    orthodox = variant_image()
+    image = image or orthodox.dense
+    word_bits = orthodox.geometry.word_bits
+    walk = [w | e << word_bits for w, e in zip(image.words, image.ends)]
+    block, _ = split_starts(image.starts, image.addr_bits)  # pawns' fields: logic
+    return {"walk ROM": (walk, word_bits + END_BITS),
             "start entries": (block, 6 + image.addr_bits)}
 
 

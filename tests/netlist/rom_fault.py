@@ -2,16 +2,18 @@
 netlist and bitstream checks must notice."""
 
 import contextlib
+import dataclasses
 
-from posdata.hdl.image import dense as dense_image
-from posdata.hdl.image.sparse import rom_image
+import posdata.hdl.gen.rom
+from posdata.engine.defs import KNIGHT
+from posdata.hdl.image.variant import variant_image
 
-KNIGHT_TABLE, G1, E2, F3 = 2, 6, 12, 21
+G1, E2 = 6, 12
 
 
 def faulty_address() -> int:
     """The dense ROM entry of the white knight on g1 at e2: the initial position walks it."""
-    return dense_image.dense_image(rom_image()).address[KNIGHT_TABLE, G1, E2]
+    return variant_image().dense.address[KNIGHT, G1, E2]
 
 
 @contextlib.contextmanager
@@ -19,17 +21,20 @@ def one_word_changed():
     """While active, the walk ROM (hdl.gen.rom.PosdataRom) is built from an image whose entry for
     Ng1 at e2 has nextpos and nextdir pointing home (g1): the knight's walk would end there,
     losing Nf3 and Nh3. Everything else (the start entries too) is the engine's."""
-    original = dense_image.dense_image
+    rom = posdata.hdl.gen.rom
+    original = rom.variant_image
     address = faulty_address()
 
-    def changed(words=None, *addr_bits):
-        image = original(words, *addr_bits)
-        image.words[address] = (image.words[address] & ~0xFFF) | G1 | G1 << 6
-        image.ends[address] = 0b11
-        return image
+    def changed(variant):
+        image = original(variant)
+        words, ends = list(image.dense.words), list(image.dense.ends)
+        words[address] = (words[address] & ~0xFFF) | G1 | G1 << 6
+        ends[address] = 0b11
+        return dataclasses.replace(image, dense=dataclasses.replace(image.dense, words=words,
+                                                                    ends=ends))
 
-    dense_image.dense_image = changed
+    rom.variant_image = changed
     try:
         yield address
     finally:
-        dense_image.dense_image = original
+        rom.variant_image = original

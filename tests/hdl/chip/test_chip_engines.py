@@ -2,16 +2,16 @@
 the software's; each engine counting alone does too; and an engine made faulty is caught and
 named by counting on each engine alone."""
 
-import sys
-
 import pytest
 
-import posdata.hdl.gen.rom
+import posdata.hdl.chip.perft_engine
 from posdata.engine.board import Board
 from posdata.engine.defs import KNIGHT, parse_square
 from posdata.engine.perft import perft
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.hdl.gen.rom import PosdataRom, rom_address, table_index
+from posdata.hdl.gen.rom import PosdataRom
+from posdata.hdl.image.addressing import rom_address
+from posdata.hdl.image.variant import variant_image
 from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from posdata.sim.drivers.chip_pysim import ChipSimulation
 from posdata.sim.runs.chip_perft import run_chip_perft
@@ -66,17 +66,19 @@ def test_faulty_engine_is_named(monkeypatch):
     """Engine 1 of three gets a ROM whose knight on g1 walks nowhere: shared, the count is
     wrong; alone, engines 0 and 2 are right and engine 1 is named."""
     g1 = parse_square("g1")
-    original = posdata.hdl.gen.rom.rom_image
     calls = []
 
-    def image(*args, **kwargs):
-        words = original(*args, **kwargs)
-        if isinstance(sys._getframe(1).f_locals.get("self"), PosdataRom):  # a walk ROM's image
+    class FaultyRom(PosdataRom):
+        """The walk ROM, its image one word off in the second engine (engines elaborate in
+        order); their start entries stay right."""
+
+        def __init__(self, layout, variant):
             calls.append(len(calls))
-            if len(calls) == 2:  # the second engine's (engines elaborate in order)
-                words[rom_address(table_index(KNIGHT), g1, g1)] = g1 | g1 << 6
-        return words
-    monkeypatch.setattr(posdata.hdl.gen.rom, "rom_image", image)
+            image = variant_image(variant)
+            if len(calls) == 2:
+                image = image.with_word(rom_address(KNIGHT, g1, g1), g1 | g1 << 6)
+            super().__init__(layout, variant, image=image)
+    monkeypatch.setattr(posdata.hdl.chip.perft_engine, "PosdataRom", FaultyRom)
     chip = ChipSimulation(engines=3)
     fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"
     report = run_chip_perft(Board(fen), 2, "both", "pysim", True, factory=lambda: chip)

@@ -14,7 +14,7 @@ from posdata.engine.board import Board
 from posdata.engine.defs import KNIGHT, parse_square
 from posdata.engine.perft import perft
 from posdata.hdl.chip.attack import AttackUnit
-from posdata.hdl.gen.rom import rom_address, table_index
+from posdata.hdl.image.addressing import rom_address
 from posdata.sim.drivers.chip_pysim import ChipSimulation
 from posdata.sim.runs.chip_perft import run_chip_perft
 
@@ -33,13 +33,11 @@ def test_a_healthy_chip_passes():
 def test_corrupted_rom_word(monkeypatch):
     """The knight on g1's start entry points nowhere: its moves are missing at the root."""
     g1 = parse_square("g1")
-    original = posdata.hdl.gen.rom.rom_image
+    original = posdata.hdl.gen.rom.variant_image
 
-    def image(*variant):
-        words = original(*variant)
-        words[rom_address(table_index(KNIGHT), g1, g1)] = g1 | g1 << 6  # an empty walk
-        return words
-    monkeypatch.setattr(posdata.hdl.gen.rom, "rom_image", image)
+    def image(variant):  # every ROM of the chip takes its image from here
+        return original(variant).with_word(rom_address(KNIGHT, g1, g1), g1 | g1 << 6)
+    monkeypatch.setattr(posdata.hdl.gen.rom, "variant_image", image)
     report = both("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", 2)
     assert not report.match
     assert "legal moves differ after (root)" in report.mismatch

@@ -5,12 +5,12 @@ to the same moves in the same clocks. (The other gateware tests run the default 
 import pytest
 
 from posdata.engine.board import Board
-from posdata.engine.defs import BPAWN, PAWN
+from posdata.engine.defs import BPAWN, KING, PAWN
 from posdata.engine.posdata import NEXTDIR, NEXTPOS
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.hdl.gen.rom import DEFAULT_LAYOUT, LAYOUTS
-from posdata.hdl.image import dense
-from posdata.hdl.image.sparse import START_DEPTH, rom_address, rom_image, start_address, table_index
+from posdata.hdl.gen.rom import DEFAULT_LAYOUT, LAYOUTS, ORTHODOX
+from posdata.hdl.image.addressing import START_DEPTH, rom_address, start_address
+from posdata.hdl.image.variant import variant_image
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.models import cxxrtl as cxxrtl_build
 from tests.hw_positions import random_positions
@@ -37,23 +37,24 @@ def pushes_of(pt: int, frm: int) -> int:
     return n
 
 
-WALKS = {(table_index(pt), frm): walk_from_tables(pt, frm) for pt in range(1, 8)
+#: per (table, from): the walk, for every ptype of orthodox chess (the table is the ptype)
+WALKS = {(pt, frm): walk_from_tables(pt, frm) for pt in range(BPAWN, KING + 1)
          for frm in range(64)}
 
 
 def test_the_dense_image_holds_every_walk_once():
-    image = dense.dense_image()
+    image = variant_image().dense
     lengths = [len(w) for w in WALKS.values()]
     assert image.entries == sum(lengths) == len(set(image.address.values()))
     assert image.entries + START_DEPTH == 4440 and max(lengths) == 27  # as the issue measured
-    assert image.entries <= dense.DEPTH and sorted(image.address.values()) == \
+    assert image.entries <= ORTHODOX.dense_depth and sorted(image.address.values()) == \
         list(range(image.entries))
-    words = rom_image()
+    words = variant_image().words
     for (table, frm), walk in WALKS.items():
         start = image.starts[start_address(table, frm)]
         base, pushes = start >> 12 & 4095, start >> 24
         first_d1 = words[rom_address(table, frm, frm)]  # first | d1 << 6
-        pawn = table in dense.PAWN_TABLES
+        pawn = table in (PAWN, BPAWN)
         assert start & 4095 == (first_d1 if pawn else first_d1 & 63)  # d1: a pawn's only
         assert pawn or start >> 6 & 63 == start >> 24 == 0
         for i, u in enumerate(walk):
@@ -62,14 +63,13 @@ def test_the_dense_image_holds_every_walk_once():
             word = image.words[a]
             assert word & 4095 == words[rom_address(table, frm, u)]  # the same pointers
             nextpos, nextdir, skip = word & 63, word >> 6 & 63, word >> 12
-            if i + 1 < len(walk) and table not in dense.PAWN_TABLES:
+            if i + 1 < len(walk) and not pawn:
                 assert walk[i + 1] == nextpos  # nextpos is the next entry
             if skip:
                 assert walk[i + skip] == nextdir  # nextdir is skip entries on
             assert image.ends[a] == int(nextpos == frm) | int(nextdir == frm) << 1
-        pt = BPAWN if table == 0 else table
-        if pt in (PAWN, BPAWN):  # the pushes are the nextpos chain, stored first
-            assert pushes == pushes_of(pt, frm)
+        if table in (PAWN, BPAWN):  # the pushes are the nextpos chain, stored first
+            assert pushes == pushes_of(table, frm)
         else:
             assert pushes == 0
 
@@ -123,6 +123,6 @@ def test_split_start_table_reads_the_whole_ones_entries():
     sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()
-    image = dense.dense_image().starts
+    image = variant_image().dense.starts
     assert got[False] == [(image[i], image[(i + 37) % entries]) for i in range(entries)]
     assert got[True] == got[False]

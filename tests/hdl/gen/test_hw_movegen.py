@@ -13,7 +13,8 @@ from posdata.engine.perft import tree_fens
 from posdata.engine.posdata import NEXTDIR, NEXTPOS
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.common.layouts import MoveLayout
-from posdata.hdl.gen.rom import ROM_DEPTH, rom_address, rom_image, table_index
+from posdata.hdl.image.addressing import ROM_DEPTH, rom_address
+from posdata.hdl.image.variant import variant_image
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.views.difference import describe_difference
 from tests.compiled import compiled_cycles
@@ -49,12 +50,13 @@ def test_move_word_is_engine_encoding():
 
 
 def test_rom_image_is_engine_tables():
-    image = rom_image()
+    """The ROM holds the engine's tables in the engine's order (a table is a ptype)."""
+    image = variant_image().words
     assert len(image) == ROM_DEPTH
-    for pt in range(1, 8):
+    for pt in range(7):
         for frm in range(64):
             for to in range(64):
-                w = image[rom_address(table_index(pt), frm, to)]
+                w = image[rom_address(pt, frm, to)]
                 assert (w & 63, w >> 6) == (NEXTPOS[pt, frm, to], NEXTDIR[pt, frm, to])
 
 

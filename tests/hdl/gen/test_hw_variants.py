@@ -4,6 +4,7 @@ its tables, and Chess960's castling comes with the position. Held to the referen
 move for move and in order at every node of perft(2) trees of each variant's sample positions,
 on the compiled model (one model per table set; Chess960 runs on chess's)."""
 
+import dataclasses
 import json
 
 import pytest
@@ -13,7 +14,7 @@ from posdata.engine.board import Board
 from posdata.engine.variants import VARIANT_NAMES, get_variant
 from posdata.hdl.common.contract import castling_fields, castling_word
 from posdata.hdl.gen.movegen import MoveGenerator
-from posdata.hdl.image import dense as dense_image
+from posdata.hdl.image.dense import dense_image
 from posdata.hdl.image.variant import (
     Geometry,
     geometry_of,
@@ -83,7 +84,8 @@ def test_widths_come_from_the_tables():
     for name in VARIANT_NAMES:
         image = variant_image(name)
         g = image.geometry
-        dense = dense_image.dense_image(image.words)
+        dense = dense_image(image.words)  # built again, from the words: not the image's own
+        assert dense == image.dense
         assert 1 << g.dense_addr_bits - 1 < dense.entries <= 1 << g.dense_addr_bits, name
         assert g.tables == (8 if any(p.code == 7 for p in get_variant(name).pieces) else 7)
         assert dense.max_skip < 1 << g.skip_bits
@@ -159,8 +161,7 @@ def test_a_wrong_promotion_table_is_caught(monkeypatch):
 
     def swapped(variant):
         image = original(variant)
-        return type(image)(image.variant, image.words, image.geometry,
-                           (image.promotions[1], image.promotions[1]))
+        return dataclasses.replace(image, promotions=(image.promotions[1], image.promotions[1]))
     monkeypatch.setattr(merger, "variant_image", swapped)
     generator = PysimGenerator(variant="chigorin")
     board = Board("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "chigorin")

@@ -12,6 +12,8 @@ from posdata.engine.board import Board
 from posdata.engine.defs import EMPTY, KNIGHT
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.gen.chessboard import BoardMemory
+from posdata.hdl.image.addressing import rom_address
+from posdata.hdl.image.variant import variant_image
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.runs.gen_perft import run_perft
 
@@ -45,14 +47,11 @@ def faulty_driver(monkeypatch, patch):
 
 def corrupt_rom_word(pt, frm, to, value):
     def patch(monkeypatch):
-        original = posdata.hdl.gen.rom.rom_image
+        original = posdata.hdl.gen.rom.variant_image
 
-        def image(*variant):
-            words = original(*variant)
-            rom = posdata.hdl.gen.rom
-            words[rom.rom_address(rom.table_index(pt), frm, to)] = value
-            return words
-        monkeypatch.setattr(posdata.hdl.gen.rom, "rom_image", image)
+        def image(variant):  # the walk ROM and the start entries take their image from here
+            return original(variant).with_word(rom_address(pt, frm, to), value)
+        monkeypatch.setattr(posdata.hdl.gen.rom, "variant_image", image)
     return patch
 
 
@@ -91,7 +90,7 @@ def check_localised(report, driver):
 def test_corrupted_rom_word_is_caught_and_localised(monkeypatch):
     # The knight on c3 after 1. Nc3: its walk jumps from its first square straight back home.
     frm = 18
-    first = posdata.hdl.gen.rom.rom_image()[posdata.hdl.gen.rom.rom_address(KNIGHT, frm, frm)] & 63
+    first = variant_image().words[rom_address(KNIGHT, frm, frm)] & 63
     driver = faulty_driver(monkeypatch, corrupt_rom_word(KNIGHT, frm, first, frm | frm << 6))
     report = run_perft(Board(), 3, "gen", "pysim", factory=lambda: driver, check=True)
     fen = check_localised(report, driver)
