@@ -78,12 +78,12 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 
 
 #: designs compiled unit by unit: the perft chip, of any number of engines. Flattened, a chip is
-#: one evaluation function that the C++ compiler takes superlinear time over (measured: one
-#: engine 3 CPU minutes at -O2, six not done in 20). Instead its identical modules are merged
+#: one evaluation function that the C++ compiler takes superlinear time over (minutes for one
+#: engine at -O2, far longer for several). Instead its identical modules are merged
 #: (``sim.models.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
-#: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (one engine: 31-37 s);
-#: the price is speed (one engine 120-130 k clocks/s against 359 k). Its C entry clocks with a
-#: falling and a rising step accordingly.
+#: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (about half a minute);
+#: the price is speed (about a third of the flattened model's clocks per second). Its C entry
+#: clocks with a falling and a rising step accordingly.
 UNIT_BY_UNIT = {"chip"}
 
 
