@@ -97,10 +97,15 @@ def valid_square_codes(variant) -> frozenset:
 POSITION_FIELDS = (("side", 1), ("castle", 4), ("ep_valid", 1), ("ep_sq", 6))
 
 
+def position_fields(board) -> dict[str, int]:
+    """The POSITION_FIELDS of ``board`` (engine.board.Board), by name."""
+    return {"side": board.side, "castle": board.castle,
+            "ep_valid": int(board.ep != NO_SQUARE), "ep_sq": max(board.ep, 0)}
+
+
 def position_word(board) -> int:
     """The root's side, castling rights and en passant square as one POSITION_FIELDS word."""
-    values = {"side": board.side, "castle": board.castle,
-              "ep_valid": int(board.ep != NO_SQUARE), "ep_sq": max(board.ep, 0)}
+    values = position_fields(board)
     word, shift = 0, 0
     for name, bits in POSITION_FIELDS:
         word |= (values[name] & ((1 << bits) - 1)) << shift
