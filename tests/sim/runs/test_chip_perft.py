@@ -76,7 +76,7 @@ def test_divide_counts_each_child_on_the_callers_board():
 def test_a_difference_is_localised_and_the_board_restored():
     board, chip = game_board(), HidingChip(hidden="f8e7")  # legal once e7 is free
     before = state(board)
-    report = run_chip_perft(board, 4, "both", "cxxrtl", factory=lambda: chip)
+    report = run_chip_perft(board, 3, "both", "cxxrtl", factory=lambda: chip)
     assert state(board) == before
     assert report.match is False and report.nodes < report.sw_nodes
     assert report.mismatch.startswith("legal moves differ after ")
