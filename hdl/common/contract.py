@@ -63,9 +63,11 @@ assert [int(p) for p in Phase] == list(range(len(Phase)))  # a phase indexes an 
 # --- squares -------------------------------------------------------------------------------
 
 SQUARES = 64        #: a board's squares, a1 first, as the chip is loaded
+SQUARE_BITS = 6     #: a square's number
 COLOR_BITS = 2      #: engine.defs colours: WHITE 0, BLACK 1, EMPTY 2
 PIECE_BITS = 3      #: engine.defs pieces: NO_PIECE 0 .. KING 6 (a variant's up to 7)
 CODE_BITS = COLOR_BITS + PIECE_BITS  #: a square code
+assert SQUARES == 1 << SQUARE_BITS
 
 
 def square_code(color: int, piece: int) -> int:
@@ -94,7 +96,7 @@ def valid_square_codes(variant) -> frozenset:
 
 #: what the chip takes with the root besides its squares (hdl.common.layouts.Position), packed
 #: in this order from bit 0
-POSITION_FIELDS = (("side", 1), ("castle", 4), ("ep_valid", 1), ("ep_sq", 6))
+POSITION_FIELDS = (("side", 1), ("castle", 4), ("ep_valid", 1), ("ep_sq", SQUARE_BITS))
 
 
 def position_fields(board) -> dict[str, int]:

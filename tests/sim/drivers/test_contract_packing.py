@@ -8,7 +8,7 @@ from posdata.engine.board import Board
 from posdata.engine.defs import NO_SQUARE, Color
 from posdata.engine.variants import VARIANTS
 from posdata.hdl.common import contract
-from posdata.hdl.common.layouts import PIECE, Position
+from posdata.hdl.common.layouts import PIECE, SQUARE, Position
 from tests.hw_positions import random_positions
 
 
@@ -32,7 +32,7 @@ def test_position_word_is_the_gateware_layout():
 
 def test_square_codes_fit_the_gateware():
     assert max(Color) < 1 << contract.COLOR_BITS
-    assert contract.PIECE_BITS == PIECE.width
+    assert contract.PIECE_BITS == PIECE.width and contract.SQUARE_BITS == SQUARE.width
     assert contract.CODE_BITS == contract.COLOR_BITS + PIECE.width
     for variant in VARIANTS:
         codes = contract.valid_square_codes(variant)
