@@ -26,8 +26,9 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.hdl.common.contract import PHASE_NAMES
 from posdata.sim.cli.common import latest_fmax
-from posdata.sim.drivers.chip_cxxrtl import PHASES, ChipModel
+from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from posdata.sim.runs.chip_projection import project
 
 DEPTHS = {"initial": 5, "kiwipete": 4, "position3": 4, "position4": 4, "position5": 4,
@@ -116,7 +117,7 @@ def main() -> int:
               f"{'stockfish Mnps':>14}")
     print(header)
     totals = {"bulk": [0, 0], "plain": [0, 0]}
-    phases = {"bulk": dict.fromkeys(PHASES, 0), "plain": dict.fromkeys(PHASES, 0)}
+    phases = {"bulk": dict.fromkeys(PHASE_NAMES, 0), "plain": dict.fromkeys(PHASE_NAMES, 0)}
     ok = True
     fish_rates = {}
     for pos in STANDARD_POSITIONS:

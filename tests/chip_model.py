@@ -16,9 +16,10 @@ from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
+from posdata.engine.defs import TO_SHIFT, WHITE
 from posdata.hdl.chip.perft_chip import chip_signature
+from posdata.hdl.common.contract import CODE_BITS, COLOR_BITS, EMPTY_CODE, SQUARES
 
-EMPTY_CODE = 2
 ROOT_FLAG = 1 << 20
 
 
@@ -31,11 +32,12 @@ class FakeChip(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.board = board = Memory(shape=5, depth=64, init=[EMPTY_CODE] * 64)
+        m.submodules.board = board = Memory(shape=CODE_BITS, depth=SQUARES,
+                                            init=[EMPTY_CODE] * SQUARES)
         w = board.write_port()
         r = board.read_port(domain="comb")
         m.d.comb += [w.en.eq(self.wr_en & ~self.busy), w.addr.eq(self.wr_sq),
-                     w.data.eq(self.wr_color | self.wr_piece << 2)]
+                     w.data.eq(self.wr_color | self.wr_piece << COLOR_BITS)]
 
         left = Signal(range(self.count_clocks + 1))
         sq = Signal(7)
@@ -49,7 +51,7 @@ class FakeChip(wiring.Component):
                     m.next = "Count"
                 with m.Elif(self.gen_start):
                     m.d.sync += [self.busy.eq(1), sq.eq(0), legal.eq(self.gen_legal),
-                                 self.gen_cycles.eq(64 + self.gen_legal)]
+                                 self.gen_cycles.eq(SQUARES + self.gen_legal)]
                     m.next = "List"
             with m.State("Count"):
                 m.d.sync += [self.leaves.eq(self.leaves + 1), self.clocks.eq(self.clocks + 1),
@@ -60,16 +62,16 @@ class FakeChip(wiring.Component):
             with m.State("List"):
                 code = r.data
                 m.d.comb += r.addr.eq(sq)
-                with m.If(sq == 64):
+                with m.If(sq == SQUARES):
                     m.d.comb += [self.moves.valid.eq(1),
                                  self.moves.payload.as_value().eq(ROOT_FLAG | self.root.as_value())]
                     with m.If(self.moves.ready):
                         m.d.sync += self.busy.eq(0)
                         m.next = "Idle"
                 with m.Else():
-                    shown = (code != EMPTY_CODE) & (~legal | (code[:2] == 0))
+                    shown = (code != EMPTY_CODE) & (~legal | (code[:COLOR_BITS] == WHITE))
                     m.d.comb += [self.moves.valid.eq(shown),
-                                 self.moves.payload.as_value().eq(sq[:6] | code << 6)]
+                                 self.moves.payload.as_value().eq(sq[:6] | code << TO_SHIFT)]
                     with m.If(~shown | self.moves.ready):
                         m.d.sync += sq.eq(sq + 1)
         return ResetInserter({"sync": self.abort})(m)
