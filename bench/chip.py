@@ -13,7 +13,10 @@ aggregate leaves/s projected at the 85F build's routed Fmax (build/synth/ulx3s-8
 --mhz-85f), against Stockfish's perft(6) measured above; and the posdata ROMs' DP16KD per
 engine in each layout (Yosys's synth_ecp5 on the two ROMs alone).
 
-Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick] [--json FILE]
+``--many-only`` runs the many-engine section alone (what `make measurements-long` needs).
+
+Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick]
+                                      [--many-only] [--json FILE]
 """
 
 import argparse
@@ -100,8 +103,16 @@ def main() -> int:
     parser.add_argument("--engines", type=int, default=None,
                         help="engines of the 85F chip (default: the 85F build's; 0 skips that "
                              "section, whose compiled model takes minutes to build)")
+    parser.add_argument("--many-only", action="store_true",
+                        help="the many-engine chip alone (no one-engine table, no ROM blocks)")
     add_json_option(parser)
     args = parser.parse_args()
+    if args.many_only:
+        if args.engines == 0:
+            parser.error("--many-only needs the many-engine section: leave out --engines 0")
+        many = many_engines(args, None)
+        write_json(args.json, {"many_engines": many, "ok": many["ok"]})
+        return 0 if many["ok"] else 1
     mhz = args.mhz or latest_fmax(board="ulx3s-25f", perft_chip=True)
     depths = {k: d - args.quick for k, d in DEPTHS.items()}
     print("command: make bench-chip  (python bench/chip.py"
