@@ -15,8 +15,10 @@ engine in each layout (Yosys's synth_ecp5 on the two ROMs alone).
 
 ``--many-only`` runs the many-engine section alone (what `make measurements-long` needs).
 
+``--positions NAME ...`` counts a subset of the six standard positions.
+
 Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick]
-                                      [--many-only] [--json FILE]
+                                      [--positions NAME ...] [--many-only] [--json FILE]
 """
 
 import argparse
@@ -103,6 +105,9 @@ def main() -> int:
     parser.add_argument("--engines", type=int, default=None,
                         help="engines of the 85F chip (default: the 85F build's; 0 skips that "
                              "section, whose compiled model takes minutes to build)")
+    parser.add_argument("--positions", nargs="+", metavar="NAME",
+                        choices=[p.name for p in STANDARD_POSITIONS],
+                        help="a subset of the standard positions (default: all six)")
     parser.add_argument("--many-only", action="store_true",
                         help="the many-engine chip alone (no one-engine table, no ROM blocks)")
     add_json_option(parser)
@@ -134,7 +139,8 @@ def main() -> int:
     ok = True
     fish_rates = {}
     rows = []
-    for pos in STANDARD_POSITIONS:
+    positions = [p for p in STANDARD_POSITIONS if not args.positions or p.name in args.positions]
+    for pos in positions:
         depth = depths[pos.name]
         per = {}
         for mode in ("bulk", "plain"):
@@ -170,8 +176,9 @@ def main() -> int:
         thread_clocks = sum(phases[mode].values())
         split = ", ".join(f"{name} {100 * c / thread_clocks:.1f} %"
                           for name, c in phases[mode].items() if c)
-        print(f"{mode}: {clocks / leaves:.3f} clocks per leaf over all six; thread clocks: "
-              f"{split}")
+        print(f"{mode}: {clocks / leaves:.3f} clocks per leaf over "
+              f"{'all six' if len(positions) == 6 else ', '.join(p.name for p in positions)}; "
+              f"thread clocks: {split}")
         results[mode] = {"clocks_per_leaf": round(clocks / leaves, 4),
                          "phases_percent": {name: round(100 * c / thread_clocks, 1)
                                             for name, c in phases[mode].items() if c}}

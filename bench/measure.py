@@ -47,12 +47,13 @@ QUICK = {
     "bench-sim": bench("sim_speed.py"),
     "search": bench("search.py"),
     "search-hw": bench("search.py", "--movegen", "hw"),
-    "bench-chip": bench("chip.py", "--engines", "0"),
+    "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),
     "variants-hw": bench("variants.py", "--hw"),
     "variants-chip": bench("variants.py", "--chip"),
 }
 LONG = {
+    "bench-chip-all": bench("chip.py", "--engines", "0"),
     "synth-85f": posdata("synth", "--board", "ulx3s-85f"),
     "chip-85f": bench("chip.py", "--many-only"),
     "synth-85f-seeds": posdata("synth", "--board", "ulx3s-85f", "--seeds", "3"),
