@@ -25,7 +25,7 @@ help:
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
-	@echo "make measurements  run the benches and the 25F build: docs/measurements.md and the README's figures (about 25 min)"
+	@echo "make measurements  run the benches and the 25F build: docs/measurements.md and the README's figures (a quarter of an hour)"
 	@echo "make measurements-long  the long runs: 85F builds, perft(6) projection, placement seeds (hours; ONLY=id ... for some)"
 	@echo "make docs        redraw docs/pipeline.svg and re-render docs/measurements.md from its JSON"
 

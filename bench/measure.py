@@ -7,7 +7,7 @@ from it) and the date, then bench/report.py rewrites docs/measurements.md and th
 block of headline figures from that file. A job that fails keeps its previous figures and
 makes the run exit 1; the others are kept.
 
-The quick set (default) takes about 20 minutes on 2 cores; ``--long`` runs the long set
+The quick set (default) takes a quarter of an hour on 2 cores; ``--long`` runs the long set
 instead (ULX3S-85F builds, the perft(6) projection, multi-seed synthesis: hours).
 ``--only ID ...`` runs some jobs of either set. Usage::
 
