@@ -158,10 +158,10 @@ def section_hw(r: dict) -> list[str]:
 
 
 def section_sim(r: dict) -> list[str]:
-    out = ["| run | M clocks/s | x Amaranth's simulator |", "|---|---|---|"]
+    out = ["| run | clocks/s | x Amaranth's simulator |", "|---|---|---|"]
     peer = r["pysim_clocks_per_s"]
     for row in r["rows"]:
-        out.append(f"| {row['label']} | {row['clocks_per_s'] / 1e6:.3f} | "
+        out.append(f"| {row['label']} | {thousands(row['clocks_per_s'])} | "
                    f"{thousands(row['clocks_per_s'] / peer)} |")
     out += ["", "Clocks counted as the gateware counts them: squares written + busy cycles."]
     return out
@@ -335,7 +335,8 @@ SECTIONS = {
 
 def run_heading(run_id: str, run: dict) -> list[str]:
     title = SECTIONS[run_id][0]
-    seconds = f", {run['seconds'] / 60:.1f} min" if run.get("seconds") else ""
+    took = run.get("seconds")
+    seconds = ("" if not took else f", {took:.0f} s" if took < 90 else f", {took / 60:.1f} min")
     out = [f"### {title}", "", f"`{run['command']}` at {run['commit']}, {run['date']}{seconds}"]
     if run.get("carried"):
         out[-1] += " (carried over from the README; not rerun since)"
