@@ -57,7 +57,7 @@ formal-full: $(STAMP)
 	$(PY) -m tests.formal.mutation
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine hdl sim tests bench
+	$(VENV)/bin/ruff check engine hdl sim tests bench docs
 
 perft-deep: $(STAMP)
 	$(PY) -m pytest -m slow tests/engine/test_perft.py

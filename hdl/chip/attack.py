@@ -41,9 +41,9 @@ from posdata.engine.pieces import KIND_DEFINITION, AttackKind, parse_piece
 
 from ..common.layouts import SQUARE
 
-# The pipeline's data registers have no reset: ABORT need only clear the valid bits, and a
-# thread's ABORT register then reaches a few flip-flops of the unit, not all of them (on the
-# ECP5-85F that net, one route of 17.0 ns, was the critical path at one placement seed).
+# The pipeline's data registers have no reset: ABORT need only clear the valid bits, so a
+# thread's ABORT register reaches a few flip-flops of the unit, not all of them (a net of
+# hundreds of sinks cannot be routed short).
 Datum = functools.partial(Signal, reset_less=True)
 
 

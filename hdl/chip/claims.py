@@ -9,10 +9,10 @@ the node is taken.
 
 The comparisons are worked out a clock ahead, against the counter and against the counter + 1,
 and the clock's grant picks between them by whether the counter moved: the counter's loop is
-then a register, a choice and an OR of the ports, and no 32-bit comparison or adder. On the
-ECP5-85F with eight engines the loop (counter -> sixteen comparisons -> OR -> adder -> counter)
-was the critical path at 56.66 MHz: its comparisons sat beside the threads, 51 rows away, and
-it crossed that distance twice in a clock; now each path crosses it at most once.
+then a register, a choice and an OR of the ports, and no 32-bit comparison or adder. With many
+engines the comparisons sit beside the threads, far from the counter: a loop through them
+(counter -> comparisons -> OR -> adder -> counter) would cross that distance twice in a clock;
+this way each path crosses it at most once.
 """
 
 from amaranth import Module, Mux, Signal
@@ -46,9 +46,9 @@ class ClaimCounter(wiring.Component):
         moved = Signal()   # the counter moved on at the last clock: compare with counter + 1
         matches = Signal(self._threads)
         for i, port in enumerate(self.ports):
-            # registered first: threads may sit far from the counter. Without a reset: ABORT's
-            # reset net into these flip-flops was the ECP5-85F's critical path with eight
-            # engines (50.91 MHz); what was asked before a start is dropped by ``asking``
+            # registered first: threads may sit far from the counter. Without a reset, so ABORT's
+            # reset net does not reach them across the chip; what was asked before a start is
+            # dropped by ``asking``
             req = Signal(name=f"req{i}", reset_less=True)
             index = Signal(CLAIM_BITS, name=f"index{i}", reset_less=True)
             m.d.sync += [req.eq(port.req), index.eq(port.index)]

@@ -2,8 +2,8 @@
 
 Yosys's ``opt_merge`` folds registers with the same input into one: N copies of ABORT, each
 meant to drive one thread's synchronous reset from near that thread, become one register whose
-net reaches every flip-flop of every engine (on the ECP5-85F with six engines, the critical
-path: 52 MHz); so do the copies of a count's parameters each engine takes from the chip. Vendor
+net reaches every flip-flop of every engine, across the chip; so do the copies of a count's
+parameters each engine takes from the chip. Vendor
 flip-flop primitives are not merged, so on the ECP5 each bit is a ``TRELLIS_FF`` instance;
 elsewhere (the simulators, other families) a plain register, which behaves the same.
 """

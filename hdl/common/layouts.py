@@ -6,10 +6,10 @@ from amaranth.lib import data
 
 from posdata.engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
 
-from .contract import CASTLE_FIELDS, CASTLING_BITS
+from .contract import CASTLE_FIELDS, CASTLING_BITS, PIECE_BITS, POSITION_FIELDS, SQUARE_BITS
 
-SQUARE = unsigned(6)
-PIECE = unsigned(3)
+SQUARE = unsigned(SQUARE_BITS)
+PIECE = unsigned(PIECE_BITS)
 
 #: one bit per Flag member, bit 0 = CAPTURE (engine's bit 12)
 FlagsLayout = data.StructLayout({f.name.lower(): 1 for f in sorted(Flag, key=int)})
@@ -27,17 +27,13 @@ assert MoveLayout._fields["flags"].offset == FLAGS_SHIFT
 assert MoveLayout._fields["promo"].offset == PROMO_SHIFT
 assert all(FlagsLayout._fields[f.name.lower()].offset == int(f).bit_length() - 1 for f in Flag)
 
-#: what a generation needs besides the board, latched at ``start`` (engine.defs encodings)
-Position = data.StructLayout({
-    "side": 1,
-    "castle": 4,
-    "ep_valid": 1,
-    "ep_sq": SQUARE,
-})
+#: what a generation needs besides the board, latched at ``start`` (engine.defs encodings; the
+#: host packs it as hdl.common.contract.position_word)
+Position = data.StructLayout(dict(POSITION_FIELDS))
 
 #: castling's squares, loaded with the position (Chess960): per right (WK, WQ, BK, BQ), the
 #: king's from- and to-file and the back-rank squares that must be empty; packed on the host by
-#: hdl.image.variant.castling_word
+#: hdl.common.contract.castling_word
 CastleSquares = data.StructLayout(dict(CASTLE_FIELDS))
 Castling = data.ArrayLayout(CastleSquares, 4)
 assert Castling.size == CASTLING_BITS

