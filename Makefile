@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-chip bench-variants clean
+.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-chip bench-variants docs measurements measurements-long clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -25,6 +25,9 @@ help:
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
+	@echo "make measurements  run the benches and the 25F build: docs/measurements.md and the README's figures (a quarter of an hour)"
+	@echo "make measurements-long  the long runs: 85F builds, perft(6) projection, placement seeds (hours; ONLY=id ... for some)"
+	@echo "make docs        redraw docs/pipeline.svg and re-render docs/measurements.md from its JSON"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +94,19 @@ bench-variants: $(STAMP)
 
 bench-chip: $(STAMP)
 	$(PY) bench/chip.py
+
+# The quick set of bench/measure.py; each job's figures keep their command, commit and date.
+measurements: $(STAMP)
+	$(PY) bench/measure.py
+
+# ONLY="synth-85f chip-85f" reruns some of the long jobs (bench/measure.py --list names them).
+ONLY ?=
+measurements-long: $(STAMP)
+	$(PY) bench/measure.py $(if $(ONLY),--only $(ONLY),--long)
+
+docs: $(STAMP)
+	$(PY) docs/draw_pipeline.py
+	$(PY) bench/report.py
 
 clean:
 	rm -rf build .pytest_cache

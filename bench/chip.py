@@ -13,7 +13,12 @@ aggregate leaves/s projected at the 85F build's routed Fmax (build/synth/ulx3s-8
 --mhz-85f), against Stockfish's perft(6) measured above; and the posdata ROMs' DP16KD per
 engine in each layout (Yosys's synth_ecp5 on the two ROMs alone).
 
+``--many-only`` runs the many-engine section alone (what `make measurements-long` needs).
+
+``--positions NAME ...`` counts a subset of the six standard positions.
+
 Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick]
+                                      [--positions NAME ...] [--many-only] [--json FILE]
 """
 
 import argparse
@@ -26,9 +31,12 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.hdl.common.contract import PHASE_NAMES
 from posdata.sim.cli.common import latest_fmax
-from posdata.sim.drivers.chip_cxxrtl import PHASES, ChipModel
+from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from posdata.sim.runs.chip_projection import project
+
+from results import add_json_option, write_json
 
 DEPTHS = {"initial": 5, "kiwipete": 4, "position3": 4, "position4": 4, "position5": 4,
           "position6": 4}
@@ -98,7 +106,19 @@ def main() -> int:
     parser.add_argument("--engines", type=int, default=None,
                         help="engines of the 85F chip (default: the 85F build's; 0 skips that "
                              "section, whose compiled model takes minutes to build)")
+    parser.add_argument("--positions", nargs="+", metavar="NAME",
+                        choices=[p.name for p in STANDARD_POSITIONS],
+                        help="a subset of the standard positions (default: all six)")
+    parser.add_argument("--many-only", action="store_true",
+                        help="the many-engine chip alone (no one-engine table, no ROM blocks)")
+    add_json_option(parser)
     args = parser.parse_args()
+    if args.many_only:
+        if args.engines == 0:
+            parser.error("--many-only needs the many-engine section: leave out --engines 0")
+        many = many_engines(args, None)
+        write_json(args.json, {"many_engines": many, "ok": many["ok"]})
+        return 0 if many["ok"] else 1
     mhz = args.mhz or latest_fmax(board="ulx3s-25f", perft_chip=True)
     depths = {k: d - args.quick for k, d in DEPTHS.items()}
     print("command: make bench-chip  (python bench/chip.py"
@@ -116,10 +136,12 @@ def main() -> int:
               f"{'stockfish Mnps':>14}")
     print(header)
     totals = {"bulk": [0, 0], "plain": [0, 0]}
-    phases = {"bulk": dict.fromkeys(PHASES, 0), "plain": dict.fromkeys(PHASES, 0)}
+    phases = {"bulk": dict.fromkeys(PHASE_NAMES, 0), "plain": dict.fromkeys(PHASE_NAMES, 0)}
     ok = True
     fish_rates = {}
-    for pos in STANDARD_POSITIONS:
+    rows = []
+    positions = [p for p in STANDARD_POSITIONS if not args.positions or p.name in args.positions]
+    for pos in positions:
         depth = depths[pos.name]
         per = {}
         for mode in ("bulk", "plain"):
@@ -140,24 +162,42 @@ def main() -> int:
             fish_rate = f"{rate / 1e6:.1f}"
         print(f"{pos.name:<10} {depth:>2} {pos.counts[depth - 1]:>10} {per['bulk']:>13.3f} "
               f"{per['plain']:>14.3f} {chip_rate:>19} {sw:>12.3f} {fish_rate:>14}", flush=True)
+        rows.append({"position": pos.name, "depth": depth, "leaves": pos.counts[depth - 1],
+                     "bulk_clocks_per_leaf": round(per["bulk"], 4),
+                     "plain_clocks_per_leaf": round(per["plain"], 4),
+                     "chip_bulk_leaves_per_s": round(mhz * 1e6 / per["bulk"]) if mhz else None,
+                     "sw_bulk_nps": round(sw * 1e6),
+                     "stockfish": ({"depth": fish_rates[pos.name][0],
+                                    "nps": round(fish_rates[pos.name][1])}
+                                   if pos.name in fish_rates else None)})
+    results = {"mhz": mhz, "mhz_from": "--mhz" if args.mhz else "latest ULX3S-25F build",
+               "stockfish": fish.version if fish else None, "positions": rows}
     for mode in ("bulk", "plain"):
         clocks, leaves = totals[mode]
         thread_clocks = sum(phases[mode].values())
         split = ", ".join(f"{name} {100 * c / thread_clocks:.1f} %"
                           for name, c in phases[mode].items() if c)
-        print(f"{mode}: {clocks / leaves:.3f} clocks per leaf over all six; thread clocks: "
-              f"{split}")
+        print(f"{mode}: {clocks / leaves:.3f} clocks per leaf over "
+              f"{'all six' if len(positions) == 6 else ', '.join(p.name for p in positions)}; "
+              f"thread clocks: {split}")
+        results[mode] = {"clocks_per_leaf": round(clocks / leaves, 4),
+                         "phases_percent": {name: round(100 * c / thread_clocks, 1)
+                                            for name, c in phases[mode].items() if c}}
     if args.engines != 0:
-        ok &= many_engines(args, fish_rates.get("initial"))
-    rom_blocks()
+        many = many_engines(args, fish_rates.get("initial"))
+        ok &= many["ok"]
+        results["many_engines"] = many
+    results["rom_blocks"] = rom_blocks()
     if fish:
         fish.close()
     if not ok:
         print("MISMATCH: the chip's count is not the published one")
+    results["ok"] = bool(ok)
+    write_json(args.json, results)
     return 0 if ok else 1
 
 
-def many_engines(args, fish) -> bool:
+def many_engines(args, fish) -> dict:
     """The 85F's chip: a shared count's makespan, projected at its routed Fmax."""
     import json
     import os
@@ -181,19 +221,25 @@ def many_engines(args, fish) -> bool:
     print(f"bulk perft({depth}) initial shared by {engines} engines ({2 * engines} threads, split "
           f"ply {p.split}): {p.leaves:,} leaves in a makespan of {p.makespan_clocks:,} clocks = "
           f"{p.clocks_per_leaf:.4f} clocks per leaf; threads idle {p.idle_percent:.1f} % of it")
+    out = {"ok": ok, "engines": engines, "mhz": mhz, "depth": depth, "split": p.split,
+           "leaves": p.leaves, "makespan_clocks": p.makespan_clocks,
+           "clocks_per_leaf": round(p.clocks_per_leaf, 4),
+           "idle_percent": round(p.idle_percent, 1)}
     if mhz:
         rate = p.leaves_per_second
         line = f"projected aggregate at {mhz:g} MHz: {rate / 1e6:.1f} M leaves/s"
+        out["leaves_per_s"] = round(rate)
         if fish and fish[0] == depth:
             line += f" = {rate / fish[1]:.2f}x Stockfish's perft({depth}) ({fish[1] / 1e6:.1f} M/s)"
+            out["stockfish_nps"] = round(fish[1])
         blocks = report.get("utilization", {}).get("DP16KD (EBR)", {}).get("used")
         if blocks:
             line += f"; {rate / blocks / 1e6:.2f} M leaves/s per DP16KD ({blocks} used)"
         print(line)
-    return ok
+    return out
 
 
-def rom_blocks() -> None:
+def rom_blocks() -> dict:
     """DP16KD of one engine's posdata ROMs (walk and start entries) in each layout."""
     import json
     import subprocess
@@ -203,6 +249,7 @@ def rom_blocks() -> None:
 
     from posdata.hdl.boards.synth_targets import platform_for, tool
     from posdata.hdl.gen.rom import PosdataRom, StartRom
+    out = {}
     for layout in ("dense", "sparse"):
         blocks = 0
         for rom in (PosdataRom(layout), StartRom(layout, split=True)):  # as an engine has them
@@ -214,6 +261,8 @@ def rom_blocks() -> None:
                 with open(os.path.join(tmp, "stat.json")) as f:
                     blocks += json.load(f)["design"]["num_cells_by_type"].get("DP16KD", 0)
         print(f"posdata ROMs per engine, {layout} layout: {blocks} DP16KD")
+        out[layout] = blocks
+    return out
 
 
 if __name__ == "__main__":

@@ -6,9 +6,12 @@ per clock while both walk contexts are busy), pieces (each piece's start entry, 
 ROM port B), steps = walk + pieces (every table entry visited), and the goal of issue 3:
 cycles <= steps + pieces + small constant. Every figure comes from the gateware's own trace
 (sim.views.accounts); the walk entries are also counted from the engine's tables, and must agree.
-The last lines split the clocks that consume no entry.
+The last lines split the clocks that consume no entry. Usage::
+
+    .venv/bin/python bench/hw_cycles.py [--json FILE]
 """
 
+import argparse
 import sys
 
 from posdata.engine.board import Board
@@ -16,8 +19,13 @@ from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.views.accounts import account, table_entries
 
+from results import add_json_option, write_json
 
-def main() -> int:
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_json_option(parser)
+    args = parser.parse_args(argv)
     print("command: make bench-hw  (python bench/hw_cycles.py)")
     print(f"{'position':<10} {'cycles':>6} {'moves':>5} {'walk':>5} {'pieces':>6} {'steps':>5} "
           f"{'cyc/move':>8} {'steps/move':>10} {'steps+pieces':>12}")
@@ -25,6 +33,7 @@ def main() -> int:
     totals = [0, 0, 0, 0, 0]
     spare = {"start-up": 0, "idle": 0, "stalls": 0, "after": 0}  # clocks without an entry
     ok = True
+    rows = []
     for pos in STANDARD_POSITIONS:
         board = Board(pos.fen)
         result = hw.generate(board)
@@ -42,6 +51,9 @@ def main() -> int:
         for i, v in enumerate((result.cycles, moves, acct.walk_entries, pieces,
                                acct.table_steps)):
             totals[i] += v
+        rows.append({"position": pos.name, "cycles": result.cycles, "moves": moves,
+                     "walk_entries": acct.walk_entries, "pieces": pieces,
+                     "table_steps": acct.table_steps})
     cycles, moves, walk, pieces, steps = totals
     print(f"{'all six':<10} {cycles:>6} {moves:>5} {walk:>5} {pieces:>6} {steps:>5} "
           f"{cycles / moves:>8.2f} {steps / moves:>10.2f} {steps + pieces:>12}")
@@ -55,6 +67,11 @@ def main() -> int:
           f"  {spare['after']:>4} after the last step (3 each, castling, merger backlog)")
     if not ok:
         print("MISMATCH: the gateware disagrees with the reference generator or the tables")
+    write_json(args.json, {"cycles": cycles, "moves": moves, "walk_entries": walk,
+                           "pieces": pieces, "table_steps": steps,
+                           "cycles_per_move": round(cycles / moves, 3),
+                           "walk_entries_per_move": round(walk / moves, 3),
+                           "spare_clocks": spare, "positions": rows, "ok": ok})
     return 0 if ok else 1
 
 

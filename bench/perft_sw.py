@@ -11,7 +11,7 @@ The runs of the two peers alternate (ours, theirs, ours, theirs, ...) so that dr
 machine hits both alike; each figure is the median of ``--repeat`` runs. Node counts are checked
 against the published ones. Usage::
 
-    .venv/bin/python bench/perft_sw.py [--repeat 5] [--quick] [--mode plain|bulk|both]
+    .venv/bin/python bench/perft_sw.py [--repeat 5] [--quick] [--mode plain|bulk|both] [--json F]
 """
 
 import argparse
@@ -25,6 +25,8 @@ import chess
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import STANDARD_POSITIONS
+
+from results import add_json_option, write_json
 
 #: per position, the depth of each mode: roughly 0.1-0.5 M nodes, a second or so per run
 DEPTHS = {"plain": {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 4,
@@ -83,6 +85,7 @@ def main(argv=None) -> int:
     parser.add_argument("--positions", nargs="+", metavar="NAME",
                         choices=[p.name for p in STANDARD_POSITIONS],
                         help="a subset of the standard positions")
+    add_json_option(parser)
     args = parser.parse_args(argv)
     depths = QUICK_DEPTHS if args.quick else DEPTHS
     modes = ("plain", "bulk") if args.mode == "both" else (args.mode,)
@@ -95,11 +98,14 @@ def main(argv=None) -> int:
     print(f"method   medians of {args.repeat} runs per peer, runs alternate ours/theirs")
     print()
     ok = True
+    results = {"peer": f"python-chess {chess.__version__}", "repeat": args.repeat,
+               "python": f"{platform.python_implementation()} {platform.python_version()}"}
     for mode in modes:
         bulk = mode == "bulk"
         print(f"{mode:<5} {'position':<10} {'depth':>5} {'nodes':>9} "
               f"{'ours n/s':>10} {'chess n/s':>10} {'ratio':>6}")
         total_nodes, total_ours, total_theirs = 0, 0.0, 0.0
+        rows = []
         for pos in positions:
             depth = depths[mode][pos.name]
             ours, theirs = [], []
@@ -119,9 +125,17 @@ def main(argv=None) -> int:
             total_theirs += t_theirs
             print(f"{'':<5} {pos.name:<10} {depth:>5} {want:>9} {want / t_ours:>10,.0f} "
                   f"{want / t_theirs:>10,.0f} {t_theirs / t_ours:>6.2f}")
+            rows.append({"position": pos.name, "depth": depth, "nodes": want,
+                         "nps": round(want / t_ours), "peer_nps": round(want / t_theirs),
+                         "ratio": round(t_theirs / t_ours, 3)})
         print(f"{'':<5} {'all':<10} {'':>5} {total_nodes:>9} {total_nodes / total_ours:>10,.0f} "
               f"{total_nodes / total_theirs:>10,.0f} {total_theirs / total_ours:>6.2f}")
         print()
+        results[mode] = {"nodes": total_nodes, "nps": round(total_nodes / total_ours),
+                         "peer_nps": round(total_nodes / total_theirs),
+                         "ratio": round(total_theirs / total_ours, 3), "positions": rows}
+    results["ok"] = ok
+    write_json(args.json, results)
     print("ratio = python-chess time / our time on the same tree (> 1: we are faster)")
     return 0 if ok else 1
 

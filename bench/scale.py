@@ -11,6 +11,8 @@
 The machine's load (os.getloadavg) is printed before and after, and each run's CPU seconds
 (its own and its workers'): on a shared machine the wall-time speed-up is bounded by the CPU
 the other jobs leave, and the CPU seconds tell the overhead of -j 2 apart from that.
+
+Usage: .venv/bin/python bench/scale.py [--quick] [--json FILE]
 """
 
 import argparse
@@ -24,6 +26,8 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import tree_fens
 from posdata.engine.positions import BY_NAME
+
+from results import add_json_option, write_json
 
 POSDATA = os.path.join(os.path.dirname(sys.executable), "posdata")
 KIWIPETE = BY_NAME["kiwipete"].fen
@@ -80,20 +84,19 @@ def simulator_rate(target: str, boards: list) -> dict:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
-    p.add_argument("--json", action="store_true", help="one JSON object instead of tables")
+    add_json_option(p)
     args = p.parse_args()
     counts = QUICK if args.quick else COUNTS
     load_before = os.getloadavg()
-    say = (lambda *a, **k: None) if args.json else print
-    say("command: make bench-scale  (python bench/scale.py)")
-    say(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} "
+    print("command: make bench-scale  (python bench/scale.py)")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} "
         f"on {os.cpu_count()} cores")
 
     for backend in ("gen", "hw"):  # compile the models now if the RTL changed: not start-up
         subprocess.run([POSDATA, "perft", "--backend", backend, "--depth", "1", "--quiet"],
                        capture_output=True)
     perft_rows = []
-    say(f"{'backend':<8} {'nodes':>10} {'-j 1 s':>8} {'cpu s':>7} {'-j 1 n/s':>10} "
+    print(f"{'backend':<8} {'nodes':>10} {'-j 1 s':>8} {'cpu s':>7} {'-j 1 n/s':>10} "
         f"{'-j 2 s':>8} {'cpu s':>7} {'-j 2 n/s':>10} {'speed-up':>8}")
     for backend, (argv, expected) in counts.items():
         one = perft_run(backend, argv, 1, expected)
@@ -101,26 +104,26 @@ def main() -> int:
         speedup = one["seconds"] / two["seconds"]
         perft_rows.append({"backend": backend, "argv": argv, "j1": one, "j2": two,
                            "speedup": round(speedup, 3)})
-        say(f"{backend:<8} {expected:>10,} {one['seconds']:>8.2f} {one['cpu_seconds']:>7.1f} "
+        print(f"{backend:<8} {expected:>10,} {one['seconds']:>8.2f} {one['cpu_seconds']:>7.1f} "
             f"{one['nps']:>10,} {two['seconds']:>8.2f} {two['cpu_seconds']:>7.1f} "
             f"{two['nps']:>10,} {speedup:>7.2f}x", flush=True)
-    say("(wall time of `posdata perft ... -j N`: start-up, model load and Dask included; cpu s:\n"
+    print("(wall time of `posdata perft ... -j N`: start-up, model load and Dask included; cpu s:\n"
         " user+sys of the run and its workers: on a busy machine, -j 2's cpu s over -j 1's is\n"
         " its overhead, and cpu s / wall s the share of the cores the run got)")
 
     boards = [Board(fen) for fen in tree_fens(KIWIPETE, 3)]
     sims = [simulator_rate(t, boards) for t in SAMPLE]
     peer = next(s for s in sims if s["target"] == "pysim")["clocks_per_s"]
-    say(f"\n{'simulator':<10} {'generations':>11} {'clocks':>10} {'M clocks/s':>10} "
+    print(f"\n{'simulator':<10} {'generations':>11} {'clocks':>10} {'M clocks/s':>10} "
         f"{'x pysim':>8}")
     for s in sims:
-        say(f"{s['target']:<10} {s['generations']:>11} {s['clocks']:>10,} "
+        print(f"{s['target']:<10} {s['generations']:>11} {s['clocks']:>10,} "
             f"{s['clocks_per_s'] / 1e6:>10.3f} {s['clocks_per_s'] / peer:>8.0f}")
     load_after = os.getloadavg()
-    say(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
-    if args.json:
-        print(json.dumps({"perft": perft_rows, "simulators": sims, "cores": os.cpu_count(),
-                          "load_before": load_before, "load_after": load_after}, indent=2))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
+    write_json(args.json, {"quick": args.quick, "perft": perft_rows, "simulators": sims,
+                           "cores": os.cpu_count(), "load_before": load_before,
+                           "load_after": load_after})
     return 0
 
 

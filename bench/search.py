@@ -13,6 +13,7 @@ the same as with ``sw`` (that is the equivalence the search promises).
 Usage::
 
     .venv/bin/python bench/search.py [--depth N] [--movegen sw|hw] [--repeat R] [--quick]
+                                     [--json FILE]
 """
 
 import argparse
@@ -26,6 +27,8 @@ from posdata.engine.defs import move_uci
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.search import Limits, MoveGenUnavailable, Searcher, uci_score
 from posdata.sim.drivers.movegens import make_movegen
+
+from results import add_json_option, write_json
 
 #: the six standard perft positions and two quieter ones, a middlegame and an endgame
 POSITIONS = [(p.name, p.fen) for p in STANDARD_POSITIONS] + [
@@ -45,6 +48,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=1,
                    help="runs per position; the time is the median (nodes never vary)")
     p.add_argument("--quick", action="store_true", help=f"depth {QUICK_DEPTH}: a few seconds")
+    add_json_option(p)
     args = p.parse_args(argv)
     depth = args.depth or (QUICK_DEPTH if args.quick else DEPTH)
     try:
@@ -60,6 +64,7 @@ def main(argv=None) -> int:
     print(f"{'position':<10} {'depth':>5} {'nodes':>9} {'seconds':>8} {'nodes/s':>8} "
           f"{'score':>9}  best")
     total_nodes, total_seconds = 0, 0.0
+    rows = []
     for name, fen in POSITIONS:
         times, result = [], None
         for _ in range(args.repeat):
@@ -76,6 +81,8 @@ def main(argv=None) -> int:
         seconds = statistics.median(times)
         total_nodes += result.nodes
         total_seconds += seconds
+        rows.append({"position": name, "nodes": result.nodes, "seconds": round(seconds, 3),
+                     "score": uci_score(result.score), "best": move_uci(result.best_move)})
         print(f"{name:<10} {result.depth:>5} {result.nodes:>9} {seconds:>8.2f} "
               f"{result.nodes / seconds:>8.0f} {uci_score(result.score):>9}  "
               f"{move_uci(result.best_move)}", flush=True)
@@ -83,6 +90,10 @@ def main(argv=None) -> int:
     print(f"total    {total_nodes} nodes in {total_seconds:.2f} s: "
           f"{total_nodes / total_seconds:,.0f} nodes/s")
     print(f"signature {total_nodes}")
+    write_json(args.json, {"movegen": args.movegen, "depth": depth, "nodes": total_nodes,
+                           "seconds": round(total_seconds, 3),
+                           "nps": round(total_nodes / total_seconds), "signature": total_nodes,
+                           "positions": rows})
     return 0
 
 

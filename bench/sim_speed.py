@@ -13,8 +13,11 @@ counting them would favour one simulator.
 * per generation: Python calls generate() for each position of a perft tree (what hardware
   perft does), writes included;
 * Amaranth's simulator on a short run of the same generations, for the ratio.
+
+Usage: .venv/bin/python bench/sim_speed.py [--json FILE]
 """
 
+import argparse
 import sys
 import time
 
@@ -23,6 +26,8 @@ from posdata.engine.perft import tree_fens
 from posdata.engine.positions import BY_NAME
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 from posdata.sim.drivers.gen_pysim import PysimGenerator
+
+from results import add_json_option, write_json
 
 
 def work(generations) -> int:
@@ -37,7 +42,10 @@ def timed(generator, boards) -> float:
     return work(results) / (time.perf_counter() - start)
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_json_option(parser)
+    args = parser.parse_args(argv)
     print("command: make bench-sim  (python bench/sim_speed.py)")
     print("unit: clocks of work as the gateware counts them (squares written + busy cycles)")
     compiled = CxxrtlGenerator()
@@ -59,12 +67,21 @@ def main() -> int:
     seconds = time.perf_counter() - start
     rows.append((f"per generation from Python ({len(boards)} kiwipete tree nodes, "
                  f"{len(boards) / seconds:,.0f} generations/s)", per_gen))
+    generations_per_s = len(boards) / seconds
 
     pysim_rate = timed(PysimGenerator(), boards[:60])
     rows.append(("Amaranth simulator, same generations (peer)", pysim_rate))
 
     for label, rate in rows:
         print(f"{rate / 1e6:10.3f} M clocks/s  {rate / pysim_rate:8.0f} x pysim  {label}")
+    native = [rate for label, rate in rows if label.startswith("native")]
+    write_json(args.json, {
+        "native_clocks_per_s": [round(min(native)), round(max(native))],
+        "native_x_pysim": [round(min(native) / pysim_rate), round(max(native) / pysim_rate)],
+        "per_generation_clocks_per_s": round(per_gen),
+        "per_generation_x_pysim": round(per_gen / pysim_rate),
+        "generations_per_s": round(generations_per_s), "pysim_clocks_per_s": round(pysim_rate),
+        "rows": [{"label": label, "clocks_per_s": round(rate)} for label, rate in rows]})
     return 0
 
 

@@ -11,10 +11,16 @@ ROM's entries and depth, the start entries, the widths derived from the tables, 
 generator's cycles per move over every node of the perft(2) trees of the variant's sample
 positions (``sim/runs/variant_positions.py``) on the compiled model; ``--synth`` also runs Yosys's
 ``synth_ecp5`` on the generator (bit-sliced ROM, as the FPGA build elaborates it) and reports its
-DP16KD block RAMs and LUT4s (a few minutes per variant). Usage::
+DP16KD block RAMs and LUT4s (a few minutes per variant).
+
+``--chip`` counts bulk perft(3) of each variant's start position on its compiled perft chip (one
+engine; what ``posdata perft --variant NAME --backend hw --depth 3 --bulk`` runs) and reports
+the chip's clocks per leaf. Usage::
 
     .venv/bin/python bench/variants.py [--repeat 3] [--plain-depth 3] [--bulk-depth 4]
     .venv/bin/python bench/variants.py --hw [--synth]
+    .venv/bin/python bench/variants.py --chip
+    (each with [--json FILE])
 """
 
 import argparse
@@ -29,6 +35,11 @@ import time
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.variants import VARIANTS
+
+from results import add_json_option, write_json
+
+#: the depth of --chip's counts
+CHIP_DEPTH = 3
 
 
 def reachable_entries(variant) -> tuple[int, int]:
@@ -55,7 +66,7 @@ def timed(variant, depth: int, bulk: bool) -> tuple[int, float]:
     return nodes, time.perf_counter() - start
 
 
-def hw_rows(synth: bool) -> None:
+def hw_rows(synth: bool) -> list[dict]:
     from posdata.hdl.image.dense import dense_image
     from posdata.hdl.image.variant import hardware_name, variant_image
     from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
@@ -64,6 +75,7 @@ def hw_rows(synth: bool) -> None:
     print(f"{'variant':<11} {'tables':>6} {'entries':>7} {'depth':>6} {'starts':>6} "
           f"{'addr':>4} {'nodes':>5} {'moves':>6} {'cycles':>7} {'cyc/move':>8}"
           + (f" {'DP16KD':>6} {'LUT4':>6}" if synth else ""), flush=True)
+    rows = []
     for variant in VARIANTS:
         image = variant_image(variant.name)
         g = image.geometry
@@ -83,11 +95,40 @@ def hw_rows(synth: bool) -> None:
         row = (f"{variant.name:<11} {g.tables:>6} {dense.entries:>7} {g.dense_depth:>6} "
                f"{g.start_depth:>6} {g.dense_addr_bits:>4} {nodes:>5} {moves:>6} {cycles:>7} "
                f"{cycles / moves:>8.3f}")
+        out = {"variant": variant.name, "tables": g.tables, "walk_entries": dense.entries,
+               "rom_depth": g.dense_depth, "start_entries": g.start_depth,
+               "addr_bits": g.dense_addr_bits, "nodes": nodes, "moves": moves,
+               "cycles": cycles, "cycles_per_move": round(cycles / moves, 3)}
         if synth:
             same = hardware_name(variant.name) != variant.name
             bram, luts = ("=", "=") if same else synth_stats(variant.name)
             row += f" {bram:>6} {luts:>6}"
+            out["dp16kd"], out["lut4"] = (None, None) if same else (bram, luts)
         print(row, flush=True)
+        rows.append(out)
+    return rows
+
+
+def chip_rows() -> list[dict]:
+    """Per variant: bulk perft(CHIP_DEPTH) of its start position on its compiled chip."""
+    from posdata.sim.drivers.chip_cxxrtl import ChipModel
+
+    print(f"{'variant':<11} {'depth':>5} {'leaves':>8} {'chip clocks':>11} {'clocks/leaf':>11}",
+          flush=True)
+    rows = []
+    for variant in VARIANTS:
+        board = Board(variant=variant)
+        want = perft(Board(variant=variant), CHIP_DEPTH, bulk=True)
+        count = ChipModel(variant=variant.name, verbose=False).perft(board, CHIP_DEPTH, bulk=True)
+        if count.leaves != want or count.overflow:
+            raise SystemExit(f"variants: {variant.name}: the chip counted {count.leaves}, the "
+                             f"software {want}")
+        print(f"{variant.name:<11} {CHIP_DEPTH:>5} {count.leaves:>8} {count.clocks:>11} "
+              f"{count.clocks / count.leaves:>11.3f}", flush=True)
+        rows.append({"variant": variant.name, "depth": CHIP_DEPTH, "leaves": count.leaves,
+                     "clocks": count.clocks,
+                     "clocks_per_leaf": round(count.clocks / count.leaves, 3)})
+    return rows
 
 
 def synth_stats(name: str) -> tuple[int, int]:
@@ -124,21 +165,33 @@ def main() -> int:
                         help="the gateware per variant instead: ROM sizes, cycles per move")
     parser.add_argument("--synth", action="store_true",
                         help="with --hw: DP16KD and LUT4 of each generator (Yosys synth_ecp5)")
+    parser.add_argument("--chip", action="store_true",
+                        help=f"the perft chip per variant instead: clocks per leaf of bulk "
+                             f"perft({CHIP_DEPTH}) of the start position")
+    add_json_option(parser)
     args = parser.parse_args()
     if args.hw:
-        hw_rows(args.synth)
+        write_json(args.json, {"synth": args.synth, "variants": hw_rows(args.synth)})
+        return 0
+    if args.chip:
+        write_json(args.json, {"variants": chip_rows()})
         return 0
     print(f"{'variant':<11} {'tables':>6} {'walk':>8} {'plain d':>7} {'nodes':>8} "
           f"{'n/s':>9} {'bulk d':>6} {'nodes':>8} {'n/s':>9}")
+    rows = []
     for variant in VARIANTS:
         tables, entries = reachable_entries(variant)
         row = [f"{variant.name:<11} {tables:>6} {entries:>8}"]
+        out = {"variant": variant.name, "tables": tables, "walk_entries": entries}
         for depth, bulk in ((args.plain_depth, False), (args.bulk_depth, True)):
             runs = [timed(variant, depth, bulk) for _ in range(args.repeat)]
             nodes = runs[0][0]
             nps = nodes / statistics.median(t for _, t in runs)
             row.append(f"{depth:>7} {nodes:>8} {nps:>9,.0f}")
+            out["bulk" if bulk else "plain"] = {"depth": depth, "nodes": nodes, "nps": round(nps)}
         print(" ".join(row), flush=True)
+        rows.append(out)
+    write_json(args.json, {"repeat": args.repeat, "variants": rows})
     return 0
 
 

@@ -7,18 +7,19 @@ real chip is held to the reference through the compiled board model
 * A listing (``listing.start``) shows the board back: one move word per occupied square, from =
   the square, to = its square code (a legal listing: white's squares only), then one word with
   bit 20 set holding the root. ``listing.cycles`` is 64 (legal: 65).
-* A count (``count.start``) lasts ``count_clocks`` clocks and counts one leaf per clock; a count
-  of depth ``overflow_depth`` overflows.
-* ``count.abort`` resets everything but the board.
+* A count (``start``) lasts ``count_clocks`` clocks and counts one leaf per clock; a count of
+  depth ``overflow_depth`` overflows.
+* ``abort`` resets everything but the board.
 """
 
 from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
+from posdata.engine.defs import TO_SHIFT, WHITE
 from posdata.hdl.chip.perft_chip import chip_signature
+from posdata.hdl.common.contract import CODE_BITS, COLOR_BITS, EMPTY_CODE, SQUARES
 
-EMPTY_CODE = 2
 ROOT_FLAG = 1 << 20
 
 
@@ -31,13 +32,14 @@ class FakeChip(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.board = board = Memory(shape=5, depth=64, init=[EMPTY_CODE] * 64)
+        m.submodules.board = board = Memory(shape=CODE_BITS, depth=SQUARES,
+                                            init=[EMPTY_CODE] * SQUARES)
         w = board.write_port()
         r = board.read_port(domain="comb")
         write, count, listing = self.load.write, self.count, self.listing
         moves, root = listing.moves, self.load.position.root
         m.d.comb += [w.en.eq(write.en & ~self.busy), w.addr.eq(write.sq),
-                     w.data.eq(write.color | write.piece << 2)]
+                     w.data.eq(write.color | write.piece << COLOR_BITS)]
 
         left = Signal(range(self.count_clocks + 1))
         sq = Signal(7)
@@ -51,7 +53,7 @@ class FakeChip(wiring.Component):
                     m.next = "Count"
                 with m.Elif(listing.start):
                     m.d.sync += [self.busy.eq(1), sq.eq(0), legal.eq(listing.legal),
-                                 listing.cycles.eq(64 + listing.legal)]
+                                 listing.cycles.eq(SQUARES + listing.legal)]
                     m.next = "List"
             with m.State("Count"):
                 m.d.sync += [self.leaves.eq(self.leaves + 1), self.clocks.eq(self.clocks + 1),
@@ -62,16 +64,16 @@ class FakeChip(wiring.Component):
             with m.State("List"):
                 code = r.data
                 m.d.comb += r.addr.eq(sq)
-                with m.If(sq == 64):
+                with m.If(sq == SQUARES):
                     m.d.comb += [moves.valid.eq(1),
                                  moves.payload.as_value().eq(ROOT_FLAG | root.as_value())]
                     with m.If(moves.ready):
                         m.d.sync += self.busy.eq(0)
                         m.next = "Idle"
                 with m.Else():
-                    shown = (code != EMPTY_CODE) & (~legal | (code[:2] == 0))
+                    shown = (code != EMPTY_CODE) & (~legal | (code[:COLOR_BITS] == WHITE))
                     m.d.comb += [moves.valid.eq(shown),
-                                 moves.payload.as_value().eq(sq[:6] | code << 6)]
+                                 moves.payload.as_value().eq(sq[:6] | code << TO_SHIFT)]
                     with m.If(~shown | moves.ready):
                         m.d.sync += sq.eq(sq + 1)
         return ResetInserter({"sync": count.abort})(m)

@@ -40,11 +40,11 @@ __all__ = ["BOARDS", "DEFAULT_BOARD", "DEFAULT_MHZ", "SynthError", "SynthResult"
 
 DEFAULT_MHZ = 100.0
 NAME = "posdata"
-#: nextpnr's options for several engines. router2: router1 did not converge on six engines on
-#: the 85F (about 156,000 wires still unrouted after 108,000 iterations, 90 s per 1,000 and
-#: rising). The heap placer's timing weight at four times its default (10): eight engines fill
-#: 90 % of the 85F's LUTs, and the default placed single cells across the chip from the logic
-#: they feed (seed 1: 64.72 -> 71.85 MHz)
+#: nextpnr's options for several engines. router2: router1 does not converge on six engines on
+#: the 85F (a large share of the wires still unrouted after 100,000 iterations). The heap
+#: placer's timing weight at four times its default (10): eight engines fill 90 % of the 85F's
+#: LUTs, and the default places single cells across the chip from the logic they feed
+#: (docs/architecture.md, "Many engines: the chip")
 MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 40"
 
 

@@ -78,9 +78,9 @@ ICE40 = Family(
                "PLL": "ICESTORM_PLL"},
     bitstream="bin",
     design="generator",
-    # a multiple of 3 MHz (an exact UART divisor at 3 Mbaud) below the Fmax nextpnr reached on
-    # every placement seed tried (README, "The iCEBreaker"): 34.5 MHz the least of seeds 1-5
-    # at 33 MHz (seeds 3-5 reach less than 36)
+    # a multiple of 3 MHz (an exact UART divisor at 3 Mbaud) below the Fmax nextpnr reaches on
+    # every placement seed tried (docs/measurements.md); the next multiple, 39 MHz, would leave
+    # too little margin
     default_mhz=33.0,
     cell_resources={"LUT4 (SB_LUT4)": ("SB_LUT4", "ICESTORM_LC"),
                     "FF (SB_DFF*)": ("SB_DFF", "ICESTORM_LC")},
@@ -99,9 +99,9 @@ BOARDS = {
     "ulx3s-12f": Board("amaranth_boards.ulx3s", "ULX3S_12F_Platform", ECP5),
     "ulx3s-25f": Board("amaranth_boards.ulx3s", "ULX3S_25F_Platform", ECP5),
     "ulx3s-45f": Board("amaranth_boards.ulx3s", "ULX3S_45F_Platform", ECP5),
-    # eight engines: ~8.6k LUT4 and ~15 DP16KD each (measured with the front end: 72,444 LUT4,
-    # 87 %, 123 DP16KD); they project more leaves/s than six at a lower Fmax (README, "How many
-    # on the ULX3S-85F"), and ten would not fit the LUTs
+    # eight engines: about 9k LUT4 and 14 DP16KD each, 90 % of the LUTs with the front end;
+    # they project more leaves/s than six at a lower Fmax, and ten would not fit the LUTs
+    # (docs/architecture.md, "How many on the ULX3S-85F")
     "ulx3s-85f": Board("amaranth_boards.ulx3s", "ULX3S_85F_Platform", ECP5, engines=8),
     "ecpix5-45": Board("amaranth_boards.ecpix5", "ECPIX545Platform", ECP5),
     "ecpix5-85": Board("amaranth_boards.ecpix5", "ECPIX585Platform", ECP5),

@@ -326,7 +326,8 @@ class Walker(wiring.Component):
         if self._split_lookup:
             # the rule applied for each colour the square can have, from registers, while the
             # file is picked from the rank; the colour selects last (applied to the looked-up
-            # colour, the rule followed the 8:1 selection: 7 LUTs, the iCE40's critical path)
+            # colour, the rule would follow the 8:1 selection: seven LUT levels in one clock on
+            # the iCE40)
             if_colour = {}
             for colour in (Color.WHITE, Color.BLACK, Color.EMPTY):
                 if_colour[colour] = Signal(Precomputed, name=f"pre_if_{colour.name.lower()}")
@@ -389,8 +390,8 @@ class Walker(wiring.Component):
             # ROM word's two pointers as it is registered (the block RAM's output, then the
             # 8:1 selections), of ring_r's d1 (ring_l's now) and of the queue head's first
             # square (picked as it landed). Picked here, after the registered word, the 8:1
-            # selections and then these multiplexers made seven LUTs, the longest path Yosys
-            # mapped (every other was relaxed to as many)
+            # selections and then these multiplexers would be seven LUT levels in one clock,
+            # and Yosys relaxes every other path to the depth of the deepest
             np_row = Signal(16)
             nd_row = Signal(16)
             d1_row = Signal(16)

@@ -71,8 +71,9 @@ ABORT      ``A``   none                                 none: a running count st
                                                         stood); nothing running: nothing happens
 =========  ======  ===================================  ==========================================
 
-* Square code: colour | piece << 2 (``engine.defs``: WHITE 0, BLACK 1, EMPTY 2; NO_PIECE 0 ..
-  KING 6); an empty square is 2, a white king 0x18. Any other code is BAD_ARGUMENT.
+* Square code (``hdl.common.contract.square_code``): colour | piece << 2 (``engine.defs``: WHITE
+  0, BLACK 1, EMPTY 2; NO_PIECE 0 .. KING 6); an empty square is 2, a white king 0x18. Any other
+  code is BAD_ARGUMENT.
 * State bytes: ``side | castle << 1`` (castle: WK 1, WQ 2, BK 4, BQ 8; bits 7..5 zero), then en
   passant: bit 7 set when there is an en passant square, bits 5..0 the square (bit 6 zero).
   UPDATE's square bytes are 0 .. 63.
@@ -90,7 +91,18 @@ ABORT      ``A``   none                                 none: a running count st
 
 from enum import IntEnum
 
-from posdata.engine.defs import EMPTY, KING, MAX_MOVES, NO_PIECE, PAWN, WHITE
+from posdata.engine.defs import MAX_MOVES
+
+# the square codes, the split rule and the depth are the hardware contract's (re-exported: the
+# protocol carries them)
+from ..common.contract import (  # noqa: F401
+    DEPTH_BITS,
+    MAX_DEPTH,
+    VALID_SQUARE_CODES,
+    split_in_range,
+    square_code,
+    valid_square_codes,
+)
 
 PROTOCOL_VERSION = 2
 
@@ -100,8 +112,6 @@ DEFAULT_BAUD = 3_000_000
 SYNC = 0xA5             #: starts every command frame
 CRC_POLY = 0x07         #: CRC-8: x^8 + x^2 + x + 1
 ENGINE_ALL = 0xFF       #: the engine address of every engine at once
-MAX_DEPTH = 12          #: deepest count: the move stack holds 12 plies of the largest position
-DEPTH_BITS = 4          #: the chip's depth and split fields
 PING_MAGIC = b"POS"
 VARIANT_CHESS = 0       #: PING's variant byte: orthodox chess
 SELF_TEST_DEPTH = 4     #: the power-up count: bulk perft(4) of the initial position
@@ -210,22 +220,7 @@ def crc8(data: bytes, crc: int = 0) -> int:
     return crc
 
 
-# --- Square codes and payloads (the host packs, the gateware checks and unpacks) ----------------
-
-def square_code(color: int, piece: int) -> int:
-    return color | piece << 2
-
-
-#: every square code LOAD and UPDATE accept (orthodox chess; ``valid_square_codes`` per variant)
-VALID_SQUARE_CODES = frozenset({square_code(EMPTY, NO_PIECE)} | {
-    square_code(c, p) for c in (WHITE, WHITE + 1) for p in range(PAWN, KING + 1)})
-
-
-def valid_square_codes(variant) -> frozenset:
-    """The square codes a board built for ``variant`` accepts: its piece codes, either colour."""
-    return frozenset({square_code(EMPTY, NO_PIECE)} | {
-        square_code(c, p.code) for c in (WHITE, WHITE + 1) for p in variant.pieces})
-
+# --- Payloads (the host packs, the gateware checks and unpacks) ---------------------------------
 
 def variant_number(variant) -> int:
     """PING's variant byte: the variant's place in engine.variants.VARIANTS (chess is 0)."""
@@ -249,10 +244,6 @@ def update_payload(state: bytes, writes) -> bytes:
 
 def perft_payload(depth: int, bulk: bool, split: int) -> bytes:
     return bytes([depth, FLAG_BULK if bulk else 0, split])
-
-
-def split_in_range(depth: int, split: int) -> bool:
-    return 0 <= split <= max(0, depth - 1)
 
 
 # --- Frames ------------------------------------------------------------------------------------

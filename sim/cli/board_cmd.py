@@ -7,8 +7,8 @@ import time
 from posdata.engine.defs import move_uci
 from posdata.engine.movegen import gen
 from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.common.contract import default_split, split_in_range
 from posdata.hdl.link.protocol import DEFAULT_BAUD, MAX_DEPTH, SelfTest
-from posdata.sim.drivers.chip_cxxrtl import default_split
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport
 from posdata.sim.views.difference import describe_difference
 
@@ -88,7 +88,7 @@ def run(args) -> int:
     if args.limit is not None and not args.limit > 0:
         raise CliError(f"--limit must be positive, not {args.limit}")
     split = args.split if args.split is not None else default_split(args.depth)
-    if args.split is not None and not split <= max(0, args.depth - 1):
+    if not split_in_range(args.depth, split):
         raise CliError(f"--split must be at most {max(0, args.depth - 1)} for --depth "
                        f"{args.depth}, not {split}")
     board = load_board(args)

@@ -43,9 +43,8 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
         progress = Progress(quiet)
         try:
             if backend == "hw":
-                report = run_chip_perft(Board(pos.fen, variant), depth, "both", target.name,
-                                        bulk, jobs,
-                                        progress=progress, factory=factory)
+                report = run_chip_perft(Board(pos.fen, variant), depth, "both", target, bulk,
+                                        jobs, progress=progress, factory=factory)
                 clocks, per = report.clocks, report.clocks / max(1, report.nodes)
             else:
                 report = run_perft(Board(pos.fen, variant), depth, "gen", target, jobs, progress,

@@ -1,6 +1,8 @@
 """posdata perft: count the legal move tree in software, with the simulated move generator in the
 loop, or on the simulated perft chip, which counts by itself."""
 
+from posdata.hdl.common.contract import MAX_DEPTH
+
 from .common import (
     CliError,
     Progress,
@@ -16,7 +18,6 @@ from .common import (
 from .perft_epd import add_suite_args, run_suite_cmd
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
 
-MAX_DEPTH = 12
 BACKENDS = ("sw", "gen", "hw", "both")
 
 
@@ -92,7 +93,7 @@ def run(args) -> int:
                 factory = lambda: chip  # noqa: E731
             elif args.scheduler:
                 raise CliError("--scheduler goes with --backend sw or gen")
-            report = run_chip_perft(board, args.depth, args.backend, args.target, args.bulk,
+            report = run_chip_perft(board, args.depth, args.backend, target, args.bulk,
                                     args.jobs, args.divide, progress, factory=factory,
                                     engines=args.engines)
         else:

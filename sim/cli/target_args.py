@@ -4,13 +4,13 @@ by perft, moves, compare, search and uci."""
 
 import argparse
 
-from .common import CliError, int_in_range
+from posdata.sim.drivers.targets import DEFAULT_BAUD, TARGETS
 
-TARGET_NAMES = ("cxxrtl", "pysim", "verilator", "board")
+from .common import CliError, int_in_range
 
 
 def add_target_args(p: argparse.ArgumentParser, default: str = "cxxrtl",
-                    names=TARGET_NAMES) -> None:
+                    names=TARGETS) -> None:
     p.add_argument("--target", "--sim", dest="target", choices=names, default=default,
                    help=f"what runs the gateware: {', '.join(names)} (default: {default}); "
                         "cxxrtl the compiled model, pysim Amaranth's simulator (slow), "
@@ -18,8 +18,8 @@ def add_target_args(p: argparse.ArgumentParser, default: str = "cxxrtl",
                         "on --port (--sim is the older name of this option)")
     p.add_argument("--port", metavar="DEV", default=None,
                    help="with --target board: the board's serial port (e.g. /dev/ttyUSB0)")
-    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=3_000_000,
-                   help="with --target board: the port's baud rate (default: 3000000)")
+    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=DEFAULT_BAUD,
+                   help=f"with --target board: the port's baud rate (default: {DEFAULT_BAUD})")
 
 
 def add_scheduler_arg(p: argparse.ArgumentParser) -> None:

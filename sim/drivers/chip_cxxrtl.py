@@ -2,29 +2,31 @@
 simulated gateware by itself, read the leaves, the clocks, and where each thread's clocks went.
 
 The library is built and cached like the move generator's (sim.models.cxxrtl, design ``chip``),
-once per RTL change and number of engines.
+once per RTL change and number of engines. What the host and the entry exchange (square codes,
+the root's word, the phases, "every engine") is the hardware contract's (hdl.common.contract).
 """
 
 import ctypes
 from dataclasses import dataclass, field
 
-from posdata.engine.defs import MAX_MOVES, NO_SQUARE
+from posdata.engine.defs import MAX_MOVES
+from posdata.hdl.common.contract import (
+    DEFAULT_LAYOUT,
+    EVERY_ENGINE,
+    PHASE_NAMES,
+    SQUARES,
+    castle_rooks_word,
+    castling_word,
+    default_split,
+    position_word,
+    square_codes,
+)
 
-from ..models.cxxrtl import DEFAULT_LAYOUT, build_library
+from ..models.cxxrtl import build_library
+from ..models.entry_constants import check_contract
 from .interface import Generation, MoveOverflowError, WatchdogError
 
-#: hdl.chip.perft_thread.Phase, by value (kept here so the host reads accounts without amaranth)
-PHASES = ("idle", "generate", "drain", "make", "unmake", "next", "claim", "leaf")
 CHUNK = 1 << 20  #: clocks per call into the native loop (progress is reported between calls)
-
-
-def default_split(depth: int) -> int:
-    """The ply whose nodes the threads claim: 2 (the initial position has 400 nodes there),
-    at most depth - 1 (a node must be generated to be split), 0 for depth <= 1."""
-    return max(0, min(2, depth - 1))
-
-
-ALL_ENGINES = 256  #: the native entry's "no solo engine"
 
 
 def check_engine(engine: int | None, engines: int) -> None:
@@ -33,23 +35,9 @@ def check_engine(engine: int | None, engines: int) -> None:
                          f"(0 to {engines - 1})")
 
 
-def pack_root(board) -> int:
-    """The root's side, castling rights and en passant square as hdl.common.layouts.Position."""
-    from posdata.hdl.common.layouts import Position
-    ep = board.ep
-    value = Position.const({"side": board.side, "castle": board.castle,
-                            "ep_valid": int(ep != NO_SQUARE), "ep_sq": max(ep, 0)})
-    return value.as_value().value
-
-
 def pack_castling(board) -> tuple[int, int]:
     """The root's castling squares and rook files (Chess960's chip reads them)."""
-    from posdata.hdl.common.contract import castle_rooks_word, castling_word
     return castling_word(board.castles), castle_rooks_word(board.castles)
-
-
-def pack_squares(board) -> bytes:
-    return bytes(c | p << 2 for c, p in zip(board.color, board.piece))
 
 
 @dataclass
@@ -60,7 +48,7 @@ class ChipCount:
     depth: int
     bulk: bool
     split: int
-    #: per thread, clocks per phase (PHASES)
+    #: per thread, clocks per phase (by hdl.common.contract.PHASE_NAMES)
     phases: list[dict[str, int]] = field(default_factory=list)
 
     @property
@@ -69,8 +57,8 @@ class ChipCount:
 
 
 def chip_params(engines: int = 1, layout: str | None = None, variant: str = "chess") -> dict:
-    """The compiled chip's constructor parameters (one model per engines, layout, variant;
-    orthodox chess's key as before)."""
+    """The compiled chip's constructor parameters (one model per engines, layout, variant):
+    the defaults are left out, so that every way of asking for the same chip finds one model."""
     params = {"engines": engines}
     if layout not in (None, DEFAULT_LAYOUT):
         params["layout"] = layout
@@ -92,6 +80,7 @@ class ChipModel:
         self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design="chip",
                                                         params=params))
         lib = self.lib
+        check_contract(lib, "the compiled perft chip")
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
         lib.posdata_chip_create.restype = vp
         lib.posdata_chip_destroy.argtypes = [vp]
@@ -126,7 +115,7 @@ class ChipModel:
         self.close()
 
     def _load(self, board) -> None:
-        self.lib.posdata_chip_load(self.handle, pack_squares(board), pack_root(board))
+        self.lib.posdata_chip_load(self.handle, square_codes(board), position_word(board))
         self.lib.posdata_chip_castling(self.handle, *pack_castling(board))
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
@@ -140,7 +129,7 @@ class ChipModel:
         check_engine(engine, self.engines)
         lib, h = self.lib, self.handle
         self._load(board)
-        solo = ALL_ENGINES if engine is None else engine
+        solo = EVERY_ENGINE if engine is None else engine
         lib.posdata_chip_start(h, depth, int(bulk), split, solo)
         leaves, clocks, overflow = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint32()
         while not lib.posdata_chip_run(h, CHUNK, ctypes.byref(leaves), ctypes.byref(clocks),
@@ -150,9 +139,10 @@ class ChipModel:
             if watchdog is not None and clocks.value > watchdog:
                 lib.posdata_chip_abort(h)
                 raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
-        counts = (ctypes.c_uint64 * (self.threads * len(PHASES)))()
+        n = len(PHASE_NAMES)
+        counts = (ctypes.c_uint64 * (self.threads * n))()
         lib.posdata_chip_phases(h, counts)
-        phases = [{name: counts[t * len(PHASES) + i] for i, name in enumerate(PHASES)}
+        phases = [{name: counts[t * n + i] for i, name in enumerate(PHASE_NAMES)}
                   for t in range(self.threads)]
         return ChipCount(leaves.value, clocks.value, bool(overflow.value), depth, bulk, split,
                          phases)
@@ -170,4 +160,4 @@ class ChipModel:
         if n > MAX_MOVES:
             raise MoveOverflowError(f"the chip listed {n} moves, more than the {MAX_MOVES} the "
                                     f"host holds")
-        return Generation(self._moves[:n], cycles.value, 64)
+        return Generation(self._moves[:n], cycles.value, SQUARES)

@@ -9,7 +9,9 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
-from .chip_cxxrtl import PHASES, ChipCount, check_engine, default_split, pack_castling, pack_root
+from posdata.hdl.common.contract import PHASE_NAMES, SQUARES, default_split, position_word
+
+from .chip_cxxrtl import ChipCount, check_engine, pack_castling
 from .interface import Generation, WatchdogError
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
@@ -75,14 +77,14 @@ class ChipSimulation:
     async def _load(self, ctx, board):
         dut = self.dut
         write, position = dut.load.write, dut.load.position
-        for sq in range(64):
+        for sq in range(SQUARES):
             ctx.set(write.en, 1)
             ctx.set(write.sq, sq)
             ctx.set(write.color, board.color[sq])
             ctx.set(write.piece, board.piece[sq])
             await ctx.tick()
         ctx.set(write.en, 0)
-        ctx.set(position.root.as_value(), pack_root(board))
+        ctx.set(position.root.as_value(), position_word(board))
         if "castling" in position.signature.members:
             castling, rooks = pack_castling(board)
             ctx.set(position.castling.as_value(), castling)
@@ -106,7 +108,7 @@ class ChipSimulation:
         ctx.set(dut.count.start, 1)
         await ctx.tick()
         ctx.set(dut.count.start, 0)
-        counts = [[0] * len(PHASES) for _ in range(self.threads)]
+        counts = [[0] * len(PHASE_NAMES) for _ in range(self.threads)]
         clock = 0
         while True:
             for t, phase in enumerate(ctx.get(p) for p in dut.phases):
@@ -124,7 +126,7 @@ class ChipSimulation:
             if progress and clock % 100_000 == 0:
                 progress(ctx.get(dut.leaves), clock)
         return ChipCount(ctx.get(dut.leaves), ctx.get(dut.clocks), bool(ctx.get(dut.overflow)),
-                         depth, bulk, split, [dict(zip(PHASES, row)) for row in counts])
+                         depth, bulk, split, [dict(zip(PHASE_NAMES, row)) for row in counts])
 
     def list_moves(self, board, legal: bool = True, watchdog: int = 100_000) -> Generation:
         return self._ask((self._list, board, (legal, watchdog)))
@@ -145,5 +147,5 @@ class ChipSimulation:
             if valid:
                 moves.append(word)
             if not busy and clock > 1:
-                return Generation(moves, clock, 64)
+                return Generation(moves, clock, SQUARES)
         raise WatchdogError(f"the perft chip did not list its moves within {watchdog} clocks")

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass
 
 from posdata.engine.defs import MAX_MOVES, MOVE_BITS
+from posdata.hdl.common.contract import default_split, split_in_range, square_code, square_codes
 from posdata.hdl.link.protocol import (
     DEFAULT_BAUD,
     ENGINE_ALL,
@@ -56,13 +57,11 @@ from posdata.hdl.link.protocol import (
     crc8,
     load_payload,
     perft_payload,
-    split_in_range,
-    square_code,
     state_bytes,
     update_payload,
 )
 
-from .chip_cxxrtl import ChipCount, default_split
+from .chip_cxxrtl import ChipCount
 from .interface import Generation, ShadowBoard, position_inputs
 
 MOVE_MASK = (1 << MOVE_BITS) - 1
@@ -300,8 +299,7 @@ class BoardClient:
         writes = self.shadow.diff(board)
         state = state_bytes(**position_inputs(board))
         if len(writes) > FULL_LOAD_ABOVE:
-            codes = bytes(square_code(c, p) for c, p in zip(board.color, board.piece))
-            return Cmd.LOAD, load_payload(codes, state), len(writes)
+            return Cmd.LOAD, load_payload(square_codes(board), state), len(writes)
         return (Cmd.UPDATE, update_payload(state, ((sq, square_code(c, p)) for sq, c, p in writes)),
                 len(writes))
 

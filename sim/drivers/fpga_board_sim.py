@@ -19,6 +19,7 @@ from collections import deque
 from posdata.hdl.link.protocol import FRAME_TIMEOUT_BYTES, SELF_TEST_DEPTH, UART_FRAME_BITS
 
 from ..models.cxxrtl import build_library
+from ..models.entry_constants import check_contract
 from .fpga_board import ProtocolError
 
 CLOCK_HZ = 100e6          #: the nominal clock (its value only scales simulated time)
@@ -46,6 +47,7 @@ class CompiledBoard:
         self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design=design,
                                                         params=params))
         lib = self.lib
+        check_contract(lib, f"the compiled model of {NAME}")
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
         lib.posdata_board_create.restype = vp
         lib.posdata_board_destroy.argtypes = [vp]

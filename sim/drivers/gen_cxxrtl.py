@@ -5,10 +5,10 @@ function per generation, so Python pays one call per generation instead of one p
 import ctypes
 
 from posdata.engine.defs import MAX_MOVES
-from posdata.hdl.common.contract import castling_word
+from posdata.hdl.common.contract import DEFAULT_LAYOUT, castling_word
 from posdata.hdl.image.variant import hardware_name
 
-from ..models.cxxrtl import DEFAULT_LAYOUT, build_library
+from ..models.cxxrtl import build_library
 from .interface import (
     Generation,
     MoveOverflowError,

@@ -8,9 +8,9 @@ squares that differ (after the first full load, that is the few squares a make/t
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from posdata.engine.defs import EMPTY, NO_PIECE, NO_SQUARE
+from posdata.engine.defs import EMPTY, NO_PIECE
 from posdata.engine.movegen import keep_captures
-from posdata.hdl.common.contract import castling_word
+from posdata.hdl.common.contract import SQUARES, castling_word, position_fields
 from posdata.hdl.image.variant import hardware_name
 
 
@@ -69,13 +69,13 @@ class ShadowBoard:
 
     def __init__(self):
         # After reset the gateware's colours are all EMPTY; piece memory is undefined (0).
-        self.color = [EMPTY] * 64
-        self.piece = [NO_PIECE] * 64
+        self.color = [EMPTY] * SQUARES
+        self.piece = [NO_PIECE] * SQUARES
 
     def diff(self, board) -> list[tuple[int, int, int]]:
         color, piece = board.color, board.piece
         old_c, old_p = self.color, self.piece
-        writes = [(sq, color[sq], piece[sq]) for sq in range(64)
+        writes = [(sq, color[sq], piece[sq]) for sq in range(SQUARES)
                   if color[sq] != old_c[sq] or piece[sq] != old_p[sq]]
         for sq, c, p in writes:
             old_c[sq], old_p[sq] = c, p
@@ -83,13 +83,13 @@ class ShadowBoard:
 
     def forget(self) -> None:
         """After a reset of unknown effect: force a full load next time."""
-        self.color = [-1] * 64
-        self.piece = [-1] * 64
+        self.color = [-1] * SQUARES
+        self.piece = [-1] * SQUARES
 
 
 def position_inputs(board) -> dict[str, int]:
-    return {"side": board.side, "castle": board.castle,
-            "ep_valid": int(board.ep != NO_SQUARE), "ep_sq": max(board.ep, 0)}
+    """The generator's position inputs for ``board``: the contract's fields of the root word."""
+    return position_fields(board)
 
 
 def castling_input(board) -> int:

@@ -10,9 +10,9 @@ serial port, or anything that answers like it: the simulated board behind a pty 
 
 from dataclasses import dataclass
 
+from posdata.hdl.link.protocol import DEFAULT_BAUD
+
 TARGETS = ("cxxrtl", "pysim", "verilator", "board")
-SIMULATORS = TARGETS  #: the older name, still imported by callers
-DEFAULT_BAUD = 3_000_000  #: hdl.link.protocol.DEFAULT_BAUD (kept here: no amaranth for the host)
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,10 @@ class BoardChip:
 
 
 def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
-    """A ChipDriver (``perft``, ``list_moves``) on ``target``, playing ``variant``."""
+    """A ChipDriver (``perft``, ``list_moves``) on ``target`` (a Target or its name), playing
+    ``variant`` (an engine.variants name): the perft chip of ``engines`` engines compiled
+    (``cxxrtl``, fast), in Amaranth's simulator (``pysim``, the golden reference, slow), or the
+    board's."""
     target = as_target(target)
     if target.name == "cxxrtl":
         from .chip_cxxrtl import ChipModel

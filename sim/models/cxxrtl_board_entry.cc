@@ -1,6 +1,7 @@
 // C entry points around the CXXRTL model of hdl.link.chip_frontend.UartFrontEnd (the board: the perft
 // chip behind the UART protocol): the host's bytes go onto the design's rx line bit by bit, and
-// its tx line is decoded into bytes, all in the native loop. The generated model and
+// its tx line is decoded into bytes, all in the native loop. The generated model, the hardware
+// contract's constants (POSDATA_UART_FRAME_BITS: sim/models/entry_constants.py) and
 // POSDATA_UART_DIVISOR (clocks per bit; sim/models/cxxrtl.py) come just before this file.
 //
 // Clocking as in sim/models/cxxrtl_gen_entry.cc: inputs set, then one rising edge per tick. The line model
@@ -17,7 +18,11 @@ template <size_t N> uint64_t rd(const cxxrtl::value<N> &v) { return v.template g
 template <size_t N> uint64_t rd(const cxxrtl::wire<N> &w) { return w.curr.template get<uint64_t>(); }
 
 constexpr int D = POSDATA_UART_DIVISOR;
-constexpr int FRAME_BITS = 10;
+constexpr int FRAME_BITS = POSDATA_UART_FRAME_BITS;
+constexpr int DATA_BITS = 8;
+static_assert(FRAME_BITS == 1 + DATA_BITS + 1, "the line model is 8N1: start, a byte, stop");
+constexpr uint32_t IDLE_FRAME = (1u << FRAME_BITS) - 1;  // the line held high
+constexpr uint32_t STOP_BIT = 1u << (FRAME_BITS - 1);
 
 struct Board {
   cxxrtl_design::p_top top;
@@ -26,7 +31,7 @@ struct Board {
 
   // host -> board: the frame on rx, shifted out of bit 0
   std::deque<uint8_t> to_board;
-  uint32_t frame = 0x3ff;
+  uint32_t frame = IDLE_FRAME;
   int bits_left = 0;
   int bit_timer = 0;
 
@@ -38,7 +43,7 @@ struct Board {
 
   void drive_rx() {
     if (bits_left == 0 && !to_board.empty()) {
-      frame = 0x200 | uint32_t(to_board.front()) << 1;  // stop, data, start (LSB first)
+      frame = STOP_BIT | uint32_t(to_board.front()) << 1;  // stop, data, start (LSB first)
       to_board.pop_front();
       bits_left = FRAME_BITS;
       bit_timer = D;
@@ -59,11 +64,11 @@ struct Board {
     }
     phase++;
     if (phase < D / 2 || (phase - D / 2) % D) return;
-    int bit = (phase - D / 2) / D;  // 0 start, 1..8 data, 9 stop
+    int bit = (phase - D / 2) / D;  // 0 start, 1..DATA_BITS data, then stop
     if (bit == 0) {
       if (tx) phase = -1;  // a glitch, not a start bit (the gateware never makes one)
-    } else if (bit <= 8) {
-      byte = byte >> 1 | uint32_t(tx) << 7;
+    } else if (bit <= DATA_BITS) {
+      byte = byte >> 1 | uint32_t(tx) << (DATA_BITS - 1);
     } else {
       if (tx) from_board.push_back(uint8_t(byte));
       else framing_errors++;

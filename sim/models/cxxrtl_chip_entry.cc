@@ -1,12 +1,13 @@
 // C entry points around the CXXRTL model of hdl.chip.perft_chip.PerftChip: load a root, start a count,
-// and run the chip in the native loop, many clocks per ctypes call. The generated model, and the
-// per-instance defines POSDATA_THREADS and POSDATA_READ_PHASES (sim/models/cxxrtl.py), come just
-// before this file.
+// and run the chip in the native loop, many clocks per ctypes call. The generated model, the
+// hardware contract's constants (POSDATA_SQUARES, POSDATA_COLOR_BITS, POSDATA_PHASES,
+// POSDATA_EVERY_ENGINE: sim/models/entry_constants.py) and the per-instance defines
+// POSDATA_THREADS and POSDATA_READ_PHASES (sim/models/cxxrtl.py) come just before this file.
 //
 // Clocking: inputs set, then a falling and a rising step per tick. (sim/models/cxxrtl_gen_entry.cc clears
 // `prev_p_clk` and steps once; but the chip's model is compiled unit by unit, and every unit keeps
-// its own `prev_p_clk`.) Per clock the entry also counts each thread's phase (hdl.chip.perft_thread
-// Phase): where the clocks go, measured on the gateware.
+// its own `prev_p_clk`.) Per clock the entry also counts each thread's phase
+// (hdl.common.contract.Phase): where the clocks go, measured on the gateware.
 
 #include <cstdint>
 
@@ -15,12 +16,10 @@ namespace {
 template <size_t N> uint64_t rd(const cxxrtl::value<N> &v) { return v.template get<uint64_t>(); }
 template <size_t N> uint64_t rd(const cxxrtl::wire<N> &w) { return w.curr.template get<uint64_t>(); }
 
-constexpr int PHASES = 8;
-
 struct Chip {
   cxxrtl_design::p_top top;
   uint64_t clocks = 0;
-  uint64_t phase_clocks[POSDATA_THREADS][PHASES] = {};
+  uint64_t phase_clocks[POSDATA_THREADS][POSDATA_PHASES] = {};
 
   void tick() {
     top.p_clk.set<bool>(false);
@@ -45,23 +44,23 @@ void posdata_chip_destroy(void *handle) { delete static_cast<Chip *>(handle); }
 
 uint32_t posdata_chip_threads() { return POSDATA_THREADS; }
 
-// The whole board (64 bytes: colour | piece << 2, a1 first), then the root's side, castling
-// rights and en passant square as hdl.common.layouts.Position packs them.
+// The whole board (a square code per square, a1 first: colour | piece << POSDATA_COLOR_BITS), then
+// the root's side, castling rights and en passant square (hdl.common.contract.position_word).
 void posdata_chip_load(void *handle, const uint8_t *squares, uint32_t root) {
   Chip *chip = static_cast<Chip *>(handle);
   auto &top = chip->top;
-  for (int sq = 0; sq < 64; sq++) {
+  for (uint32_t sq = 0; sq < POSDATA_SQUARES; sq++) {
     top.p_load____write____en.set<bool>(true);
     top.p_load____write____sq.set<uint32_t>(sq);
-    top.p_load____write____color.set<uint32_t>(squares[sq] & 3);
-    top.p_load____write____piece.set<uint32_t>(squares[sq] >> 2);
+    top.p_load____write____color.set<uint32_t>(squares[sq] & ((1u << POSDATA_COLOR_BITS) - 1));
+    top.p_load____write____piece.set<uint32_t>(squares[sq] >> POSDATA_COLOR_BITS);
     chip->tick();
   }
   top.p_load____write____en.set<bool>(false);
   top.p_load____position____root.set<uint32_t>(root);
 }
 
-// Chess960's chip: the root's castling squares (hdl.image.variant castling_word and
+// Chess960's chip: the root's castling squares (hdl.common.contract castling_word and
 // castle_rooks_word), held through the counts; other chips have no such inputs.
 void posdata_chip_castling(void *handle, uint64_t castling, uint32_t rooks) {
 #ifdef POSDATA_CHESS960
@@ -73,8 +72,8 @@ void posdata_chip_castling(void *handle, uint64_t castling, uint32_t rooks) {
 #endif
 }
 
-// Start perft(depth) on every engine, or on engine `solo` alone when it is below 256; clears
-// the phase counts.
+// Start perft(depth) on every engine (`solo` POSDATA_EVERY_ENGINE), or on engine `solo` alone;
+// clears the phase counts.
 void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t split,
                         uint32_t solo) {
   Chip *chip = static_cast<Chip *>(handle);
@@ -84,8 +83,8 @@ void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t sp
   top.p_count____depth.set<uint32_t>(depth);
   top.p_count____bulk.set<bool>(bulk != 0);
   top.p_count____split.set<uint32_t>(split);
-  top.p_solo.set<bool>(solo < 256);
-  top.p_solo__engine.set<uint32_t>(solo & 255);
+  top.p_solo.set<bool>(solo < POSDATA_EVERY_ENGINE);
+  top.p_solo__engine.set<uint32_t>(solo < POSDATA_EVERY_ENGINE ? solo : 0);
   top.p_count____start.set<bool>(true);
   chip->tick();
   top.p_count____start.set<bool>(false);
@@ -101,7 +100,8 @@ int32_t posdata_chip_run(void *handle, uint64_t max_clocks, uint64_t *leaves, ui
   int32_t done = 0;
   for (uint64_t i = 0; i < max_clocks; i++) {
     POSDATA_READ_PHASES(top, phase);
-    for (int t = 0; t < POSDATA_THREADS; t++) chip->phase_clocks[t][phase[t] & (PHASES - 1)]++;
+    for (int t = 0; t < POSDATA_THREADS; t++)
+      if (phase[t] < POSDATA_PHASES) chip->phase_clocks[t][phase[t]]++;
     chip->tick();
     if (!rd(top.p_busy)) {
       done = 1;
@@ -114,11 +114,12 @@ int32_t posdata_chip_run(void *handle, uint64_t max_clocks, uint64_t *leaves, ui
   return done;
 }
 
-// Clocks per thread and phase since the last start: out[thread * 8 + phase].
+// Clocks per thread and phase since the last start: out[thread * POSDATA_PHASES + phase].
 void posdata_chip_phases(void *handle, uint64_t *out) {
   Chip *chip = static_cast<Chip *>(handle);
   for (int t = 0; t < POSDATA_THREADS; t++)
-    for (int p = 0; p < PHASES; p++) out[t * PHASES + p] = chip->phase_clocks[t][p];
+    for (uint32_t p = 0; p < POSDATA_PHASES; p++)
+      out[t * POSDATA_PHASES + p] = chip->phase_clocks[t][p];
 }
 
 // List the loaded root's moves: pseudo-legal in generation order, or (legal != 0) the legal ones.

@@ -58,8 +58,7 @@ def campaign_job(fen: str, depth: int, backend: str, target, bulk: bool = False,
         r = subtree(fen, depth, "gen", target, factory, (), True, bulk, variant)
         return CampaignResult(r.nodes, r.sw_nodes, r.cycles, r.mismatch)
     from .chip_perft import run_chip_perft
-    name = getattr(target, "name", target)
-    r = run_chip_perft(Board(fen, variant), depth, "both", name, bulk, 1, factory=factory)
+    r = run_chip_perft(Board(fen, variant), depth, "both", target, bulk, 1, factory=factory)
     return CampaignResult(r.nodes, r.sw_nodes, r.clocks, r.mismatch)
 
 

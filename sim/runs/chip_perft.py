@@ -6,45 +6,48 @@ move, of depth - 1: the host makes each root move and loads the child). ``both``
 count beside the chip's; on a difference, ``localise`` descends by divide (loading each child of
 the differing node, comparing counts, recursing) to the first position whose legal move list
 differs, and reports the line of moves from the root, its FEN and the missing/extra moves.
+
+The caller's board is the one counted: children are reached by making a move on it and taking
+it back, so it is as it was when a run returns. Only a worker process gets a position as text
+(its FEN): a board carries its variant's tables, hundreds of kilobytes to send per job.
 """
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
+from posdata.engine.defs import FLAGS_SHIFT, PROMO_SHIFT, move_uci
 from posdata.engine.perft import perft
+from posdata.hdl.common.contract import PHASE_NAMES
 
-from ..drivers.chip_cxxrtl import PHASES
+from ..drivers.targets import Target, as_target, make_chip
 from .pool import run_in_workers
-
-SIMULATORS = ("cxxrtl", "pysim")
 
 _chip = None
 _chip_key = None
 
 
-def make_chip(sim: str = "cxxrtl", engines: int = 1, variant: str = "chess"):
-    """The perft chip in a simulator: ``cxxrtl`` (compiled, fast) or ``pysim`` (Amaranth's,
-    the golden reference, slow), playing ``variant``."""
-    if sim == "cxxrtl":
-        from ..drivers.chip_cxxrtl import ChipModel
-        return ChipModel(engines, variant=variant)
-    if sim == "pysim":
-        from ..drivers.chip_pysim import ChipSimulation
-        return ChipSimulation(engines, variant=variant)
-    raise ValueError(f"unknown simulator {sim!r}: choose from {', '.join(SIMULATORS)}")
-
-
-def worker_chip(sim: str, factory=None, engines: int = 1, variant: str = "chess"):
-    """This process's chip, built on first use and kept (a forked worker inherits it);
-    ``factory`` (tests) builds a fresh one instead."""
+def worker_chip(target: Target, factory=None, engines: int = 1, variant: str = "chess"):
+    """This process's chip on ``target``, built on first use and kept (a forked worker inherits
+    it); ``factory`` (tests, a board's open port) builds or hands over one instead."""
     global _chip, _chip_key
     if factory is not None:
         return factory()
-    if _chip is None or _chip_key != (sim, engines, variant):
-        _chip, _chip_key = make_chip(sim, engines, variant), (sim, engines, variant)
+    key = (target, engines, variant)
+    if _chip is None or _chip_key != key:
+        _chip, _chip_key = make_chip(target, engines, variant), key
     return _chip
+
+
+@contextmanager
+def made(board: Board, move: int):
+    """``board`` after ``move`` (a legal move) for the length of the block, then as before."""
+    board.makemove(move)
+    try:
+        yield board
+    finally:
+        board.takeback()
 
 
 @dataclass
@@ -52,7 +55,7 @@ class ChipReport:
     fen: str
     depth: int
     backend: str                 #: "hw" or "both"
-    sim: str
+    target: Target
     bulk: bool
     nodes: int = 0               #: the chip's count
     sw_nodes: int | None = None  #: the software's (both)
@@ -61,7 +64,7 @@ class ChipReport:
     overflow: bool = False
     seconds: float = 0.0
     divide: dict = field(default_factory=dict)
-    phases: dict = field(default_factory=lambda: {name: 0 for name in PHASES})
+    phases: dict = field(default_factory=lambda: dict.fromkeys(PHASE_NAMES, 0))
     mismatch: str | None = None
 
     @property
@@ -83,7 +86,7 @@ class ChipReport:
         out = {"fen": self.fen, "depth": self.depth, "backend": self.backend,
                "nodes": self.nodes, "seconds": round(self.seconds, 6),
                "nps": round(self.nodes / self.seconds) if self.seconds > 0 else 0,
-               "sim": self.sim, "mode": "bulk" if self.bulk else "plain",
+               "sim": self.target.name, "mode": "bulk" if self.bulk else "plain",
                "hw_nodes": self.nodes, "hw_cycles": self.clocks, "chip_counts": self.counts,
                "cycles_per_node": round(self.clocks / self.nodes, 4) if self.nodes else None,
                "phases": self.phases, "overflow": self.overflow}
@@ -96,60 +99,66 @@ class ChipReport:
         return out
 
 
-def chip_count(fen: str, depth: int, bulk: bool, sim: str, factory=None,
-               variant: str = "chess"):
-    """One chip count of ``fen`` (a module-level function: workers call it by name)."""
-    chip = worker_chip(sim, factory, variant=variant)
-    return chip.perft(Board(fen, variant), depth, bulk)
+def chip_count(fen: str, depth: int, bulk: bool, target: Target, variant: str = "chess"):
+    """One chip count of the position ``fen``, in a worker process (a module-level function:
+    workers call it by name)."""
+    return worker_chip(target, variant=variant).perft(Board(fen, variant), depth, bulk)
 
 
-def children(board) -> list[tuple[str, str]]:
-    """(UCI move, FEN) of every legal child, in generation order."""
-    out = []
-    for m in board.legal_moves():
-        board.makemove(m)
-        out.append((move_uci(m), board.fen()))
-        board.takeback()
-    return out
+def child_count(chip, board: Board, move: int, depth: int, bulk: bool):
+    """The chip's count below one legal move of ``board``."""
+    with made(board, move):
+        return chip.perft(board, depth, bulk)
 
 
-def run_chip_perft(board: Board, depth: int, backend: str = "hw", sim: str = "cxxrtl",
+def run_chip_perft(board: Board, depth: int, backend: str = "hw", target=Target(),
                    bulk: bool = True, jobs: int = 1, divide: bool = False, progress=None,
                    factory=None, engines: int = 1) -> ChipReport:
-    fen, variant = board.fen(), board.variant.name
-    report = ChipReport(fen, depth, backend, sim, bulk)
+    """Count perft(``depth``) of ``board`` on the chip on ``target`` (a Target, or its name);
+    ``jobs`` workers count the root moves' subtrees; ``factory`` (tests, a board's open port)
+    hands over the chip instead, in this process."""
+    target = as_target(target)
+    variant = board.variant.name
+    report = ChipReport(board.fen(), depth, backend, target, bulk)
     if engines > 1 and factory is None:  # one chip of several engines: this process's
-        factory = lambda: worker_chip(sim, None, engines, variant)  # noqa: E731
+        factory = lambda: worker_chip(target, None, engines, variant)  # noqa: E731
     start = time.perf_counter()
     if backend == "both":
-        report.sw_nodes = perft(Board(fen, variant), depth, bulk=bulk)
-    split = depth >= 1 and (divide or (jobs > 1 and factory is None))
-    if not split:
-        chip = worker_chip(sim, factory, variant=variant)
+        report.sw_nodes = perft(board, depth, bulk=bulk)
+    workers = jobs > 1 and factory is None
+    if depth < 1 or not (divide or workers):
+        chip = worker_chip(target, factory, variant=variant)
         show = None
         if progress:
             def show(leaves, clocks):
                 progress.update(f"perft {depth} on the chip: {leaves:,} leaves, "
                                 f"{clocks:,} clocks")
-        report.add(chip.perft(Board(fen, variant), depth, bulk, progress=show))
+        report.add(chip.perft(board, depth, bulk, progress=show))
     else:
-        kids = children(Board(fen, variant))
-        jobs_list = [(child, depth - 1, bulk, sim, factory, variant) for _, child in kids]
-        results = (run_in_workers(chip_count, jobs_list, jobs) if jobs > 1 and factory is None
-                   else (chip_count(*job) for job in jobs_list))
-        for (move, _), count in zip(kids, results):
+        moves = board.legal_moves()
+        if workers:
+            fens = []
+            for m in moves:
+                with made(board, m):
+                    fens.append(board.fen())
+            results = run_in_workers(chip_count, [(fen, depth - 1, bulk, target, variant)
+                                                  for fen in fens], jobs)
+        else:
+            chip = worker_chip(target, factory, variant=variant)
+            results = (child_count(chip, board, m, depth - 1, bulk) for m in moves)
+        for m, count in zip(moves, results):
             report.add(count)
-            report.divide[move] = count.leaves
+            report.divide[move_uci(m)] = count.leaves
             if progress:
-                progress.update(f"perft {depth} on the chip: {len(report.divide)}/{len(kids)} "
+                progress.update(f"perft {depth} on the chip: {len(report.divide)}/{len(moves)} "
                                 f"root moves, {report.nodes:,} leaves")
     if report.overflow:
         report.mismatch = ("the chip's move stack overflowed: its count is not to be trusted "
                            "(the position holds more moves per ply than it is sized for)")
     elif backend == "both" and report.nodes != report.sw_nodes:
-        chip = worker_chip(sim, factory, variant=variant)
-        report.mismatch = (faulty_engines(chip, Board(fen, variant), depth, bulk, report.sw_nodes)
-                           + localise(Board(fen, variant), depth, bulk, sim, factory))
+        chip = worker_chip(target, factory, variant=variant)
+        report.mismatch = (faulty_engines(chip, board, depth, bulk, report.sw_nodes)
+                           + localise(board, depth, bulk, target, factory))
     report.seconds = time.perf_counter() - start
     return report
 
@@ -171,30 +180,34 @@ def faulty_engines(chip, board: Board, depth: int, bulk: bool, sw_nodes: int) ->
     return f"counting alone, {named} differ from the software's {sw_nodes}; "
 
 
-def localise(board: Board, depth: int, bulk: bool, sim: str, factory=None,
+def listed(moves) -> list[int]:
+    """Move words as the chip lists them, sorted: from, to and the promoted piece (no flags)."""
+    return sorted(m & ((1 << FLAGS_SHIFT) - 1) | m >> PROMO_SHIFT << PROMO_SHIFT for m in moves)
+
+
+def localise(board: Board, depth: int, bulk: bool, target=Target(), factory=None,
              line: tuple = ()) -> str:
     """Descend from a node whose counts differ to the first position whose legal move list
     differs (or, if every child agrees, to the node itself): a one-line report."""
     from ..views.difference import describe_difference
 
-    variant = board.variant.name
-    chip = worker_chip(sim, factory, variant=variant)
-    fen = board.fen()
+    chip = worker_chip(as_target(target), factory, variant=board.variant.name)
     path = " ".join(line) if line else "(root)"
     sw_legal = board.legal_moves()
     hw_legal = chip.list_moves(board, legal=True).moves
-    # the chip lists from, to and the promoted piece: compare those
-    plain = lambda moves: sorted(m & 0xFFF | (m >> 18) << 18 for m in moves)  # noqa: E731
-    if plain(hw_legal) != plain(sw_legal):
+    if listed(hw_legal) != listed(sw_legal):
         return (f"legal moves differ after {path}: "
-                + describe_difference(fen, plain(hw_legal), plain(sw_legal), "chip", "sw"))
+                + describe_difference(board.fen(), listed(hw_legal), listed(sw_legal), "chip",
+                                      "sw"))
     if depth > 1:
-        for move, child in children(board):
-            sw = perft(Board(child, variant), depth - 1, bulk=bulk)
-            hw = chip.perft(Board(child, variant), depth - 1, bulk)
-            if hw.leaves != sw:
-                return localise(Board(child, variant), depth - 1, bulk, sim, factory,
-                                line + (move,))
+        for m in sw_legal:
+            with made(board, m):
+                sw = perft(board, depth - 1, bulk=bulk)
+                hw = chip.perft(board, depth - 1, bulk)
+                if hw.leaves != sw:
+                    return localise(board, depth - 1, bulk, target, factory,
+                                    line + (move_uci(m),))
     return (f"counts differ after {path} although every child agrees (chip "
             f"{chip.perft(board, depth, bulk).leaves}, sw {perft(board, depth, bulk=bulk)} at "
-            f"depth {depth}): the chip goes wrong between children, in make or unmake; FEN {fen}")
+            f"depth {depth}): the chip goes wrong between children, in make or unmake; "
+            f"FEN {board.fen()}")

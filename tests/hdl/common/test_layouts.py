@@ -8,11 +8,11 @@ from posdata.engine.board import Board
 from posdata.engine.defs import BPAWN, KING, PAWN
 from posdata.engine.posdata import NEXTDIR, NEXTPOS
 from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.common import contract
 from posdata.hdl.gen.rom import DEFAULT_LAYOUT, LAYOUTS, ORTHODOX
 from posdata.hdl.image.addressing import START_DEPTH, rom_address, start_address
 from posdata.hdl.image.variant import variant_image
 from posdata.sim.drivers.gen_pysim import PysimGenerator
-from posdata.sim.models import cxxrtl as cxxrtl_build
 from tests.hw_positions import random_positions
 
 
@@ -75,7 +75,8 @@ def test_the_dense_image_holds_every_walk_once():
 
 
 def test_host_default_layout_is_the_gateware_one():
-    assert cxxrtl_build.DEFAULT_LAYOUT == DEFAULT_LAYOUT and set(LAYOUTS) == {"dense", "sparse"}
+    assert contract.DEFAULT_LAYOUT == DEFAULT_LAYOUT and set(LAYOUTS) == {"dense", "sparse"}
+    assert contract.ROM_LAYOUTS == LAYOUTS
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import EMPTY
 from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.hdl.common.contract import position_word
 from posdata.hdl.link.chip_frontend import UartFrontEnd
 from posdata.hdl.link.protocol import (
     ENGINE_ALL,
@@ -28,7 +29,6 @@ from posdata.hdl.link.protocol import (
     square_code,
     state_bytes,
 )
-from posdata.sim.drivers.chip_cxxrtl import pack_root
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, BoardRefused
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
 from posdata.sim.drivers.interface import position_inputs
@@ -57,7 +57,7 @@ def shown(board, legal=False):
     """What the stand-in lists for ``board``."""
     words = [sq | square_code(c, p) << 6 for sq, (c, p) in enumerate(zip(board.color, board.piece))
              if c != EMPTY and (not legal or c == 0)]
-    return words + [ROOT_FLAG | pack_root(board)]
+    return words + [ROOT_FLAG | position_word(board)]
 
 
 def refused(client, cmd, payload=b"", engine=ENGINE_ALL):
@@ -156,7 +156,7 @@ def test_power_up_position_is_the_initial_one():
 
 def test_state_bytes_reach_the_chip(client):
     board = Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
-    assert client.generate(board).moves[-1] == ROOT_FLAG | pack_root(board)
+    assert client.generate(board).moves[-1] == ROOT_FLAG | position_word(board)
     assert state_bytes(**position_inputs(board)) == bytes([0, 0x80 | 43])
 
 

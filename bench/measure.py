@@ -1,0 +1,155 @@
+"""make measurements: run the benches, keep what they measured, write docs/measurements.md.
+
+Each job is one command as a person would run it (a bench with ``--json FILE``, or a
+``posdata ... --json`` whose output is JSON). Its results go into docs/measurements.json with
+the command, the commit (``git rev-parse --short HEAD``, ``-dirty`` when tracked files differ
+from it) and the date, then bench/report.py rewrites docs/measurements.md and the README's
+block of headline figures from that file. A job that fails keeps its previous figures and
+makes the run exit 1; the others are kept.
+
+The quick set (default) takes a quarter of an hour on 2 cores; ``--long`` runs the long set
+instead (ULX3S-85F builds, the perft(6) projection, multi-seed synthesis: hours).
+``--only ID ...`` runs some jobs of either set. Usage::
+
+    .venv/bin/python bench/measure.py [--long] [--only ID ...] [--list]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import report
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+BIN = os.path.dirname(sys.executable)
+POSDATA = os.path.join(BIN, "posdata")
+
+
+def bench(script: str, *args: str) -> list[str]:
+    return [sys.executable, os.path.join(BENCH, script), *args, "--json", "FILE"]
+
+
+def posdata(*args: str) -> list[str]:
+    return [POSDATA, *args, "--json"]
+
+
+#: id -> argv, in the order they run (the 25F build before the chip bench, which reads its
+#: Fmax from build/synth). "FILE" stands for the JSON file a bench writes.
+QUICK = {
+    "synth": posdata("synth", "--board", "ulx3s-25f"),
+    "bench": bench("perft_sw.py"),
+    "bench-hw": bench("hw_cycles.py"),
+    "bench-sim": bench("sim_speed.py"),
+    "search": bench("search.py"),
+    "search-hw": bench("search.py", "--movegen", "hw"),
+    "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
+    "variants": bench("variants.py"),
+    "variants-hw": bench("variants.py", "--hw"),
+    "variants-chip": bench("variants.py", "--chip"),
+}
+LONG = {
+    "bench-chip-all": bench("chip.py", "--engines", "0"),
+    "synth-85f": posdata("synth", "--board", "ulx3s-85f"),
+    "chip-85f": bench("chip.py", "--many-only"),
+    "synth-85f-seeds": posdata("synth", "--board", "ulx3s-85f", "--seeds", "3"),
+    "synth-85f-six": posdata("synth", "--board", "ulx3s-85f", "--engines", "6",
+                             "--build-dir", "build/six"),
+    "synth-seeds": posdata("synth", "--board", "ulx3s-25f", "--seeds", "3"),
+    "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
+    "variants-synth": bench("variants.py", "--hw", "--synth"),
+    "scale": bench("scale.py"),
+}
+
+
+def shown(argv: list[str]) -> str:
+    """The command as a person types it from the repository root."""
+    def short(word):
+        if word == sys.executable:
+            return ".venv/bin/python"
+        if word.startswith(BIN + os.sep):
+            return word[len(BIN) + 1:]
+        if word.startswith(BENCH + os.sep):
+            return "bench/" + word[len(BENCH) + 1:]
+        return word
+    return " ".join(short(w) for w in argv)
+
+
+def commit() -> str:
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=report.REPO, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD")
+    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def run_job(job_id: str, argv: list[str]) -> dict:
+    """Run one job; its results (raises RuntimeError when it fails)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "results.json")
+        cmd = [out if w == "FILE" else w for w in argv]
+        writes_file = "FILE" in argv
+        done = subprocess.run(cmd, cwd=report.REPO, text=True,
+                              stdout=None if writes_file else subprocess.PIPE)
+        if done.returncode != 0:
+            raise RuntimeError(f"{job_id}: `{shown(argv)}` exited with {done.returncode}")
+        if writes_file:
+            with open(out) as f:
+                return json.load(f)
+        return json.loads(done.stdout)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--long", action="store_true", help="the long set instead of the quick one")
+    p.add_argument("--only", nargs="+", metavar="ID", help="just these jobs (of either set)")
+    p.add_argument("--list", action="store_true", help="list the jobs and their commands")
+    args = p.parse_args(argv)
+    if args.list:
+        for name, jobs in (("quick", QUICK), ("long", LONG)):
+            for job_id, cmd in jobs.items():
+                print(f"{name:<5} {job_id:<17} {shown(cmd)}")
+        return 0
+    every = {**QUICK, **LONG}
+    if args.only:
+        unknown = [j for j in args.only if j not in every]
+        if unknown:
+            print(f"bench/measure.py: error: no job {', '.join(unknown)} (--list shows them)",
+                  file=sys.stderr)
+            return 2
+        jobs = {j: every[j] for j in every if j in args.only}
+    else:
+        jobs = LONG if args.long else QUICK
+
+    data = report.load() if os.path.exists(report.DATA) else {"runs": {}, "long": []}
+    data["long"] = sorted(set(data.get("long", [])) | set(LONG))
+    at = commit()  # before any file of the run is written: they would make the tree dirty
+    failed = []
+    started = time.perf_counter()
+    for job_id, cmd in jobs.items():
+        print(f"== {job_id}: {shown(cmd)}", flush=True)
+        t0 = time.perf_counter()
+        try:
+            results = run_job(job_id, cmd)
+        except (RuntimeError, OSError, ValueError) as e:
+            print(f"bench/measure.py: {e}", file=sys.stderr, flush=True)
+            failed.append(job_id)
+            continue
+        data["runs"][job_id] = {
+            "command": shown(cmd), "commit": at,
+            "date": datetime.date.today().isoformat(),
+            "seconds": round(time.perf_counter() - t0, 1), "results": results}
+        report.write_whole(report.DATA, json.dumps(data, indent=1, sort_keys=True) + "\n")
+        report.render()
+    minutes = (time.perf_counter() - started) / 60
+    print(f"== {len(jobs) - len(failed)} of {len(jobs)} jobs in {minutes:.1f} min at {at}"
+          + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

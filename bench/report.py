@@ -1,0 +1,418 @@
+"""docs/measurements.md and the README's headline figures, rendered from docs/measurements.json.
+
+bench/measure.py runs the benches and stores what each measured in docs/measurements.json with
+its command, commit and date; this module turns that into text, and nothing else: the same
+JSON always gives the same text, so tests/test_readme.py can hold the committed files to it
+(a figure typed into either file by hand fails the test).
+
+Usage: python bench/report.py   (rewrites docs/measurements.md and the README's block from the
+JSON, without measuring anything)
+"""
+
+import json
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(REPO, "docs", "measurements.json")
+MARKDOWN = os.path.join(REPO, "docs", "measurements.md")
+README = os.path.join(REPO, "README.md")
+BEGIN = "<!-- measurements:begin (written by `make measurements` from docs/measurements.json) -->"
+END = "<!-- measurements:end -->"
+
+
+def load(path: str = DATA) -> dict:
+    with open(path) as f:
+        return json.load(f)
+
+
+def thousands(n: float) -> str:
+    return f"{n:,.0f}"
+
+
+def kilo(n: float) -> str:
+    return f"{n / 1e3:,.0f}k"
+
+
+def mega(n: float, places: int = 1) -> str:
+    return f"{n / 1e6:,.{places}f} M"
+
+
+def percent_of(util: dict, name: str) -> str:
+    entry = util.get(name) or {}
+    if not entry.get("available"):
+        return thousands(entry.get("used", 0))
+    return f"{thousands(entry['used'])} ({100 * entry['used'] / entry['available']:.0f} %)"
+
+
+# ---- headline figures: (what, figure, command to reproduce, run id) ------------------------
+
+def headlines(runs: dict) -> list[tuple[str, str, str, str]]:
+    rows = []
+
+    def add(what, run_id, command, figure):
+        run = runs.get(run_id)
+        rows.append((what, figure(run["results"]) if run else "not measured yet", command,
+                     run_id))
+
+    add("software perft, plain (every leaf made and taken back)", "bench", "make bench",
+        lambda r: f"{kilo(r['plain']['nps'])} nodes/s, {r['plain']['ratio']:.2f}x "
+                  f"{r['peer']}")
+    add("software perft, bulk (the last ply counted, not made)", "bench", "make bench",
+        lambda r: f"{kilo(r['bulk']['nps'])} nodes/s, {r['bulk']['ratio']:.2f}x "
+                  f"{r['peer'].split()[0]}")
+    add("move generator, six standard positions", "bench-hw", "make bench-hw",
+        lambda r: f"{r['cycles_per_move']:.2f} clocks per move ({r['cycles']} clocks for "
+                  f"{r['moves']} moves)")
+    add("compiled model (CXXRTL), native loop", "bench-sim", "make bench-sim",
+        lambda r: f"{mega(r['native_clocks_per_s'][1])} clocks/s, "
+                  f"{thousands(r['native_x_pysim'][1])}x Amaranth's simulator")
+    add("ULX3S-25F: the perft chip behind its UART front end", "synth", "make synth",
+        lambda r: f"Fmax {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g}; "
+                  f"{percent_of(r['utilization'], 'LUT4 (TRELLIS_COMB)')} LUT4, "
+                  f"{percent_of(r['utilization'], 'DP16KD (EBR)')} DP16KD")
+    add("perft chip, one engine, perft(5) of the initial position", "bench-chip",
+        "make bench-chip", chip_figure)
+    add("posdata ROMs per engine (walk + start tables)", "bench-chip", "make bench-chip",
+        lambda r: f"{r['rom_blocks']['dense']} DP16KD dense, {r['rom_blocks']['sparse']} "
+                  "sparse")
+    add("ULX3S-85F, eight engines: bulk perft(6) projected at the routed Fmax", "chip-85f",
+        "make measurements-long",
+        lambda r: f"{mega(r['many_engines']['leaves_per_s'])} leaves/s at "
+                  f"{r['many_engines']['mhz']:g} MHz "
+                  f"({r['many_engines']['clocks_per_leaf']:.4f} clocks per leaf)")
+    add("search, eight positions, software and hardware generator", "search-hw",
+        "make bench-search", lambda r: search_figure(runs.get("search"), r))
+    return rows
+
+
+def chip_figure(r: dict) -> str:
+    """The one-engine chip on the initial position: clocks per leaf, leaves/s at Fmax."""
+    p = next(p for p in r["positions"] if p["position"] == "initial")
+    out = (f"{p['bulk_clocks_per_leaf']:.3f} clocks per leaf bulk, "
+           f"{p['plain_clocks_per_leaf']:.3f} plain")
+    if p["chip_bulk_leaves_per_s"]:
+        out += f": {mega(p['chip_bulk_leaves_per_s'])} leaves/s at {r['mhz']:g} MHz"
+    return out
+
+
+def search_figure(sw_run: dict | None, hw: dict) -> str:
+    """Both generators' speed and the signature they must share."""
+    if sw_run is None:
+        return (f"depth {hw['depth']}: {thousands(hw['nps'])} nodes/s (hw); "
+                f"signature {hw['signature']}")
+    sw = sw_run["results"]
+    if sw["signature"] != hw["signature"] or sw["depth"] != hw["depth"]:
+        return (f"signatures differ: sw {sw['signature']} (depth {sw['depth']}), hw "
+                f"{hw['signature']} (depth {hw['depth']})")
+    return (f"depth {hw['depth']}: {thousands(sw['nps'])} nodes/s (sw), {thousands(hw['nps'])} "
+            f"(hw); signature {hw['signature']} on both")
+
+
+def readme_block(data: dict) -> str:
+    """The README's marked block: the headline figures, each with its command."""
+    runs = data["runs"]
+    lines = [BEGIN, "", "| what | figure | reproduce | measured at |", "|---|---|---|---|"]
+    for what, figure, command, run_id in headlines(runs):
+        run = runs.get(run_id)
+        when = f"{run['commit']}, {run['date']}" if run else "-"
+        if run and run.get("carried"):
+            when += " (long run)"
+        lines.append(f"| {what} | {figure} | `{command}` | {when} |")
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+# ---- the full report ---------------------------------------------------------------------
+
+def section_bench(r: dict) -> list[str]:
+    out = ["| mode | position | depth | nodes | ours nodes/s | python-chess nodes/s | ratio |",
+           "|---|---|---|---|---|---|---|"]
+    for mode in ("plain", "bulk"):
+        for p in r[mode]["positions"]:
+            out.append(f"| {mode} | {p['position']} | {p['depth']} | {thousands(p['nodes'])} | "
+                       f"{thousands(p['nps'])} | {thousands(p['peer_nps'])} | "
+                       f"{p['ratio']:.2f} |")
+        out.append(f"| {mode} | **all** | | {thousands(r[mode]['nodes'])} | "
+                   f"**{thousands(r[mode]['nps'])}** | {thousands(r[mode]['peer_nps'])} | "
+                   f"**{r[mode]['ratio']:.2f}** |")
+    out.append("")
+    out.append(f"Peer: {r['peer']}, medians of {r['repeat']} alternating runs ({r['python']}).")
+    return out
+
+
+def section_hw(r: dict) -> list[str]:
+    out = ["| position | clocks | moves | walk entries | pieces | clocks/move |",
+           "|---|---|---|---|---|---|"]
+    for p in r["positions"]:
+        out.append(f"| {p['position']} | {p['cycles']} | {p['moves']} | {p['walk_entries']} | "
+                   f"{p['pieces']} | {p['cycles'] / p['moves']:.2f} |")
+    out.append(f"| **all six** | {r['cycles']} | {r['moves']} | {r['walk_entries']} | "
+               f"{r['pieces']} | **{r['cycles_per_move']:.3f}** |")
+    spare = r["spare_clocks"]
+    out += ["", f"Walk entries per move {r['walk_entries_per_move']:.3f}. Clocks that read no "
+                f"entry: {spare['start-up']} before the first step, {spare['idle']} idle "
+                f"logic-stage clocks, {spare['stalls']} stalls on a full FIFO, "
+                f"{spare['after']} after the last step."]
+    return out
+
+
+def section_sim(r: dict) -> list[str]:
+    out = ["| run | clocks/s | x Amaranth's simulator |", "|---|---|---|"]
+    peer = r["pysim_clocks_per_s"]
+    for row in r["rows"]:
+        out.append(f"| {row['label']} | {thousands(row['clocks_per_s'])} | "
+                   f"{thousands(row['clocks_per_s'] / peer)} |")
+    out += ["", "Clocks counted as the gateware counts them: squares written + busy cycles."]
+    return out
+
+
+def section_search(r: dict) -> list[str]:
+    out = ["| position | nodes | seconds | score | best |", "|---|---|---|---|---|"]
+    for p in r["positions"]:
+        out.append(f"| {p['position']} | {thousands(p['nodes'])} | {p['seconds']:.2f} | "
+                   f"{p['score']} | {p['best']} |")
+    out += ["", f"Depth {r['depth']}, move generator {r['movegen']}: {thousands(r['nodes'])} "
+                f"nodes in {r['seconds']:.2f} s, {thousands(r['nps'])} nodes/s; "
+                f"signature {r['signature']}."]
+    return out
+
+
+def section_chip(r: dict) -> list[str]:
+    out = ["| position | depth | leaves | bulk clocks/leaf | plain clocks/leaf | "
+           "bulk leaves/s at Fmax | software bulk nodes/s | Stockfish nodes/s |",
+           "|---|---|---|---|---|---|---|---|"]
+    for p in r["positions"]:
+        fish = p.get("stockfish")
+        out.append(f"| {p['position']} | {p['depth']} | {thousands(p['leaves'])} | "
+                   f"{p['bulk_clocks_per_leaf']:.3f} | {p['plain_clocks_per_leaf']:.3f} | "
+                   f"{mega(p['chip_bulk_leaves_per_s']) if p['chip_bulk_leaves_per_s'] else '-'}"
+                   f" | {thousands(p['sw_bulk_nps'])} | "
+                   f"{mega(fish['nps']) + ' (d' + str(fish['depth']) + ')' if fish else '-'} |")
+    out.append("")
+    for mode in ("bulk", "plain"):
+        phases = ", ".join(f"{k} {v} %" for k, v in r[mode]["phases_percent"].items())
+        over = ("all six" if len(r["positions"]) == 6
+                else ", ".join(p["position"] for p in r["positions"]))
+        out.append(f"{mode}: {r[mode]['clocks_per_leaf']:.3f} clocks per leaf over {over}; "
+                   f"thread clocks: {phases}.")
+        out.append("")
+    out.append(f"Clock: {r['mhz']:g} MHz ({r['mhz_from']}). Stockfish: "
+               f"{r['stockfish'] or 'not on PATH (column skipped)'}. posdata ROMs per engine: "
+               f"{r['rom_blocks']['dense']} DP16KD dense, {r['rom_blocks']['sparse']} sparse.")
+    return out
+
+
+def section_many(r: dict) -> list[str]:
+    m = r["many_engines"]
+    line = (f"Bulk perft({m['depth']}) of the initial position shared by {m['engines']} engines "
+            f"({2 * m['engines']} threads, split ply {m['split']}) on the compiled chip: "
+            f"{thousands(m['leaves'])} leaves in a makespan of {thousands(m['makespan_clocks'])} "
+            f"clocks, **{m['clocks_per_leaf']:.4f} clocks per leaf**, threads idle "
+            f"{m['idle_percent']:.1f} %.")
+    if m.get("mhz"):
+        line += (f" Projected at {m['mhz']:g} MHz (the ULX3S-85F build's Fmax): "
+                 f"**{mega(m['leaves_per_s'])} leaves/s**.")
+    if m.get("stockfish_nps"):
+        line += (f" Stockfish in the same run: {mega(m['stockfish_nps'])} nodes/s "
+                 f"({m['leaves_per_s'] / m['stockfish_nps']:.2f}x).")
+    return [line]
+
+
+def section_variants(r: dict) -> list[str]:
+    out = ["| variant | tables | walk entries | perft plain | nodes/s | perft bulk | nodes/s |",
+           "|---|---|---|---|---|---|---|"]
+    for v in r["variants"]:
+        p, b = v["plain"], v["bulk"]
+        out.append(f"| {v['variant']} | {v['tables']} | {thousands(v['walk_entries'])} | "
+                   f"{thousands(p['nodes'])} (d{p['depth']}) | {kilo(p['nps'])} | "
+                   f"{thousands(b['nodes'])} (d{b['depth']}) | {kilo(b['nps'])} |")
+    out += ["", "Walk entries: the table entries a walk can read, without the 64 start entries "
+                "per table. Compare the rows with each other: one run on a shared machine."]
+    return out
+
+
+def section_variants_hw(r: dict) -> list[str]:
+    synth = r.get("synth")
+    out = ["| variant | ROM tables | walk entries | ROM depth | start entries | nodes | moves | "
+           "clocks/move |" + (" DP16KD | LUT4 |" if synth else ""),
+           "|---|---|---|---|---|---|---|---|" + ("---|---|" if synth else "")]
+    for v in r["variants"]:
+        row = (f"| {v['variant']} | {v['tables']} | {thousands(v['walk_entries'])} | "
+               f"{thousands(v['rom_depth'])} ({v['addr_bits']} bits) | {v['start_entries']} | "
+               f"{v['nodes']} | {thousands(v['moves'])} | {v['cycles_per_move']:.3f} |")
+        if synth:
+            row += (f" {v['dp16kd']} | {thousands(v['lut4'])} |" if v.get("dp16kd") is not None
+                    else " (chess's) | |")
+        out.append(row)
+    out += ["", "Clocks per move over every node of the perft(2) trees of the variant's sample "
+                "positions (sim/runs/variant_positions.py) on the compiled generator."]
+    return out
+
+
+def section_variants_chip(r: dict) -> list[str]:
+    out = ["| variant | depth | leaves | chip clocks | clocks/leaf |", "|---|---|---|---|---|"]
+    for v in r["variants"]:
+        out.append(f"| {v['variant']} | {v['depth']} | {thousands(v['leaves'])} | "
+                   f"{thousands(v['clocks'])} | {v['clocks_per_leaf']:.3f} |")
+    out += ["", "Bulk perft of each variant's start position on its compiled perft chip (one "
+                "engine); every count equals the software's. Bulk counting pays per node, so a "
+                "variant with more moves per position spends fewer clocks per leaf."]
+    return out
+
+
+def section_synth(r: dict) -> list[str]:
+    util = r["utilization"]
+    out = [f"{r['board']} ({r['device']}), {r.get('engines') or 0} perft engine(s), seed "
+           f"{r['seed']}: **Fmax {r['fmax_mhz']:.2f} MHz** against {r['constraint_mhz']:g} MHz "
+           f"({'met' if r['timing_met'] else 'not met'}).", ""]
+    out += ["| resource | used |", "|---|---|"]
+    for name in util:
+        out.append(f"| {name} | {percent_of(util, name)} |")
+    out.append("")
+    extra = [f"generator {r['cycles_per_move']:.3f} clocks per move: "
+             f"{mega(r['moves_per_second_at_fmax'])} moves/s at Fmax"]
+    if r.get("chip_clocks_per_leaf"):
+        extra.append(f"perft chip {r['chip_clocks_per_leaf']:.4f} clocks per leaf (bulk, the "
+                     f"initial position): {mega(r['chip_leaves_per_second_at_fmax'])} leaves/s "
+                     "at Fmax")
+    out.append("; ".join(extra) + ".")
+    return out
+
+
+def section_seeds(r: dict) -> list[str]:
+    seeds = " | ".join(f"{s['fmax_mhz']:.2f}" for s in r["seeds"])
+    heads = " | ".join(str(s["seed"]) for s in r["seeds"])
+    return [f"| seed | {heads} | min | median |",
+            "|---" * (len(r["seeds"]) + 3) + "|",
+            f"| Fmax (MHz) | {seeds} | **{r['min_fmax_mhz']:.2f}** | {r['median_fmax_mhz']:.2f} |",
+            "", f"{r['board']} against {r['constraint_mhz']:g} MHz: "
+                f"{'met at every seed' if r['all_met'] else 'not met at every seed'}."]
+
+
+def section_scale(r: dict) -> list[str]:
+    out = ["| backend | count | -j 1 s | -j 2 s | speed-up |", "|---|---|---|---|---|"]
+    for p in r["perft"]:
+        out.append(f"| {p['backend']} | `{' '.join(p['argv'])}` | {p['j1']['seconds']:.1f} | "
+                   f"{p['j2']['seconds']:.1f} | {p['speedup']:.2f}x |")
+    out += ["", "| simulator | generations | M clocks/s |", "|---|---|---|"]
+    for s in r["simulators"]:
+        out.append(f"| {s['target']} | {s['generations']} | {s['clocks_per_s'] / 1e6:.3f} |")
+    return out
+
+
+def section_note(r: dict) -> list[str]:
+    return [r["text"]]
+
+
+#: run id -> (title, renderer); the order of docs/measurements.md
+SECTIONS = {
+    "bench": ("Software perft against python-chess", section_bench),
+    "bench-hw": ("The move generator's clocks on the six standard positions", section_hw),
+    "bench-sim": ("Simulation speed: compiled model against Amaranth's simulator", section_sim),
+    "search": ("Search, software generator", section_search),
+    "search-hw": ("Search, hardware generator (compiled model)", section_search),
+    "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",
+              section_synth),
+    "bench-chip": ("The perft chip, one engine", section_chip),
+    "bench-chip-all": ("The perft chip, one engine, the six positions", section_chip),
+    "variants": ("Variants: software perft and table sizes", section_variants),
+    "variants-hw": ("Variants: the move generator", section_variants_hw),
+    "variants-chip": ("Variants: the perft chip", section_variants_chip),
+    # the long runs (make measurements-long)
+    "synth-85f": ("ULX3S-85F build, eight engines", section_synth),
+    "chip-85f": ("ULX3S-85F, eight engines: bulk perft(6) projected", section_many),
+    "synth-85f-seeds": ("ULX3S-85F, eight engines, placement seeds", section_seeds),
+    "synth-85f-six": ("ULX3S-85F build, six engines", section_synth),
+    "synth-seeds": ("ULX3S-25F, placement seeds", section_seeds),
+    "icebreaker-seeds": ("iCEBreaker (iCE40 UP5K), the generator alone, placement seeds",
+                         section_seeds),
+    "variants-synth": ("Variants: the generator after synth_ecp5", section_variants_hw),
+    "scale": ("-j 2 against -j 1, and the three simulators", section_scale),
+    "stockfish-one-engine": ("The perft chip against Stockfish", section_note),
+}
+
+
+def run_heading(run_id: str, run: dict) -> list[str]:
+    title = SECTIONS[run_id][0]
+    took = run.get("seconds")
+    seconds = ("" if not took else f", {took:.0f} s" if took < 90 else f", {took / 60:.1f} min")
+    out = [f"### {title}", "", f"`{run['command']}` at {run['commit']}, {run['date']}{seconds}"]
+    if run.get("carried"):
+        out[-1] += " (carried over from the README; not rerun since)"
+    if run.get("note"):
+        out += ["", run["note"]]
+    return out + [""]
+
+
+def section(run_id: str, run: dict) -> list[str]:
+    """One run's heading and its figures (a run carried over as prose keeps its text)."""
+    results = run["results"]
+    body = section_note(results) if "text" in results else SECTIONS[run_id][1](results)
+    return run_heading(run_id, run) + body + [""]
+
+
+def markdown(data: dict) -> str:
+    runs = data["runs"]
+    out = ["# Measurements", "",
+           "Generated by `make measurements` (bench/measure.py, the quick set: a "
+           "quarter of an hour on 2 cores) and `make measurements-long` (the long runs: hours); "
+           "rendered by bench/report.py from docs/measurements.json. Do not edit by hand: a "
+           "test holds this file and the README's figures to the JSON.",
+           "",
+           "Every figure names the command that produced it, the commit it ran at (`-dirty`: "
+           "with uncommitted changes) and the date. The benches ran with `--json FILE`, which "
+           "only writes what they print. Absolute speeds drift on a shared machine: the ratios "
+           "are against a peer measured in the same run.", "",
+           "## Headline figures", "", readme_block(data).split("\n", 2)[2].rsplit("\n", 2)[0],
+           "", "## The quick set (`make measurements`)", ""]
+    long_ids = data.get("long", [])
+    for run_id in SECTIONS:
+        if run_id in runs and run_id not in long_ids:
+            out += section(run_id, runs[run_id])
+    out += ["## The long runs (`make measurements-long`)", "",
+            "Builds of the ULX3S-85F take 25-70 minutes each and its perft(6) projection about "
+            "20; a figure here keeps the commit it was measured at until the target is run "
+            "again.", ""]
+    for run_id in SECTIONS:
+        if run_id in runs and run_id in long_ids:
+            out += section(run_id, runs[run_id])
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def replace_block(readme: str, block: str) -> str:
+    """``readme`` with its marked block replaced by ``block`` (ValueError without markers)."""
+    start, end = readme.find(BEGIN), readme.find(END)
+    if start < 0 or end < start:
+        raise ValueError("README.md has no measurements block (its begin/end markers)")
+    return readme[:start] + block + readme[end + len(END):]
+
+
+def write_whole(path: str, text: str) -> None:
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def render(data_path: str = DATA, markdown_path: str = MARKDOWN,
+           readme_path: str = README) -> None:
+    data = load(data_path)
+    write_whole(markdown_path, markdown(data))
+    with open(readme_path) as f:
+        readme = f.read()
+    write_whole(readme_path, replace_block(readme, readme_block(data)))
+
+
+def main() -> int:
+    try:
+        render()
+    except (OSError, ValueError, KeyError) as e:
+        print(f"bench/report.py: error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {os.path.relpath(MARKDOWN)} and the figures of {os.path.relpath(README)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
