@@ -19,7 +19,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
-from ..common.contract import THREADS, Phase
+from ..common.contract import COUNT_BITS, ENGINE_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
 from .chessboard import SquareWrite, plane_codes
 from .claims import ClaimCounter
@@ -32,8 +32,8 @@ def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:
     for the chip in tests share."""
     return wiring.Signature({
         "load": In(root_load(variant)), "count": In(CountControl),
-        "solo": In(1), "solo_engine": In(8), "listing": In(Listing),
-        "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
+        "solo": In(1), "solo_engine": In(ENGINE_BITS), "listing": In(Listing),
+        "busy": Out(1), "leaves": Out(COUNT_BITS), "clocks": Out(COUNT_BITS), "overflow": Out(1),
         "phases": Out(Phase).array(engines * THREADS),
     })
 

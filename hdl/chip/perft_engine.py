@@ -13,7 +13,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
-from ..common.contract import THREADS, Phase
+from ..common.contract import COUNT_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
 from .kept_register import KeptRegister
 from .perft_thread import PerftThread
@@ -59,7 +59,7 @@ class PerftEngine(wiring.Component):
         super().__init__({
             "load": In(root_load(variant)), "count": In(CountControl), "listing": In(Listing),
             "claims": Out(ClaimPort).array(THREADS),
-            "busy": Out(1), "lister_busy": Out(1), "leaves": Out(64), "overflow": Out(1),
+            "busy": Out(1), "lister_busy": Out(1), "leaves": Out(COUNT_BITS), "overflow": Out(1),
             "phases": Out(Phase).array(THREADS),
         })
 
@@ -106,7 +106,7 @@ class PerftEngine(wiring.Component):
         for thread in threads[1:]:
             m.d.comb += thread.listing.moves.ready.eq(0)
 
-        leaves = Signal(64)
+        leaves = Signal(COUNT_BITS)
         total = threads[0].leaves
         for thread in threads[1:]:
             total = total + thread.leaves

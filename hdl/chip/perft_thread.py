@@ -25,7 +25,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS, get_variant
 
-from ..common.contract import Phase
+from ..common.contract import COUNT_BITS, Phase
 from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
 from ..image.variant import geometry_of
@@ -83,7 +83,7 @@ class PerftThread(wiring.Component):
             "load": In(root_load(variant)), "count": In(CountControl), "listing": In(Listing),
             "claim": Out(ClaimPort),
             "walk": Out(read_port(g)), "starts": Out(start_port(g)),
-            "busy": Out(1), "leaves": Out(64), "overflow": Out(1), "phase": Out(Phase),
+            "busy": Out(1), "leaves": Out(COUNT_BITS), "overflow": Out(1), "phase": Out(Phase),
         })
 
     def elaborate(self, platform):

@@ -17,7 +17,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import get_variant
 
-from ..common.contract import ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS
+from ..common.contract import DEPTH_BITS, ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS
 from ..common.layouts import Castling, MoveLayout, Position
 from .chessboard import SquareWrite
 
@@ -36,7 +36,8 @@ def root_load(variant) -> wiring.Signature:
 
 
 CountControl = wiring.Signature({
-    "start": Out(1), "depth": Out(4), "bulk": Out(1), "split": Out(4), "abort": Out(1),
+    "start": Out(1), "depth": Out(DEPTH_BITS), "bulk": Out(1), "split": Out(DEPTH_BITS),
+    "abort": Out(1),
 })
 
 Listing = wiring.Signature({

@@ -15,8 +15,8 @@ only if the counter stands at i; otherwise another thread has it. The plies abov
 walked by every thread.
 
 While idle the control also lists the root's moves: pseudo-legal, straight from the generator
-core (``gen_start``), or legal (``gen_legal``: the root generated as an interior node, its legal
-moves then read off the stack).
+core (``listing.start``), or legal (``listing.legal``: the root generated as an interior node,
+its legal moves then read off the stack).
 """
 
 from types import SimpleNamespace
@@ -25,7 +25,7 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..common.contract import CLAIM_BITS, MAX_PLIES, Phase
+from ..common.contract import CLAIM_BITS, DEPTH_BITS, MAX_PLIES, Phase
 from ..common.layouts import MoveLayout
 from .legality import CollectorControl
 from .make_unmake import SequencerControl
@@ -87,8 +87,8 @@ class ThreadControl(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         r = SimpleNamespace(
-            depth=Signal(4, name="depth"), bulk=Signal(name="bulk"),
-            split=Signal(4, name="split"), ply=Signal(range(MAX_PLIES), name="ply"),
+            depth=Signal(DEPTH_BITS, name="depth"), bulk=Signal(name="bulk"),
+            split=Signal(DEPTH_BITS, name="split"), ply=Signal(range(MAX_PLIES), name="ply"),
             busy=Signal(name="busy"), gen_mode=Signal(name="gen_mode"),
             listing=Signal(name="listing"),    # listing the root's legal moves
             draining=Signal(name="draining"),  # in "Drain": the node's first entry is read next
