@@ -3,10 +3,10 @@ front end's protocol (hdl.link.chip_frontend) can be tested in Amaranth's simula
 real chip is held to the reference through the compiled board model
 (tests/hdl/link/test_board_protocol.py).
 
-* The board is a 64-entry memory written through ``wr_*``.
-* A listing (``gen_start``) shows the board back: one move word per occupied square, from =
+* The board is a 64-entry memory written through ``load.write``.
+* A listing (``listing.start``) shows the board back: one move word per occupied square, from =
   the square, to = its square code (a legal listing: white's squares only), then one word with
-  bit 20 set holding ``root``. ``gen_cycles`` is 64 (legal: 65).
+  bit 20 set holding the root. ``listing.cycles`` is 64 (legal: 65).
 * A count (``start``) lasts ``count_clocks`` clocks and counts one leaf per clock; a count of
   depth ``overflow_depth`` overflows.
 * ``abort`` resets everything but the board.
@@ -36,22 +36,24 @@ class FakeChip(wiring.Component):
                                             init=[EMPTY_CODE] * SQUARES)
         w = board.write_port()
         r = board.read_port(domain="comb")
-        m.d.comb += [w.en.eq(self.wr_en & ~self.busy), w.addr.eq(self.wr_sq),
-                     w.data.eq(self.wr_color | self.wr_piece << COLOR_BITS)]
+        write, count, listing = self.load.write, self.count, self.listing
+        moves, root = listing.moves, self.load.position.root
+        m.d.comb += [w.en.eq(write.en & ~self.busy), w.addr.eq(write.sq),
+                     w.data.eq(write.color | write.piece << COLOR_BITS)]
 
         left = Signal(range(self.count_clocks + 1))
         sq = Signal(7)
         legal = Signal()
         with m.FSM(name="fake"):
             with m.State("Idle"):
-                with m.If(self.start):
+                with m.If(count.start):
                     m.d.sync += [self.busy.eq(1), self.leaves.eq(0), self.clocks.eq(0),
-                                 self.overflow.eq(self.depth == self.overflow_depth),
+                                 self.overflow.eq(count.depth == self.overflow_depth),
                                  left.eq(self.count_clocks)]
                     m.next = "Count"
-                with m.Elif(self.gen_start):
-                    m.d.sync += [self.busy.eq(1), sq.eq(0), legal.eq(self.gen_legal),
-                                 self.gen_cycles.eq(SQUARES + self.gen_legal)]
+                with m.Elif(listing.start):
+                    m.d.sync += [self.busy.eq(1), sq.eq(0), legal.eq(listing.legal),
+                                 listing.cycles.eq(SQUARES + listing.legal)]
                     m.next = "List"
             with m.State("Count"):
                 m.d.sync += [self.leaves.eq(self.leaves + 1), self.clocks.eq(self.clocks + 1),
@@ -63,15 +65,15 @@ class FakeChip(wiring.Component):
                 code = r.data
                 m.d.comb += r.addr.eq(sq)
                 with m.If(sq == SQUARES):
-                    m.d.comb += [self.moves.valid.eq(1),
-                                 self.moves.payload.as_value().eq(ROOT_FLAG | self.root.as_value())]
-                    with m.If(self.moves.ready):
+                    m.d.comb += [moves.valid.eq(1),
+                                 moves.payload.as_value().eq(ROOT_FLAG | root.as_value())]
+                    with m.If(moves.ready):
                         m.d.sync += self.busy.eq(0)
                         m.next = "Idle"
                 with m.Else():
                     shown = (code != EMPTY_CODE) & (~legal | (code[:COLOR_BITS] == WHITE))
-                    m.d.comb += [self.moves.valid.eq(shown),
-                                 self.moves.payload.as_value().eq(sq[:6] | code << TO_SHIFT)]
-                    with m.If(~shown | self.moves.ready):
+                    m.d.comb += [moves.valid.eq(shown),
+                                 moves.payload.as_value().eq(sq[:6] | code << TO_SHIFT)]
+                    with m.If(~shown | moves.ready):
                         m.d.sync += sq.eq(sq + 1)
-        return ResetInserter({"sync": self.abort})(m)
+        return ResetInserter({"sync": count.abort})(m)

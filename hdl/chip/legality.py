@@ -20,6 +20,7 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import BLACK, WHITE
 from posdata.engine.variants import get_variant
 
+from ..common.contract import COUNT_BITS
 from ..common.layouts import SQUARE, MoveLayout
 from .attack import LATENCY, Query
 from .castling import CastleRules, castling_ports, step_toward
@@ -97,7 +98,7 @@ class LegalityCollector(wiring.Component):
             "answer": In(stream.Signature(answer_layout(entry), always_ready=True)),
             "leaf": In(question),
             "push": Out(stream.Signature(entry, always_ready=True)),
-            "leaves": Out(64),
+            "leaves": Out(COUNT_BITS),
             **castling_ports(variant),
         })
 

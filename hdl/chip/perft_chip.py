@@ -14,56 +14,49 @@ from amaranth import (
     ResetSignal,
     Signal,
 )
-from amaranth.lib import stream, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS
 
-from ..common.contract import THREADS, Phase
-from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
+from ..common.contract import COUNT_BITS, ENGINE_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
-from .castling import castling_ports
-from .chessboard import plane_codes
+from .chessboard import SquareWrite, plane_codes
 from .claims import ClaimCounter
 from .perft_engine import PerftEngine
+from .ports import CountControl, Listing, root_load
 
 
 def chip_signature(engines: int, variant=CHESS) -> wiring.Signature:
     """The chip's ports (described on ``PerftChip``): the front end's side of it, which stand-ins
     for the chip in tests share."""
     return wiring.Signature({
-        "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
-        "root": In(Position),
-        "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
-        "solo": In(1), "solo_engine": In(8),
-        "busy": Out(1), "leaves": Out(64), "clocks": Out(64), "overflow": Out(1),
-        "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
-        "gen_cycles": Out(32),
+        "load": In(root_load(variant)), "count": In(CountControl),
+        "solo": In(1), "solo_engine": In(ENGINE_BITS), "listing": In(Listing),
+        "busy": Out(1), "leaves": Out(COUNT_BITS), "clocks": Out(COUNT_BITS), "overflow": Out(1),
         "phases": Out(Phase).array(engines * THREADS),
-        **castling_ports(variant),  # Chess960: the root's castling squares
     })
 
 
 class PerftChip(wiring.Component):
     """Ports
     -----
-    wr_en, wr_sq, wr_color, wr_piece, root : In
-        The root position (load while idle).
-    start, depth, bulk, split, abort : In
-        A count (see hdl.chip.perft_thread); ``start`` while busy is ignored.
+    load : In(root_load(variant))
+        The root position (load while idle; hdl.chip.ports).
+    count : In(CountControl)
+        A count (see hdl.chip.perft_thread); a start while busy is ignored.
     solo, solo_engine : In
         With ``solo``, the count runs on engine ``solo_engine`` alone (the others stay idle and
         add nothing): counting on each engine in turn names a faulty one.
+    listing : In(Listing)
+        Listing the root's moves (engine 0, thread 0): pseudo-legal in generation order, or
+        legal; ``busy`` until the last has been taken.
     busy : Out
         Counting or listing.
     leaves, clocks : Out(64)
         Leaves so far (final once ``busy`` falls) and clocks since start.
     overflow : Out
         Some move stack overflowed: the count is not to be trusted.
-    gen_start, gen_legal, moves, gen_cycles
-        Listing the root's moves (engine 0, thread 0): pseudo-legal in generation order, or
-        (``gen_legal``) legal; ``busy`` until the last has been taken.
     phases : Out(Phase) per thread
         Observation only: where each thread's clock goes.
 
@@ -96,7 +89,7 @@ class PerftChip(wiring.Component):
         engines = []
         busy = Signal()      # a count is running
         listing = Signal()   # engine 0 is busy (counting, or listing the root's moves)
-        begin = self.start & ~busy & ~listing
+        begin = self.count.start & ~busy & ~listing
         # which engines this count runs on, fixed at its start
         enabled = Signal(self._engines, init=(1 << self._engines) - 1)
         with m.If(begin):
@@ -123,24 +116,28 @@ class PerftChip(wiring.Component):
             for t in range(THREADS):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])
                 m.d.comb += self.phases[e * THREADS + t].eq(engine.phases[t])
-            m.d.comb += [
-                engine.wr_en.eq(self.wr_en & ~busy & ~listing), engine.wr_sq.eq(self.wr_sq),
-                engine.wr_color.eq(self.wr_color), engine.wr_piece.eq(self.wr_piece),
-                engine.root.eq(self.root),
-                engine.start.eq(begin & (~self.solo | (self.solo_engine == e))),
-                engine.depth.eq(self.depth), engine.bulk.eq(self.bulk),
-                engine.split.eq(self.split),
-            ]
+            count = self.count
+            m.d.comb += [engine.count.start.eq(begin & (~self.solo | (self.solo_engine == e))),
+                         engine.count.depth.eq(count.depth), engine.count.bulk.eq(count.bulk),
+                         engine.count.split.eq(count.split)]
             # outside the control, whose domain has no reset on a device
-            outer.d.comb += engine.abort.eq(self.abort | reset)
-            if "castling" in self.signature.members:
-                m.d.comb += [engine.castling.eq(self.castling), engine.rooks.eq(self.rooks)]
+            outer.d.comb += engine.count.abort.eq(count.abort | reset)
+        # the root goes to every engine; its board only while no count or listing runs
+        write = SquareWrite.create(path=("write",))
+        m.d.comb += [write.en.eq(self.load.write.en & ~busy & ~listing),
+                     write.sq.eq(self.load.write.sq), write.color.eq(self.load.write.color),
+                     write.piece.eq(self.load.write.piece)]
+        wiring.connect(m, write, *(engine.load.write for engine in engines))
+        wiring.connect(m, wiring.flipped(self.load.position),
+                       *(engine.load.position for engine in engines))
         first = engines[0]
-        m.d.comb += listing.eq(first.listing)
-        m.d.comb += [first.gen_start.eq(self.gen_start & ~busy & ~listing),
-                     first.gen_legal.eq(self.gen_legal),
-                     self.gen_cycles.eq(first.gen_cycles)]
-        wiring.connect(m, wiring.flipped(self.moves), first.moves)
+        m.d.comb += [listing.eq(first.lister_busy),
+                     first.listing.start.eq(self.listing.start & ~busy & ~listing),
+                     first.listing.legal.eq(self.listing.legal),
+                     self.listing.cycles.eq(first.listing.cycles)]
+        wiring.connect(m, wiring.flipped(self.listing.moves), first.listing.moves)
+        for engine in engines[1:]:
+            m.d.comb += [engine.listing.start.eq(0), engine.listing.moves.ready.eq(0)]
         m.d.comb += claims.start.eq(begin)
 
         # The leaves' sum: a tree of registered pairwise sums (one 64-bit adder deep per clock,
@@ -196,7 +193,7 @@ class PerftChip(wiring.Component):
         # stands for the domain's reset (set while it is held), so on a device the control runs
         # in a reset-less domain of the same clock and that register is its only reset.
         control_reset = Signal(init=1)
-        outer.d.sync += control_reset.eq(self.abort)
+        outer.d.sync += control_reset.eq(self.count.abort)
         control = ResetInserter({"sync": control_reset})(m)
         if platform is not None:
             outer.domains.control = ClockDomain("control", reset_less=True, local=True)

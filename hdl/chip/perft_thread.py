@@ -20,37 +20,37 @@ the count is then not to be trusted.
 """
 
 from amaranth import Module, ResetInserter
-from amaranth.lib import stream, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
 from posdata.engine.variants import CHESS, get_variant
 
-from ..common.contract import Phase
-from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
+from ..common.contract import COUNT_BITS, Phase
 from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
 from ..image.variant import geometry_of
 from .attack import AttackUnit
-from .castling import castling_ports
 from .chessboard import PerftBoard, has_nightriders, plane_codes
 from .legality import LegalityCollector, tag_layout
 from .make_unmake import MakeUnmake, Undo
 from .move_stack import MoveStack, stack_entry
+from .ports import CountControl, Listing, root_load
 from .thread_control import ClaimPort, ThreadControl
 
 
 class PerftThread(wiring.Component):
     """Ports
     -----
-    wr_en, wr_sq, wr_color, wr_piece : In
-        Load the root position's board (while idle), one square per clock.
-    root : In(Position)
-        Side to move, castling rights, en passant square of the root; latched at start.
-    start, depth, bulk, split : In
-        Count perft(``depth``) (bulk or plain); nodes at ply ``split`` are claimed.
-    abort : In
-        Stop a count at once (the board is then not the root any more: reload it).
+    load : In(root_load(variant))
+        The root position's board (while idle), one square per clock; its side to move, castling
+        rights and en passant square (latched at start); Chess960's castling squares (held
+        through a count).
+    count : In(CountControl)
+        Count perft(``depth``) (bulk or plain); nodes at ply ``split`` are claimed. ``abort``
+        stops a count at once (the board is then not the root any more: reload it).
+    listing : In(Listing)
+        The root's moves, listed while idle: pseudo-legal in generation order (promotions
+        expanded), as the move generator does, or legal (tested by the legality unit).
     claim : Out(ClaimPort)
     walk : Out(read_port(geometry)), starts : Out(start_port(geometry))
         The walk ROM port and start-entry port of this thread's generator core.
@@ -60,17 +60,8 @@ class PerftThread(wiring.Component):
         Leaves counted so far (of this thread).
     overflow : Out
         The move stack overflowed during the count (sticky until the next start).
-    gen_start, gen_legal : In; moves : Out(stream); gen_cycles : Out(32)
-        Listing the root's moves (while idle): ``gen_start`` alone streams its pseudo-legal
-        moves in generation order (promotions expanded), as the move generator does; with
-        ``gen_legal`` its legal moves, tested by the legality unit (the move word carries from,
-        to and the promoted piece; no other flags).
     phase : Out(Phase)
         Observation only: where the clock goes.
-    castling : In(Castling), rooks : In(4 x 3) (Chess960 only)
-        Per castling right, the king's from- and to-file and the squares that must be empty
-        (``hdl.common.contract.castling_word``), and the rook's from-file
-        (``castle_rooks_word``): the root's, held through a count.
 
     Parameters
     ----------
@@ -79,7 +70,7 @@ class PerftThread(wiring.Component):
     variant : engine.variants name
         Its pieces' attacker planes (``hdl.chip.chessboard``), its promotion sets (per side, any
         count: a small constant table, and a promotion counts as many leaves as its side has
-        pieces), its walk ROM's geometry.
+        pieces), its walk ROM's geometry, Chess960's castling.
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS):
@@ -89,17 +80,10 @@ class PerftThread(wiring.Component):
         g = geometry_of(variant)
         self._entry = stack_entry(variant.chess960)
         super().__init__({
-            # Chess960: the castlings' squares come with the position (orthodox chess keeps its
-            # constants and no ports)
-            **castling_ports(variant),
-            "wr_en": In(1), "wr_sq": In(SQUARE), "wr_color": In(Color), "wr_piece": In(PIECE),
-            "root": In(Position),
-            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4), "abort": In(1),
+            "load": In(root_load(variant)), "count": In(CountControl), "listing": In(Listing),
             "claim": Out(ClaimPort),
             "walk": Out(read_port(g)), "starts": Out(start_port(g)),
-            "busy": Out(1), "leaves": Out(64), "overflow": Out(1),
-            "gen_start": In(1), "gen_legal": In(1), "moves": Out(stream.Signature(MoveLayout)),
-            "gen_cycles": Out(32), "phase": Out(Phase),
+            "busy": Out(1), "leaves": Out(COUNT_BITS), "overflow": Out(1), "phase": Out(Phase),
         })
 
     def elaborate(self, platform):
@@ -120,8 +104,8 @@ class PerftThread(wiring.Component):
         wiring.connect(m, core.walk, wiring.flipped(self.walk))
         wiring.connect(m, core.starts, wiring.flipped(self.starts))
         m.d.comb += [core.start.eq(control.core.start), core.expand.eq(control.core.expand),
-                     control.core.done.eq(core.done), core.position.eq(moves.position),
-                     self.gen_cycles.eq(core.cycles)]
+                     control.core.done.eq(core.done), control.core.cycles.eq(core.cycles),
+                     core.position.eq(moves.position)]
         # the core's one stream: to the collector while a node is generated, out of the thread
         # while the root's moves are listed pseudo-legal (never both at once)
         for consumer in (collector.moves, control.generated):
@@ -139,9 +123,9 @@ class PerftThread(wiring.Component):
 
         # make/unmake: the board's write port (the host's writes pass while idle), its probes,
         # and the stack's records
-        m.d.comb += [moves.host.en.eq(self.wr_en), moves.host.sq.eq(self.wr_sq),
-                     moves.host.color.eq(self.wr_color), moves.host.piece.eq(self.wr_piece),
-                     moves.root.eq(self.root), moves.empty.eq(board.planes.empty),
+        position = self.load.position
+        wiring.connect(m, wiring.flipped(self.load.write), moves.host)
+        m.d.comb += [moves.root.eq(position.root), moves.empty.eq(board.planes.empty),
                      moves.king.eq(board.attack.king), stack.side.eq(moves.position.side)]
         wiring.connect(m, moves.write, board.write)
         wiring.connect(m, moves.probe_from, board.probe_a)
@@ -150,22 +134,20 @@ class PerftThread(wiring.Component):
         wiring.connect(m, moves.use, stack.use)
         wiring.connect(m, moves.undo, stack.undo)
         if variant.chess960:  # held by the host through a count; the core latches it at start
-            m.d.comb += core.castling.eq(self.castling)
+            m.d.comb += core.castling.eq(position.castling)
             for part in (collector, moves):
-                m.d.comb += [part.castling.eq(self.castling), part.rooks.eq(self.rooks)]
+                m.d.comb += [part.castling.eq(position.castling), part.rooks.eq(position.rooks)]
 
         # the control
         wiring.connect(m, control.stack, stack.control)
         wiring.connect(m, control.sequencer, moves.control)
         wiring.connect(m, control.collector, collector.control)
         wiring.connect(m, control.claim, wiring.flipped(self.claim))
-        wiring.connect(m, control.moves, wiring.flipped(self.moves))
-        m.d.comb += [control.start.eq(self.start), control.depth.eq(self.depth),
-                     control.bulk.eq(self.bulk), control.split.eq(self.split),
-                     control.gen_start.eq(self.gen_start), control.gen_legal.eq(self.gen_legal),
-                     self.busy.eq(control.busy), self.overflow.eq(stack.overflow),
+        wiring.connect(m, wiring.flipped(self.count), control.count)
+        wiring.connect(m, wiring.flipped(self.listing), control.listing)
+        m.d.comb += [self.busy.eq(control.busy), self.overflow.eq(stack.overflow),
                      self.phase.eq(control.phase)]
 
         # ABORT resets every part (the board's planes and memories keep what they hold: reload
         # the root before the next count)
-        return ResetInserter({"sync": self.abort})(m)
+        return ResetInserter({"sync": self.count.abort})(m)

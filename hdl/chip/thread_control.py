@@ -15,8 +15,8 @@ only if the counter stands at i; otherwise another thread has it. The plies abov
 walked by every thread.
 
 While idle the control also lists the root's moves: pseudo-legal, straight from the generator
-core (``gen_start``), or legal (``gen_legal``: the root generated as an interior node, its legal
-moves then read off the stack).
+core (``listing.start``), or legal (``listing.legal``: the root generated as an interior node,
+its legal moves then read off the stack).
 """
 
 from types import SimpleNamespace
@@ -25,11 +25,12 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..common.contract import CLAIM_BITS, MAX_PLIES, Phase
+from ..common.contract import CLAIM_BITS, DEPTH_BITS, MAX_PLIES, Phase
 from ..common.layouts import MoveLayout
 from .legality import CollectorControl
 from .make_unmake import SequencerControl
 from .move_stack import hand, stack_control
+from .ports import CountControl, Listing
 
 #: a thread asks the shared claim counter for the node it has numbered ``index``
 ClaimPort = wiring.Signature({
@@ -39,16 +40,18 @@ ClaimPort = wiring.Signature({
     "next": In(CLAIM_BITS),      # the counter: nodes below it are taken
 })
 
-#: the generator core as the control drives it
-CoreControl = wiring.Signature({"start": Out(1), "expand": Out(1), "done": In(1)})
+#: the generator core as the control drives it (``cycles``: its clocks, for a listing's report)
+CoreControl = wiring.Signature({"start": Out(1), "expand": Out(1), "done": In(1),
+                                "cycles": In(32)})
 
 
 class ThreadControl(wiring.Component):
     """Ports
     -----
-    start, depth, bulk, split : In
-        Count perft(``depth``) (bulk or plain); nodes at ply ``split`` are claimed.
-    gen_start, gen_legal : In
+    count : In(CountControl)
+        Count perft(``depth``) (bulk or plain); nodes at ply ``split`` are claimed. (ABORT
+        resets the thread: the control does not read it.)
+    listing : In(Listing)
         List the root's moves (pseudo-legal, or legal).
     busy : Out
         Counting, or listing moves.
@@ -56,8 +59,6 @@ class ThreadControl(wiring.Component):
     core : Out(CoreControl)
     generated : In(stream.Signature(MoveLayout))
         The core's moves, taken here only when listing them pseudo-legal.
-    moves : Out(stream.Signature(MoveLayout))
-        The root's moves, listed.
     stack : Out(stack_control()), hand : In(hand(entry))
         The move stack.
     sequencer : Out(SequencerControl)
@@ -75,11 +76,9 @@ class ThreadControl(wiring.Component):
 
     def __init__(self, entry):
         super().__init__({
-            "start": In(1), "depth": In(4), "bulk": In(1), "split": In(4),
-            "gen_start": In(1), "gen_legal": In(1), "busy": Out(1),
+            "count": In(CountControl), "listing": In(Listing), "busy": Out(1),
             "claim": Out(ClaimPort), "core": Out(CoreControl),
             "generated": In(stream.Signature(MoveLayout)),
-            "moves": Out(stream.Signature(MoveLayout)),
             "stack": Out(stack_control()), "hand": In(hand(entry)),
             "sequencer": Out(SequencerControl), "collector": Out(CollectorControl),
             "phase": Out(Phase),
@@ -88,8 +87,8 @@ class ThreadControl(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         r = SimpleNamespace(
-            depth=Signal(4, name="depth"), bulk=Signal(name="bulk"),
-            split=Signal(4, name="split"), ply=Signal(range(MAX_PLIES), name="ply"),
+            depth=Signal(DEPTH_BITS, name="depth"), bulk=Signal(name="bulk"),
+            split=Signal(DEPTH_BITS, name="split"), ply=Signal(range(MAX_PLIES), name="ply"),
             busy=Signal(name="busy"), gen_mode=Signal(name="gen_mode"),
             listing=Signal(name="listing"),    # listing the root's legal moves
             draining=Signal(name="draining"),  # in "Drain": the node's first entry is read next
@@ -125,7 +124,8 @@ class ThreadControl(wiring.Component):
     # --- what several states do ---------------------------------------------------------------
 
     def _on_start(self, m, r):
-        m.d.sync += [r.depth.eq(self.depth), r.bulk.eq(self.bulk), r.split.eq(self.split),
+        count = self.count
+        m.d.sync += [r.depth.eq(count.depth), r.bulk.eq(count.bulk), r.split.eq(count.split),
                      r.ply.eq(0), r.claims.eq(0)]
         m.d.comb += [self.stack.start.eq(1), self.collector.clear.eq(1),
                      self.sequencer.load.eq(1)]
@@ -165,21 +165,21 @@ class ThreadControl(wiring.Component):
         the end of a count."""
         with m.State("Idle"):
             m.d.comb += self.sequencer.host_ok.eq(1)
-            with m.If(self.start):
+            with m.If(self.count.start):
                 self._on_start(m, r)
                 m.d.sync += r.busy.eq(1)
-                with m.If((self.depth == 0) | (self.split == 0)):
+                with m.If((self.count.depth == 0) | (self.count.split == 0)):
                     # the root is one thread's (perft(0) is one leaf, counted once)
                     m.next = "Claim-Root"
                 with m.Else():
                     m.next = "Generate"
-            with m.Elif(self.gen_start & self.gen_legal):
+            with m.Elif(self.listing.start & self.listing.legal):
                 # the root generated as an interior node: its legal moves on the stack
                 self._on_start(m, r)
                 m.d.sync += [r.depth.eq(2), r.bulk.eq(1), r.split.eq(0), r.listing.eq(1),
                              r.busy.eq(1)]
                 m.next = "Generate"
-            with m.Elif(self.gen_start):
+            with m.Elif(self.listing.start):
                 m.d.sync += [r.gen_mode.eq(1), r.busy.eq(1)]
                 m.d.comb += self.sequencer.load.eq(1)
                 m.next = "Gen-Mode"
@@ -189,7 +189,7 @@ class ThreadControl(wiring.Component):
             m.d.comb += self.core.start.eq(1)
             m.next = "Gen-Mode-Wait"
         with m.State("Gen-Mode-Wait"):
-            m.d.comb += self.generated.ready.eq(self.moves.ready)
+            m.d.comb += self.generated.ready.eq(self.listing.moves.ready)
             with m.If(self.core.done):
                 m.d.sync += [r.gen_mode.eq(0), r.busy.eq(0)]
                 m.next = "Idle"
@@ -266,7 +266,7 @@ class ThreadControl(wiring.Component):
             with m.If(entry.promote):
                 m.d.comb += [listed.payload.flags.promotion.eq(1),
                              listed.payload.promo.eq(self.hand.piece)]
-            with m.If(self.moves.ready):
+            with m.If(self.listing.moves.ready):
                 with m.If(entry.promote & self.hand.promo_more):
                     m.d.comb += self.stack.next_promo.eq(1)
                 with m.Else():
@@ -340,8 +340,10 @@ class ThreadControl(wiring.Component):
         """The thread's move output: the root's legal moves off the stack while ``listing``
         (the stream returned, which "List-Send" drives), else the core's while ``gen_mode``."""
         listed = stream.Signature(MoveLayout).create()
+        moves = self.listing.moves
         m.d.comb += [
-            self.moves.payload.eq(Mux(listing, listed.payload, self.generated.payload)),
-            self.moves.valid.eq(Mux(listing, listed.valid, self.generated.valid & gen_mode)),
+            moves.payload.eq(Mux(listing, listed.payload, self.generated.payload)),
+            moves.valid.eq(Mux(listing, listed.valid, self.generated.valid & gen_mode)),
+            self.listing.cycles.eq(self.core.cycles),
         ]
         return listed

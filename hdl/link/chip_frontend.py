@@ -249,13 +249,14 @@ class UartFrontEnd(wiring.Component):
         gen_legal = Signal()
         m.d.sync += [wr_en.eq(0), start.eq(0), abort.eq(0), gen_start.eq(0)]  # pulses
         m.d.comb += [
-            chip.wr_en.eq(wr_en), chip.wr_sq.eq(wr_sq), chip.wr_color.eq(wr_code[:2]),
-            chip.wr_piece.eq(wr_code[2:]), chip.root.eq(root),
-            chip.start.eq(start), chip.depth.eq(depth), chip.bulk.eq(bulk),
-            chip.split.eq(split), chip.abort.eq(abort),
+            chip.load.write.en.eq(wr_en), chip.load.write.sq.eq(wr_sq),
+            chip.load.write.color.eq(wr_code[:2]), chip.load.write.piece.eq(wr_code[2:]),
+            chip.load.position.root.eq(root),
+            chip.count.start.eq(start), chip.count.depth.eq(depth), chip.count.bulk.eq(bulk),
+            chip.count.split.eq(split), chip.count.abort.eq(abort),
             chip.solo.eq(solo), chip.solo_engine.eq(solo_engine),
-            chip.gen_start.eq(gen_start), chip.gen_legal.eq(gen_legal),
-            chip.moves.ready.eq(1),  # the listing buffer takes a move every clock
+            chip.listing.start.eq(gen_start), chip.listing.legal.eq(gen_legal),
+            chip.listing.moves.ready.eq(1),  # the listing buffer takes a move every clock
         ]
 
         # --- The position: the front end's copy, written with the chip's board ---------------
@@ -308,7 +309,8 @@ class UartFrontEnd(wiring.Component):
         listed = Signal(range(capacity + 1))
         list_settle = Signal(2)     # clocks until the chip's busy follows gen_start
         list_overflow = Signal()
-        m.d.sync += [mv_valid.eq(chip.moves.valid), mv_word.eq(chip.moves.payload)]
+        m.d.sync += [mv_valid.eq(chip.listing.moves.valid),
+                     mv_word.eq(chip.listing.moves.payload)]
         m.d.comb += [list_w.addr.eq(listed), list_w.data.eq(mv_word),
                      list_w.en.eq(mv_valid & (listed != capacity))]
         with m.If(mv_valid):
@@ -359,7 +361,7 @@ class UartFrontEnd(wiring.Component):
                                           _byte(c_split), leaves, clocks)),
                              shift_left.eq(STATUS_BYTES)]
             with m.Case(Load.LISTING):
-                m.d.sync += [shift.eq(Cat(chip.gen_cycles, listed)),
+                m.d.sync += [shift.eq(Cat(chip.listing.cycles, listed)),
                              shift_left.eq(LISTING_HEADER)]
         with m.If(fetching):  # the block RAM's word goes into a register before the mux
             m.d.sync += [word.eq(list_r.data), word_left.eq(MOVE_BYTES), fetching.eq(0),

@@ -36,7 +36,8 @@ class ChipSimulation:
         self._vcd = None
         if vcd:
             d = self.dut
-            traces = [d.start, d.busy, d.depth, d.leaves, d.clocks, d.overflow, *d.phases]
+            traces = [d.count.start, d.busy, d.count.depth, d.leaves, d.clocks, d.overflow,
+                      *d.phases]
             self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
             self._vcd.__enter__()
 
@@ -75,18 +76,19 @@ class ChipSimulation:
 
     async def _load(self, ctx, board):
         dut = self.dut
+        write, position = dut.load.write, dut.load.position
         for sq in range(SQUARES):
-            ctx.set(dut.wr_en, 1)
-            ctx.set(dut.wr_sq, sq)
-            ctx.set(dut.wr_color, board.color[sq])
-            ctx.set(dut.wr_piece, board.piece[sq])
+            ctx.set(write.en, 1)
+            ctx.set(write.sq, sq)
+            ctx.set(write.color, board.color[sq])
+            ctx.set(write.piece, board.piece[sq])
             await ctx.tick()
-        ctx.set(dut.wr_en, 0)
-        ctx.set(dut.root.as_value(), position_word(board))
-        if "castling" in dut.signature.members:
+        ctx.set(write.en, 0)
+        ctx.set(position.root.as_value(), position_word(board))
+        if "castling" in position.signature.members:
             castling, rooks = pack_castling(board)
-            ctx.set(dut.castling.as_value(), castling)
-            ctx.set(dut.rooks.as_value(), rooks)
+            ctx.set(position.castling.as_value(), castling)
+            ctx.set(position.rooks.as_value(), rooks)
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,
               progress=None, watchdog: int | None = 10_000_000,
@@ -100,12 +102,12 @@ class ChipSimulation:
         dut = self.dut
         ctx.set(dut.solo, int(engine is not None))
         ctx.set(dut.solo_engine, engine or 0)
-        ctx.set(dut.depth, depth)
-        ctx.set(dut.bulk, int(bulk))
-        ctx.set(dut.split, split)
-        ctx.set(dut.start, 1)
+        ctx.set(dut.count.depth, depth)
+        ctx.set(dut.count.bulk, int(bulk))
+        ctx.set(dut.count.split, split)
+        ctx.set(dut.count.start, 1)
         await ctx.tick()
-        ctx.set(dut.start, 0)
+        ctx.set(dut.count.start, 0)
         counts = [[0] * len(PHASE_NAMES) for _ in range(self.threads)]
         clock = 0
         while True:
@@ -116,9 +118,9 @@ class ChipSimulation:
             if not ctx.get(dut.busy):
                 break
             if watchdog is not None and clock > watchdog:
-                ctx.set(dut.abort, 1)
+                ctx.set(dut.count.abort, 1)
                 await ctx.tick()
-                ctx.set(dut.abort, 0)
+                ctx.set(dut.count.abort, 0)
                 await ctx.tick()  # the chip takes ABORT from registers
                 raise WatchdogError(f"the perft chip did not finish within {watchdog} clocks")
             if progress and clock % 100_000 == 0:
@@ -131,15 +133,17 @@ class ChipSimulation:
 
     async def _list(self, ctx, legal, watchdog):
         dut = self.dut
-        ctx.set(dut.gen_start, 1)
-        ctx.set(dut.gen_legal, int(legal))
-        ctx.set(dut.moves.ready, 1)
+        listing = dut.listing
+        ctx.set(listing.start, 1)
+        ctx.set(listing.legal, int(legal))
+        ctx.set(listing.moves.ready, 1)
         await ctx.tick()
-        ctx.set(dut.gen_start, 0)
+        ctx.set(listing.start, 0)
         moves = []
-        payload = dut.moves.payload.as_value()
+        payload = listing.moves.payload.as_value()
         for clock in range(1, watchdog):
-            _, _, valid, word, busy = await ctx.tick().sample(dut.moves.valid, payload, dut.busy)
+            _, _, valid, word, busy = await ctx.tick().sample(listing.moves.valid, payload,
+                                                              dut.busy)
             if valid:
                 moves.append(word)
             if not busy and clock > 1:

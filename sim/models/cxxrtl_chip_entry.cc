@@ -50,14 +50,14 @@ void posdata_chip_load(void *handle, const uint8_t *squares, uint32_t root) {
   Chip *chip = static_cast<Chip *>(handle);
   auto &top = chip->top;
   for (uint32_t sq = 0; sq < POSDATA_SQUARES; sq++) {
-    top.p_wr__en.set<bool>(true);
-    top.p_wr__sq.set<uint32_t>(sq);
-    top.p_wr__color.set<uint32_t>(squares[sq] & ((1u << POSDATA_COLOR_BITS) - 1));
-    top.p_wr__piece.set<uint32_t>(squares[sq] >> POSDATA_COLOR_BITS);
+    top.p_load____write____en.set<bool>(true);
+    top.p_load____write____sq.set<uint32_t>(sq);
+    top.p_load____write____color.set<uint32_t>(squares[sq] & ((1u << POSDATA_COLOR_BITS) - 1));
+    top.p_load____write____piece.set<uint32_t>(squares[sq] >> POSDATA_COLOR_BITS);
     chip->tick();
   }
-  top.p_wr__en.set<bool>(false);
-  top.p_root.set<uint32_t>(root);
+  top.p_load____write____en.set<bool>(false);
+  top.p_load____position____root.set<uint32_t>(root);
 }
 
 // Chess960's chip: the root's castling squares (hdl.common.contract castling_word and
@@ -65,8 +65,8 @@ void posdata_chip_load(void *handle, const uint8_t *squares, uint32_t root) {
 void posdata_chip_castling(void *handle, uint64_t castling, uint32_t rooks) {
 #ifdef POSDATA_CHESS960
   auto &top = static_cast<Chip *>(handle)->top;
-  top.p_castling.set<uint64_t>(castling);
-  top.p_rooks.set<uint32_t>(rooks);
+  top.p_load____position____castling.set<uint64_t>(castling);
+  top.p_load____position____rooks.set<uint32_t>(rooks);
 #else
   (void)handle, (void)castling, (void)rooks;
 #endif
@@ -80,14 +80,14 @@ void posdata_chip_start(void *handle, uint32_t depth, uint32_t bulk, uint32_t sp
   auto &top = chip->top;
   for (auto &row : chip->phase_clocks)
     for (auto &n : row) n = 0;
-  top.p_depth.set<uint32_t>(depth);
-  top.p_bulk.set<bool>(bulk != 0);
-  top.p_split.set<uint32_t>(split);
+  top.p_count____depth.set<uint32_t>(depth);
+  top.p_count____bulk.set<bool>(bulk != 0);
+  top.p_count____split.set<uint32_t>(split);
   top.p_solo.set<bool>(solo < POSDATA_EVERY_ENGINE);
   top.p_solo__engine.set<uint32_t>(solo < POSDATA_EVERY_ENGINE ? solo : 0);
-  top.p_start.set<bool>(true);
+  top.p_count____start.set<bool>(true);
   chip->tick();
-  top.p_start.set<bool>(false);
+  top.p_count____start.set<bool>(false);
 }
 
 // Run up to `max_clocks` clocks of a count; returns 1 once it is done (busy fell), else 0.
@@ -129,15 +129,15 @@ int32_t posdata_chip_list(void *handle, uint32_t legal, uint32_t *moves, int32_t
                           uint64_t watchdog, uint64_t *cycles) {
   Chip *chip = static_cast<Chip *>(handle);
   auto &top = chip->top;
-  top.p_gen__start.set<bool>(true);
-  top.p_gen__legal.set<bool>(legal != 0);
-  top.p_moves____ready.set<bool>(true);
+  top.p_listing____start.set<bool>(true);
+  top.p_listing____legal.set<bool>(legal != 0);
+  top.p_listing____moves____ready.set<bool>(true);
   chip->tick();
-  top.p_gen__start.set<bool>(false);
+  top.p_listing____start.set<bool>(false);
   int32_t count = 0;
   for (uint64_t clock = 1; clock < watchdog; clock++) {
-    bool valid = rd(top.p_moves____valid);
-    uint32_t word = (uint32_t)rd(top.p_moves____payload);
+    bool valid = rd(top.p_listing____moves____valid);
+    uint32_t word = (uint32_t)rd(top.p_listing____moves____payload);
     chip->tick();
     if (valid) {
       if (count < capacity) moves[count] = word;
@@ -155,9 +155,9 @@ int32_t posdata_chip_list(void *handle, uint32_t legal, uint32_t *moves, int32_t
 // threads take ABORT from registers).
 void posdata_chip_abort(void *handle) {
   Chip *chip = static_cast<Chip *>(handle);
-  chip->top.p_abort.set<bool>(true);
+  chip->top.p_count____abort.set<bool>(true);
   chip->tick();
-  chip->top.p_abort.set<bool>(false);
+  chip->top.p_count____abort.set<bool>(false);
   chip->tick();
 }
 

@@ -64,10 +64,7 @@ class ThreadHarness(Elaboratable):
         t = PerftThread()
         inside = Inside(t, platform)
         m.submodules.thread = inside.fragment
-        for port in (t.wr_en, t.wr_sq, t.wr_color, t.wr_piece, t.root.as_value(), t.start,
-                     t.depth, t.bulk, t.split, t.abort, t.claim.grant, t.claim.next,
-                     t.gen_start, t.gen_legal, t.moves.ready):
-            m.d.comb += port.eq(AnySeq(len(port)))
+        free_inputs(m, t)
         free_read_port(m, t.walk)
         free_start_port(m, t.starts)
         (top,) = find_signals(inside.fragment, "stack", "top")

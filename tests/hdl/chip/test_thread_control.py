@@ -67,12 +67,12 @@ def count(tree, depth, bulk, split=0, claimed=lambda i: True):
     result = {}
 
     async def bench(ctx):
-        ctx.set(ctl.depth, depth)
-        ctx.set(ctl.bulk, bulk)
-        ctx.set(ctl.split, split)
-        ctx.set(ctl.start, 1)
+        ctx.set(ctl.count.depth, depth)
+        ctx.set(ctl.count.bulk, bulk)
+        ctx.set(ctl.count.split, split)
+        ctx.set(ctl.count.start, 1)
         await ctx.tick()
-        ctx.set(ctl.start, 0)
+        ctx.set(ctl.count.start, 0)
         path = [tree]          # the nodes from the root to the one at the control's ply
         made_entries = []      # the entry being made, to descend into
         leaves = 0
