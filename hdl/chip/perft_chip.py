@@ -98,9 +98,9 @@ class PerftChip(wiring.Component):
         place, reset = (lambda engine: engine), 0
         if platform is not None:
             # On a device the engines run in a domain of the same clock without the domain's
-            # reset: that reset (the PLL's lock, synchronised) is one register's net into every
-            # flip-flop, and on the ECP5-85F it was the critical path (54 MHz). It reaches each
-            # thread through the thread's own abort register instead, a clock later. (Not in
+            # reset: that reset (the PLL's lock, synchronised) would be one register's net into
+            # every flip-flop of the chip. It reaches each thread through the thread's own abort
+            # register instead, a clock later. (Not in
             # simulation: a clock driven from another clock would race its registers there,
             # and the simulators never reset the domain.)
             outer.domains.engines = ClockDomain("engines", reset_less=True, local=True)
@@ -188,8 +188,8 @@ class PerftChip(wiring.Component):
                      self.overflow.eq(overflow)]
         # ABORT returns every engine and the count to idle (boards keep what they hold). The
         # control takes it from a register, a clock late like the engines' threads: taken
-        # directly, ABORT or the domain's reset reached every control flip-flop through one
-        # LUT, the ECP5-85F's critical path at eight engines (51.83 MHz). The register also
+        # directly, ABORT or the domain's reset would reach every control flip-flop through one
+        # LUT, a net across the chip. The register also
         # stands for the domain's reset (set while it is held), so on a device the control runs
         # in a reset-less domain of the same clock and that register is its only reset.
         control_reset = Signal(init=1)
