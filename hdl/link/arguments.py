@@ -13,7 +13,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
-from .cursor import INDEX
+from .cursor import PayloadByte
 from .protocol import FLAG_BULK, MAX_DEPTH, valid_square_codes
 
 
@@ -28,8 +28,8 @@ class ArgumentCheck(wiring.Component):
 
     Ports
     -----
-    byte : In(8); index : In(range(MAX_COMMAND_PAYLOAD + 1))
-        The payload byte in hand and its place.
+    current : In(PayloadByte)
+        The payload byte in hand (``byte``) and its place (``index``).
     load, update : In(1)
         The payload is LOAD's, UPDATE's (one at most).
     perft : In(1)
@@ -47,7 +47,7 @@ class ArgumentCheck(wiring.Component):
     def __init__(self, variant=CHESS, *, perft: bool = False):
         self._codes = sorted(valid_square_codes(variant))
         self._perft = perft
-        ports = {"byte": In(8), "index": In(INDEX), "load": In(1), "update": In(1),
+        ports = {"current": In(PayloadByte), "load": In(1), "update": In(1),
                  "clear": In(1), "check": In(1), "bad": Out(1)}
         if perft:
             ports.update({"perft": In(1), "depth": Out(8), "flags": Out(8), "split": Out(8)})
@@ -55,7 +55,7 @@ class ArgumentCheck(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        byte, j, bad = self.byte, self.index, self.bad
+        byte, j, bad = self.current.byte, self.current.index, self.bad
         valid_code = Signal()
         with m.Switch(byte):
             with m.Case(*self._codes):
@@ -85,8 +85,8 @@ class ArgumentCheck(wiring.Component):
         return m
 
     def _perft_byte(self, m):
-        byte, bad = self.byte, self.bad
-        with m.Switch(self.index):
+        byte, bad = self.current.byte, self.bad
+        with m.Switch(self.current.index):
             with m.Case(0):
                 m.d.sync += [self.depth.eq(byte), bad.eq(bad | (byte > MAX_DEPTH))]
             with m.Case(1):

@@ -201,6 +201,7 @@ class UartFrontEnd(wiring.Component):
         m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx), self.busy.eq(chip.busy),
                      self.self_test.eq(count.verdict)]
         wiring.connect(m, link.payload, cursor.payload)
+        wiring.connect(m, cursor.current, check.current, writer.current)
         wiring.connect(m, shifter.payload, link.reply_payload)
 
         # --- What the chip sees: registers only -------------------------------------------------
@@ -231,10 +232,8 @@ class UartFrontEnd(wiring.Component):
         # --- The held frame's payload: its arguments checked, then written --------------------
         hdr = link.frame.header
         m.d.comb += [cursor.length.eq(hdr.length),
-                     check.byte.eq(cursor.byte), check.index.eq(cursor.index),
                      check.load.eq(hdr.cmd == Cmd.LOAD), check.update.eq(hdr.cmd == Cmd.UPDATE),
                      check.perft.eq(hdr.cmd == Cmd.PERFT),
-                     writer.byte.eq(cursor.byte), writer.index.eq(cursor.index),
                      writer.load.eq(hdr.cmd == Cmd.LOAD)]
 
         # --- Counts: PERFT's arguments, or the self-test's --------------------------------------
@@ -275,7 +274,6 @@ class UartFrontEnd(wiring.Component):
         r_status = Signal(8)
         r_length = Signal(16)
         m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
-        list_settle = Signal(2)     # clocks until the chip's busy follows gen_start
 
         def reply(status, length=0):
             m.d.sync += [r_status.eq(status), r_length.eq(length)]
@@ -364,26 +362,30 @@ class UartFrontEnd(wiring.Component):
                 with m.If(cursor.addr == 64):
                     reply(Err.OK)
 
-            # --- GENERATE, LEGAL: list the root's moves, then answer with them -------------------
-            with m.State("List-Start"):
-                m.d.comb += [listing.begin.eq(1), listing.legal.eq(hdr.cmd == Cmd.LEGAL)]
-                m.d.sync += list_settle.eq(3)
-                m.next = "List-Run"
-            with m.State("List-Run"):
-                with m.If(list_settle != 0):
-                    m.d.sync += list_settle.eq(list_settle - 1)
-                with m.Elif(~self.chip.busy):
-                    m.next = "List-Drain"
-            with m.State("List-Drain"):  # the last move passes its register
-                m.next = "List-Reply"
-            with m.State("List-Reply"):
-                with m.If(listing.overflow):
-                    reply(Err.OVERFLOW)
-                with m.Else():
-                    m.d.comb += [select.eq(Load.LISTING), listing.send.eq(1)]
-                    listed = listing.listed
-                    reply(Err.OK, LISTING_HEADER + (listed << 1) + listed)
+            self._listing_states(m, hdr, listing, select, reply)
 
             with m.State("Reply"):
                 m.d.comb += link.reply.start.eq(1)
                 m.next = "Idle"
+
+    def _listing_states(self, m, hdr, listing, select, reply):
+        """GENERATE, LEGAL: list the root's moves, then answer with them."""
+        list_settle = Signal(2)     # clocks until the chip's busy follows gen_start
+        with m.State("List-Start"):
+            m.d.comb += [listing.begin.eq(1), listing.legal.eq(hdr.cmd == Cmd.LEGAL)]
+            m.d.sync += list_settle.eq(3)
+            m.next = "List-Run"
+        with m.State("List-Run"):
+            with m.If(list_settle != 0):
+                m.d.sync += list_settle.eq(list_settle - 1)
+            with m.Elif(~self.chip.busy):
+                m.next = "List-Drain"
+        with m.State("List-Drain"):  # the last move passes its register
+            m.next = "List-Reply"
+        with m.State("List-Reply"):
+            with m.If(listing.overflow):
+                reply(Err.OVERFLOW)
+            with m.Else():
+                m.d.comb += [select.eq(Load.LISTING), listing.send.eq(1)]
+                listed = listing.listed
+                reply(Err.OK, LISTING_HEADER + (listed << 1) + listed)

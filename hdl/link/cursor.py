@@ -15,6 +15,9 @@ from .protocol import MAX_COMMAND_PAYLOAD
 #: a payload byte's place: 0 .. MAX_COMMAND_PAYLOAD - 1
 INDEX = range(MAX_COMMAND_PAYLOAD + 1)
 
+#: the payload byte in hand and its place (the cursor's side)
+PayloadByte = wiring.Signature({"byte": Out(8), "index": Out(INDEX)})
+
 
 class PayloadCursor(wiring.Component):
     """Parameters
@@ -36,10 +39,8 @@ class PayloadCursor(wiring.Component):
         The held payload (``addr`` out, ``data`` in).
     addr : Out(range(MAX_COMMAND_PAYLOAD + 3))
         The byte asked for.
-    byte : Out(8)
-        Payload byte ``index``.
-    index : Out(range(MAX_COMMAND_PAYLOAD + 1))
-        ``addr - 2``.
+    current : Out(PayloadByte)
+        ``byte``, payload byte number ``index`` (``addr - 2``).
     started : Out(1)
         ``addr >= 2``: ``byte`` is a byte of the payload.
     last : Out(1)
@@ -51,8 +52,7 @@ class PayloadCursor(wiring.Component):
     length: In(8)
     payload: In(PayloadRead)
     addr: Out(range(MAX_COMMAND_PAYLOAD + 3))
-    byte: Out(8)
-    index: Out(INDEX)
+    current: Out(PayloadByte)
     started: Out(1)
     last: Out(1)
 
@@ -64,21 +64,21 @@ class PayloadCursor(wiring.Component):
         m = Module()
         idx = Signal(range(MAX_COMMAND_PAYLOAD + 3))
         byte = Signal(8)
-        m.d.comb += [self.addr.eq(idx), self.payload.addr.eq(idx), self.byte.eq(byte)]
+        m.d.comb += [self.addr.eq(idx), self.payload.addr.eq(idx), self.current.byte.eq(byte)]
         m.d.sync += byte.eq(self.payload.data)
         with m.If(self.advance):
             m.d.sync += idx.eq(idx + 1)
         with m.If(self.restart):
             m.d.sync += idx.eq(0)
         if not self._registered:
-            m.d.comb += [self.index.eq(idx - 2), self.started.eq(idx >= 2),
+            m.d.comb += [self.current.index.eq(idx - 2), self.started.eq(idx >= 2),
                          self.last.eq(idx == self.length + 1)]
             return m
 
         j = Signal(INDEX, init=-2 % len(INDEX))
         past2 = Signal()
         at_end = Signal()
-        m.d.comb += [self.index.eq(j), self.started.eq(past2), self.last.eq(at_end)]
+        m.d.comb += [self.current.index.eq(j), self.started.eq(past2), self.last.eq(at_end)]
         with m.If(self.advance):
             m.d.sync += [j.eq(j + 1), past2.eq(idx >= 1), at_end.eq(idx == self.length)]
         with m.If(self.restart):

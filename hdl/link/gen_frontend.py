@@ -102,6 +102,7 @@ class GeneratorFrontEnd(wiring.Component):
         m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx), self.busy.eq(gen.busy),
                      self.self_test.eq(SelfTest.NONE)]
         wiring.connect(m, link.payload, cursor.payload)
+        wiring.connect(m, cursor.current, check.current, writer.current)
         wiring.connect(m, shifter.payload, link.reply_payload)
 
         # --- What the generator sees: registers only -------------------------------------------
@@ -121,9 +122,7 @@ class GeneratorFrontEnd(wiring.Component):
         # --- The held frame's payload (LOAD, UPDATE only): checked, then written ---------------
         is_load = flag(link.frame.is_cmd, Cmd.LOAD)
         m.d.comb += [cursor.length.eq(link.frame.header.length),
-                     check.byte.eq(cursor.byte), check.index.eq(cursor.index),
                      check.load.eq(is_load), check.update.eq(~is_load),
-                     writer.byte.eq(cursor.byte), writer.index.eq(cursor.index),
                      writer.load.eq(is_load)]
 
         # --- The listing's words into the reply ----------------------------------------------

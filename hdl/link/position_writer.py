@@ -10,7 +10,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..common.layouts import Position
-from .cursor import INDEX
+from .cursor import PayloadByte
 
 CODE_BITS = 5  #: a square code: colour (2 bits) | piece (3 bits) << 2
 
@@ -23,8 +23,8 @@ class PositionWriter(wiring.Component):
 
     Ports
     -----
-    byte : In(8); index : In(range(MAX_COMMAND_PAYLOAD + 1))
-        The payload byte in hand and its place.
+    current : In(PayloadByte)
+        The payload byte in hand (``byte``) and its place (``index``).
     load : In(1)
         The payload is LOAD's (else UPDATE's).
     write : In(1)
@@ -39,7 +39,7 @@ class PositionWriter(wiring.Component):
 
     def __init__(self, root_init: dict):
         super().__init__({
-            "byte": In(8), "index": In(INDEX), "load": In(1), "write": In(1),
+            "current": In(PayloadByte), "load": In(1), "write": In(1),
             "copy": In(1), "copy_sq": In(6), "copy_code": In(CODE_BITS),
             "wr_en": Out(1), "wr_sq": Out(6), "wr_code": Out(CODE_BITS),
             "root": Out(Position, init=root_init),
@@ -47,7 +47,7 @@ class PositionWriter(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        byte, j, root = self.byte, self.index, self.root
+        byte, j, root = self.current.byte, self.current.index, self.root
         pair_sq = Signal(6)  # UPDATE: the square of the pair being read
 
         def write_square(sq, code):
