@@ -96,26 +96,31 @@ class CountControl(wiring.Component):
                      self.status.eq(Cat(_byte(state), _byte(Cat(c_bulk, c_self)),
                                         _byte(c_depth), _byte(c_split), leaves, clocks))]
         m.d.sync += [self.chip_start.eq(0), self.chip_abort.eq(0)]  # pulses
-        with m.If(counting):
-            with m.If(settle != 0):
-                m.d.sync += settle.eq(settle - 1)
-            with m.Else():
-                m.d.sync += [leaves.eq(self.chip_leaves), clocks.eq(self.chip_clocks),
-                             overflow.eq(self.chip_overflow)]
-                with m.If(~self.chip_busy):
-                    m.d.sync += [counting.eq(0), state.eq(State.DONE)]
-                    if self._expected is not None:
-                        passed = (self.chip_leaves == self._expected) & ~self.chip_overflow
-                        with m.If(c_self):
-                            m.d.sync += verdict.eq(Mux(passed, SelfTest.PASSED, SelfTest.FAILED))
+        settling = counting & (settle != 0)
+        following = counting & (settle == 0)  # the copy of the progress follows the chip's
+        # A start loads these registers under the same enable as their updates, not above it:
+        # Yosys would otherwise fold the start into their synchronous reset, one net to some
+        # 130 flip-flops at the end of the command's decoding.
+        with m.If(self.begin | settling):
+            m.d.sync += settle.eq(Mux(self.begin, SETTLE_CLOCKS, settle - 1))
+        with m.If(self.begin | following):
+            m.d.sync += [leaves.eq(Mux(self.begin, 0, self.chip_leaves)),
+                         clocks.eq(Mux(self.begin, 0, self.chip_clocks)),
+                         overflow.eq(Mux(self.begin, 0, self.chip_overflow))]
+        with m.If(following & ~self.chip_busy):
+            m.d.sync += [counting.eq(0), state.eq(State.DONE)]
+            if self._expected is not None:
+                passed = (self.chip_leaves == self._expected) & ~self.chip_overflow
+                with m.If(c_self):
+                    m.d.sync += verdict.eq(Mux(passed, SelfTest.PASSED, SelfTest.FAILED))
         with m.If(self.begin):
             m.d.sync += [self.chip_start.eq(1), self.chip_depth.eq(self.depth),
                          self.chip_bulk.eq(self.bulk), self.chip_split.eq(self.split),
                          self.chip_solo.eq(self.engine != ENGINE_ALL),
                          self.chip_solo_engine.eq(self.engine),
-                         counting.eq(1), settle.eq(SETTLE_CLOCKS), state.eq(State.RUNNING),
+                         counting.eq(1), state.eq(State.RUNNING),
                          c_depth.eq(self.depth), c_bulk.eq(self.bulk), c_split.eq(self.split),
-                         c_self.eq(self.self_test), leaves.eq(0), clocks.eq(0), overflow.eq(0)]
+                         c_self.eq(self.self_test)]
         with m.If(self.stop):
             m.d.sync += [self.chip_abort.eq(1), counting.eq(0), state.eq(State.ABORTED)]
         return m
