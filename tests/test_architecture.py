@@ -212,3 +212,31 @@ def find_cycle(graph: dict) -> list | None:
 def test_cycle_check_finds_a_circle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+#: the longest a function of the gateware may be: an elaborate longer than this is parts waiting
+#: to be split out
+MAX_HDL_FUNCTION_LINES = 200
+
+
+def long_functions(paths, limit: int, root: Path = REPO) -> list[str]:
+    out = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > limit:
+                    out.append(f"{path.relative_to(root)}:{node.lineno} {node.name}: "
+                               f"{lines} lines")
+    return out
+
+
+def test_no_long_functions_in_hdl():
+    wrong = long_functions(sorted((REPO / "hdl").rglob("*.py")), MAX_HDL_FUNCTION_LINES)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_long_function_check_can_fail(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def short():\n    return 1\n\n\ndef long():\n" + "    x = 1\n" * 6)
+    assert long_functions([probe], 6, tmp_path) == ["probe.py:5 long: 7 lines"]

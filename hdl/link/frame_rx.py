@@ -25,7 +25,7 @@ class FrameReceiver(wiring.Component):
     timeout : int
         Clocks without a byte after which a half-received frame is dropped.
     registered_flags : bool (keyword)
-        For the iCE40 (``hdl.link.gen_frontend``): "this payload byte is the last" and "the frame
+        For the iCE40 (``hdl.link.link.HostLink``): "this payload byte is the last" and "the frame
         timed out" are registers kept beside the byte count and the idle count (same frames,
         same clocks), not compares on them before the state machine's next state.
 

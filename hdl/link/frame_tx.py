@@ -30,11 +30,11 @@ class ReplySender(wiring.Component):
     Parameters
     ----------
     registered_crc : bool
-        The CRC takes each sent byte a clock later, from a register (the iCE40: the payload's
-        multiplexers before the CRC's XORs made its critical path at seed 4); the CRC byte
-        then waits, if need be, for the clock after the last byte's. Behind a consumer that is
-        never ready in the clock after it takes a byte (``hdl.link.gen_frontend``'s one-byte
-        buffer) the bytes and clocks are the same.
+        The CRC takes each sent byte a clock later, from a register (for the iCE40: the
+        payload's multiplexers then no longer lie before the CRC's XORs in one clock); the CRC
+        byte then waits, if need be, for the clock after the last byte's. Behind a consumer
+        that is never ready in the clock after it takes a byte (``hdl.link.link.HostLink``'s
+        one-byte buffer) the bytes and clocks are the same.
     """
 
     start: In(1)

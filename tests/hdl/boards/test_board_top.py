@@ -12,7 +12,8 @@ from amaranth.sim import Simulator
 
 from posdata.engine.board import Board
 from posdata.hdl.boards.leds import StatusLeds
-from posdata.hdl.link.chip_frontend import UartFrontEnd, self_test_leaves, self_test_split
+from posdata.hdl.common.contract import default_split
+from posdata.hdl.link.chip_frontend import UartFrontEnd, self_test_leaves
 from posdata.hdl.link.protocol import UART_FRAME_BITS, SelfTest, State
 from posdata.sim.drivers.fpga_board import BoardClient
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
@@ -75,7 +76,7 @@ def test_blink_bit_must_be_in_the_heartbeat():
 
 def test_self_test_expectations_come_from_the_published_counts():
     assert [self_test_leaves(d) for d in range(5)] == [1, 20, 400, 8902, 197281]
-    assert [self_test_split(d) for d in range(5)] == [0, 0, 1, 2, 2]
+    assert [default_split(d) for d in range(5)] == [0, 0, 1, 2, 2]
 
 
 @pytest.mark.slow
