@@ -13,8 +13,9 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.variants import CHESS
 
+from ..common.contract import MAX_DEPTH, valid_square_codes
 from .cursor import PayloadByte
-from .protocol import FLAG_BULK, MAX_DEPTH, valid_square_codes
+from .protocol import FLAG_BULK
 
 
 class ArgumentCheck(wiring.Component):

@@ -7,7 +7,8 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from .protocol import DEPTH_BITS, ENGINE_ALL, STATUS_BYTES, SelfTest, State
+from ..common.contract import DEPTH_BITS
+from .protocol import ENGINE_ALL, STATUS_BYTES, SelfTest, State
 
 #: clocks after a start until the chip's busy and sums follow it
 SETTLE_CLOCKS = 4

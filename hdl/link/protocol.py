@@ -93,16 +93,7 @@ from enum import IntEnum
 
 from posdata.engine.defs import MAX_MOVES
 
-# the square codes, the split rule and the depth are the hardware contract's (re-exported: the
-# protocol carries them)
-from ..common.contract import (  # noqa: F401
-    DEPTH_BITS,
-    MAX_DEPTH,
-    VALID_SQUARE_CODES,
-    split_in_range,
-    square_code,
-    valid_square_codes,
-)
+from ..common.contract import DEPTH_BITS, MAX_DEPTH
 
 PROTOCOL_VERSION = 2
 

@@ -7,8 +7,8 @@ import time
 from posdata.engine.defs import move_uci
 from posdata.engine.movegen import gen
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.hdl.common.contract import default_split, split_in_range
-from posdata.hdl.link.protocol import DEFAULT_BAUD, MAX_DEPTH, SelfTest
+from posdata.hdl.common.contract import MAX_DEPTH, default_split, split_in_range
+from posdata.hdl.link.protocol import DEFAULT_BAUD, SelfTest
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport
 from posdata.sim.views.difference import describe_difference
 

@@ -33,7 +33,13 @@ import time
 from dataclasses import dataclass
 
 from posdata.engine.defs import MAX_MOVES, MOVE_BITS
-from posdata.hdl.common.contract import default_split, split_in_range, square_code, square_codes
+from posdata.hdl.common.contract import (
+    MAX_DEPTH,
+    default_split,
+    split_in_range,
+    square_code,
+    square_codes,
+)
 from posdata.hdl.link.protocol import (
     DEFAULT_BAUD,
     ENGINE_ALL,
@@ -41,7 +47,6 @@ from posdata.hdl.link.protocol import (
     FLAG_SELF_TEST,
     FRAME_TIMEOUT_BYTES,
     LISTING_HEADER,
-    MAX_DEPTH,
     MOVE_BYTES,
     PING_BYTES,
     PING_MAGIC,

@@ -15,7 +15,7 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import EMPTY
 from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.hdl.common.contract import position_word
+from posdata.hdl.common.contract import position_word, square_code
 from posdata.hdl.link.chip_frontend import UartFrontEnd
 from posdata.hdl.link.protocol import (
     ENGINE_ALL,
@@ -26,7 +26,6 @@ from posdata.hdl.link.protocol import (
     State,
     command_frame,
     perft_payload,
-    square_code,
     state_bytes,
 )
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, BoardRefused

@@ -15,17 +15,11 @@ from amaranth.sim import Simulator
 from posdata.engine.board import Board
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.variants import get_variant
+from posdata.hdl.common.contract import square_code
 from posdata.hdl.link.arguments import ArgumentCheck
 from posdata.hdl.link.cursor import PayloadCursor
 from posdata.hdl.link.position_writer import PositionWriter
-from posdata.hdl.link.protocol import (
-    Cmd,
-    load_payload,
-    perft_payload,
-    square_code,
-    state_bytes,
-    update_payload,
-)
+from posdata.hdl.link.protocol import Cmd, load_payload, perft_payload, state_bytes, update_payload
 from posdata.sim.drivers.interface import position_inputs
 
 PERIOD = 1e-8

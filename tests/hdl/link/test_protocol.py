@@ -9,16 +9,15 @@ from amaranth import Const
 from amaranth.sim import Simulator
 
 from posdata.engine.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE
+from posdata.hdl.common.contract import MAX_DEPTH, VALID_SQUARE_CODES, split_in_range, square_code
 from posdata.hdl.link.crc8 import crc8_next
 from posdata.hdl.link.protocol import (
     CRC_TABLE,
     ENGINE_ALL,
     LISTINGS,
-    MAX_DEPTH,
     NEEDS_IDLE,
     PAYLOAD_LENGTHS,
     SYNC,
-    VALID_SQUARE_CODES,
     Cmd,
     Err,
     SelfTest,
@@ -30,8 +29,6 @@ from posdata.hdl.link.protocol import (
     perft_payload,
     ping_payload,
     reply_frame,
-    split_in_range,
-    square_code,
     state_bytes,
     status_payload,
     update_payload,

@@ -7,6 +7,7 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.defs import A1, E1, E4, H8, MAX_MOVES
+from posdata.hdl.common.contract import square_code
 from posdata.hdl.link.protocol import (
     LOAD_BYTES,
     PROTOCOL_VERSION,
@@ -20,7 +21,6 @@ from posdata.hdl.link.protocol import (
     perft_payload,
     ping_payload,
     reply_frame,
-    square_code,
     state_bytes,
     status_payload,
     update_payload,
