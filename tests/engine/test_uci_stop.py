@@ -70,7 +70,8 @@ def test_a_stopped_perft_prints_the_moves_it_counted(engine):
 
 
 @pytest.mark.parametrize("go", ["go infinite", "go depth 9999", f"go movetime {BIG}",
-                                f"go wtime {BIG} btime {BIG}", "go ponder", "go"])
+                                f"go wtime {BIG} btime {BIG}", "go ponder", "go"],
+                         ids=lambda go: go[:20])
 def test_stop_ends_a_long_search_with_one_bestmove(engine, go):
     engine.say("position startpos moves e2e4", go)
     time.sleep(0.2)
