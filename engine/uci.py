@@ -1,16 +1,21 @@
 """The UCI protocol: what lets a chess GUI (or python-chess's ``chess.engine``) drive the search.
 
-The main thread reads commands; ``go`` starts the search in a worker thread, so ``stop``,
-``isready`` and ``quit`` are answered while it runs. The worker prints the ``info`` lines and the
-``bestmove``. Nothing the GUI sends may crash the engine: unknown commands and bad values are
-answered with ``info string <what was wrong>`` and otherwise ignored, and any internal error in a
-command or in the search is reported the same way (a search that fails still answers with a
-legal ``bestmove``).
+The main thread reads commands; long work (a search, ``go perft``) runs on a worker thread, so
+``stop``, ``isready``, ``quit`` and the end of input are answered while it runs: a stop is
+noticed within a few hundred nodes (or one generation on the gateware), and ``quit`` or the end
+of input ends the process without waiting for a count to finish. The worker prints the ``info``
+lines and the ``bestmove``: every ``go`` (but ``go perft``) ends in exactly one ``bestmove``, a
+legal move or ``0000`` when there is none, whatever its numbers (engine.uci_go checks them).
+Nothing the GUI sends may crash the engine: unknown commands and bad values are answered with
+``info string <what was wrong>`` and otherwise ignored, and any internal error in a command or
+in the search is reported the same way (a search that fails still answers with a legal
+``bestmove``). Input lines are read up to MAX_LINE_BYTES (a longer one is skipped whole), and
+bytes that are not UTF-8 are replaced.
 
 Supported: uci, isready, ucinewgame, position startpos|fen ... [moves ...], go (depth, movetime,
-wtime/btime/winc/binc/movestogo, nodes, mate, infinite, ponder, searchmoves), stop, ponderhit,
-quit, setoption, debug and register (accepted, ignored), and ``d`` (not UCI: prints the current
-FEN as an info string, for people typing at the engine).
+wtime/btime/winc/binc/movestogo, nodes, mate, infinite, ponder, searchmoves, perft), stop,
+ponderhit, quit, setoption, debug and register (accepted, ignored), and ``d`` (not UCI: prints
+the current FEN as an info string, for people typing at the engine).
 
 Options: MoveGen (one of the generators the engine was given), UCI_Variant (a combo of the
 variants of ``engine.variants``, Fairy-Stockfish's names accepted too: ``fischerandom`` is
@@ -21,32 +26,37 @@ so. A generator that cannot play a variant (the gateware: orthodox chess only) i
 with an info string.
 """
 
+import os
 import sys
 import threading
 
 from . import movegen as reference_movegen
 from .board import Board
-from .fen import FenError
-from .perft import divide
-from .search import MAX_DEPTH, Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
+from .search import Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
+from .uci_go import (
+    FALLBACK_MOVETIME_MS,
+    MAX_PROBLEMS,
+    MOVE_OVERHEAD_MS,  # noqa: F401  (the engine's figures, read by its tests)
+    clipped,
+    limits_for,
+    parse_go,
+    parse_int,
+    ponderhit_ms,
+    shown,
+)
+from .uci_input import MAX_LINE_BYTES, TOO_LONG, read_line
+from .uci_perft import go_perft
 from .variants import BY_NAME, CHESS, VARIANTS, VariantError, get_variant
 
 ENGINE_NAME = "posdata"
 ENGINE_AUTHOR = "the posdata developers"
 
-#: time kept back from every deadline for the interpreter's and the pipe's latency
-MOVE_OVERHEAD_MS = 30
-MIN_SEARCH_MS = 5
 #: the deepest `go perft` (deeper counts take hours in Python)
 MAX_PERFT_DEPTH = 12
-#: a clock with no movestogo is shared as if this many moves remained
-DEFAULT_MOVES_TO_GO = 30
-#: a go whose every limit was malformed still moves, after this long
-FALLBACK_MOVETIME_MS = 1000
-
-_GO_INT_PARAMS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate",
-                  "movetime")
-_GO_FLAGS = ("infinite", "ponder")
+#: the longest info string (it may echo what the GUI sent)
+MAX_INFO_CHARS = 400
+#: on quit or the end of input, how long the worker is given to end before the engine leaves
+QUIT_WAIT_S = 0.5
 
 #: the generators of a bare engine (``python -m posdata.engine``): name -> factory. The
 #: ``posdata uci`` command adds the gateware's (posdata.sim.drivers.movegens).
@@ -70,6 +80,7 @@ class UciEngine:
     def __init__(self, out=None, movegens=None):
         self.out = out if out is not None else sys.stdout
         self.out_lock = threading.Lock()
+        self.output_lost = False  #: the GUI closed our output: nothing more to say
         self.variant_choice = CHESS  #: UCI_Variant
         self.search_board = None  #: the board of the running search (its notation)
         self.chess960 = False  #: UCI_Chess960
@@ -77,13 +88,20 @@ class UciEngine:
         self.movegens = dict(movegens or SOFTWARE_MOVEGENS)
         self.movegen_name = next(iter(self.movegens))
         self.movegen = self.movegens[self.movegen_name]()
-        self.searcher: Searcher | None = None
+        # The worker: one search or perft at a time, on self.board (the command thread leaves
+        # the board alone until the worker has ended: every command that changes it stops it).
         self.thread: threading.Thread | None = None
+        self.searcher: Searcher | None = None
+        self.search_limits: Limits | None = None
+        self.perft_stop = threading.Event()
         self.release = threading.Event()  # an infinite/ponder search may print its bestmove
+        self.pondering = False  #: the search is a go ponder that no ponderhit has turned
+        self.ponder_ms: float | None = None  #: how long it goes on after ponderhit
+        self.ponder_timer: threading.Timer | None = None
         self.commands = {
             "uci": self.cmd_uci, "isready": self.cmd_isready, "ucinewgame": self.cmd_ucinewgame,
             "position": self.cmd_position, "go": self.cmd_go, "stop": self.cmd_stop,
-            "ponderhit": self.cmd_stop, "setoption": self.cmd_setoption,
+            "ponderhit": self.cmd_ponderhit, "setoption": self.cmd_setoption,
             "debug": self.cmd_ignore, "register": self.cmd_ignore, "d": self.cmd_d,
         }
 
@@ -91,27 +109,38 @@ class UciEngine:
 
     def send(self, line: str) -> None:
         with self.out_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.output_lost:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):  # a broken pipe, or a closed file: the GUI has gone
+                self.output_lost = True
 
     def info_string(self, text: str) -> None:
         # One printable line, whatever the text: it may echo bytes the GUI sent us.
         text = "".join(ch if ch.isprintable() else "?" for ch in " ".join(text.split()))
+        if len(text) > MAX_INFO_CHARS:
+            text = text[:MAX_INFO_CHARS - 3] + "..."
         self.send("info string " + text)
 
     def run(self, stream) -> None:
-        """Read commands until ``quit`` or the end of input. ``stream`` yields bytes (stdin's
-        buffer: bytes that are not UTF-8 must not kill the engine) or str lines."""
+        """Read commands until ``quit``, the end of input or a lost output. ``stream`` yields
+        bytes (stdin's buffer: bytes that are not UTF-8 must not kill the engine) or str
+        lines. On the way out a running search or perft is stopped, and given QUIT_WAIT_S to
+        end (its thread is a daemon: it does not hold the process)."""
         try:
-            while True:
-                raw = stream.readline()
-                if not raw:
+            while not self.output_lost:
+                line = read_line(stream)
+                if line is None:
                     break
-                line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                if line is TOO_LONG:
+                    self.info_string(f"a line of more than {MAX_LINE_BYTES} bytes; ignored")
+                    continue
                 if not self.handle(line):
                     break
         finally:
-            self.stop_search()
+            self.stop_search(timeout=QUIT_WAIT_S)
 
     def handle(self, line: str) -> bool:
         """One command line; False when the engine should quit."""
@@ -187,7 +216,7 @@ class UciEngine:
         setter = {"movegen": self._set_movegen, "uci_variant": self._set_variant,
                   "uci_chess960": self._set_chess960}.get(name.lower())
         if setter is None:
-            self.info_string(f"setoption: no option named {name!r}")
+            self.info_string(f"setoption: no option named {shown(name, 60)}")
             return
         setter(value.strip())
 
@@ -195,7 +224,7 @@ class UciEngine:
         value = value.lower()
         if value not in self.movegens:
             self.info_string(f"setoption: MoveGen must be one of {', '.join(self.movegens)}, "
-                             f"not {value!r}")
+                             f"not {shown(value)}")
             return
         self.stop_search()
         try:
@@ -219,7 +248,7 @@ class UciEngine:
 
     def _set_chess960(self, value: str) -> None:
         if value.lower() not in ("true", "false"):
-            self.info_string(f"setoption: UCI_Chess960 must be true or false, not {value!r}")
+            self.info_string(f"setoption: UCI_Chess960 must be true or false, not {shown(value)}")
             return
         self._change_variants(self.variant_choice, value.lower() == "true",
                               f"UCI_Chess960 {value.lower()}")
@@ -250,19 +279,19 @@ class UciEngine:
                 fields.append("1")
             fen = " ".join(fields)
         else:
-            self.info_string(f"position: expected 'startpos' or 'fen', not {args[0]!r}; "
+            self.info_string(f"position: expected 'startpos' or 'fen', not {shown(args[0])}; "
                              f"position unchanged")
             return
         try:
             board = self.new_board(fen)
-        except FenError as e:
+        except ValueError as e:  # FenError, or a number the FEN reader could not take
             self.info_string(f"position: {e}; position unchanged")
             return
         for text in args[moves_at + 1:]:
             try:
                 board.push_uci(text)
             except ValueError:
-                self.info_string(f"position: illegal move {text!r} in {board.fen()}; "
+                self.info_string(f"position: illegal move {shown(text)} in {board.fen()}; "
                                  f"the position stops before it")
                 break
         self.board = board
@@ -270,116 +299,74 @@ class UciEngine:
     def cmd_stop(self, args) -> None:
         self.stop_search()
 
+    def cmd_ponderhit(self, args) -> None:
+        """The GUI's opponent played the move pondered on: the search goes on as a search on
+        the go's clock, from now. With no clock in that go, the move is wanted now."""
+        if not (self.pondering and self.searching()):
+            return  # no ponder search to turn (UCI: nothing to answer)
+        self.pondering = False
+        if self.ponder_ms is None:
+            self.stop_search()
+            return
+        self.search_limits.infinite = False  # a mate found may end it now
+        self.ponder_timer = threading.Timer(self.ponder_ms / 1000, self.searcher.stop)
+        self.ponder_timer.daemon = True
+        self.ponder_timer.start()
+        self.release.set()
+
     def cmd_go(self, args) -> None:
         self.stop_search()
         if args and args[0] == "perft":
             self._go_perft(args[1:])
             return
-        params, flags, searchmoves, malformed = self._parse_go(args)
-        limits = self._limits(params, flags)
-        if searchmoves:
-            limits.root_moves = frozenset(searchmoves)
-        no_limit = (limits.depth is None and limits.nodes is None and limits.time_ms is None)
-        if no_limit and not limits.infinite:
-            if malformed:
-                self.info_string(f"go: no valid limit left; searching {FALLBACK_MOVETIME_MS} ms")
-                limits.time_ms = FALLBACK_MOVETIME_MS
-            else:  # a bare "go" searches until stop, as in other engines
-                limits.infinite = True
-        self.release.clear()
+        white = self.board.side == 0
+        try:
+            go = parse_go(args, self.board.parse_uci)
+            limits = limits_for(go.params, go.flags, white)
+        except Exception as e:  # noqa: BLE001  (a go must end in a bestmove, whatever happened)
+            self.info_string(f"go: {type(e).__name__}: {e}; searching {FALLBACK_MOVETIME_MS} ms")
+            go, limits = None, Limits(time_ms=FALLBACK_MOVETIME_MS)
+        if go is not None:
+            for text in go.problems[:MAX_PROBLEMS]:
+                self.info_string(text)
+            if len(go.problems) > MAX_PROBLEMS:
+                self.info_string(f"go: {len(go.problems) - MAX_PROBLEMS} more problems")
+            if go.searchmoves:
+                limits.root_moves = frozenset(go.searchmoves)
+            no_limit = limits.depth is None and limits.nodes is None and limits.time_ms is None
+            if no_limit and not limits.infinite:
+                if go.malformed:
+                    self.info_string(f"go: no valid limit left; searching "
+                                     f"{FALLBACK_MOVETIME_MS} ms")
+                    limits.time_ms = FALLBACK_MOVETIME_MS
+                else:  # a bare "go" searches until stop, as in other engines
+                    limits.infinite = True
+            self.pondering = "ponder" in go.flags
+            self.ponder_ms = ponderhit_ms(go.params, white) if self.pondering else None
         self.searcher = Searcher(self.movegen)
+        self.search_limits = limits
         self.search_board = self.board
-        self.thread = threading.Thread(target=self._search,
-                                       args=(self.searcher, self.board, limits),
-                                       name="search", daemon=True)
-        self.thread.start()
+        self._start(self._search, self.searcher, self.board, limits)
 
     def _go_perft(self, args) -> None:
-        """``go perft N`` as Stockfish answers it: ``move: count`` per legal root move, a blank
-        line, ``Nodes searched: total``, a blank line (on the chosen generator; leaves counted
-        in bulk, which gives the same counts)."""
-        if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= MAX_PERFT_DEPTH:
+        """``go perft N`` as Stockfish answers it (see engine.uci_perft), on the worker thread:
+        a stop ends it."""
+        try:
+            depth = parse_int(args[0]) if len(args) == 1 else 0
+        except ValueError:
+            depth = 0
+        if not 1 <= depth <= MAX_PERFT_DEPTH:
             self.info_string(f"go perft needs a depth from 1 to {MAX_PERFT_DEPTH}, not "
-                             f"{' '.join(args) or 'nothing'}")
+                             f"{clipped(' '.join(args)) if args else 'nothing'}")
             return
-        counts = divide(self.board, int(args[0]), self.movegen.gen, bulk=True)
-        for m, n in counts.items():
-            self.send(f"{self.board.uci(m)}: {n}")
-        self.send("")
-        self.send(f"Nodes searched: {sum(counts.values())}")
-        self.send("")
+        self._start(go_perft, self.board, depth, self.movegen.gen, self.perft_stop.is_set,
+                    self.send, self.info_string)
 
-    # --- go --------------------------------------------------------------------------------
-
-    def _parse_go(self, args):
-        params, flags, searchmoves = {}, set(), []
-        malformed = False
-        i = 0
-        while i < len(args):
-            token = args[i]
-            if token in _GO_INT_PARAMS:
-                value = args[i + 1] if i + 1 < len(args) else None
-                try:
-                    params[token] = int(value)
-                    i += 2
-                except (TypeError, ValueError):
-                    got = "nothing" if value is None else repr(value)
-                    self.info_string(f"go: {token} needs an integer, not {got}; ignored")
-                    malformed = True
-                    i += 1 if value is None or value in _GO_INT_PARAMS + _GO_FLAGS else 2
-            elif token in _GO_FLAGS:
-                flags.add(token)
-                i += 1
-            elif token == "searchmoves":
-                i += 1
-                while i < len(args) and args[i] not in _GO_INT_PARAMS + _GO_FLAGS:
-                    try:
-                        searchmoves.append(self.board.parse_uci(args[i]))
-                    except ValueError:
-                        self.info_string(f"go: searchmoves: {args[i]!r} is not a legal move")
-                    i += 1
-            else:
-                self.info_string(f"go: unknown parameter {token!r}; ignored")
-                i += 1
-        # Values out of their range are reported and dropped, never trusted.
-        for name, lowest in (("depth", 1), ("nodes", 1), ("mate", 1), ("movetime", 0),
-                             ("movestogo", 1), ("winc", 0), ("binc", 0)):
-            if name in params and params[name] < lowest:
-                self.info_string(f"go: {name} must be at least {lowest}, not {params[name]}; "
-                                 f"ignored")
-                del params[name]
-                malformed = True
-        return params, flags, searchmoves, malformed
-
-    def _limits(self, params: dict, flags: set) -> Limits:
-        limits = Limits(infinite=bool(flags & {"infinite", "ponder"}))
-        if "depth" in params:
-            limits.depth = min(params["depth"], MAX_DEPTH)
-        if "mate" in params:  # a mate in n moves lies within 2n - 1 plies
-            depth = min(2 * params["mate"] - 1, MAX_DEPTH)
-            limits.depth = min(limits.depth or depth, depth)
-        if "nodes" in params:
-            limits.nodes = params["nodes"]
-        if limits.infinite:
-            return limits  # the clock does not run while pondering or analysing
-        if "movetime" in params:
-            limits.time_ms = max(params["movetime"] - MOVE_OVERHEAD_MS, MIN_SEARCH_MS)
-            return limits
-        white = self.board.side == 0
-        clock = params.get("wtime" if white else "btime")
-        if clock is not None:
-            clock = max(clock, 0)  # some GUIs send a negative time once the flag has fallen
-            inc = params.get("winc" if white else "binc", 0)
-            moves_to_go = params.get("movestogo", DEFAULT_MOVES_TO_GO)
-            target = min(clock / moves_to_go + inc * 3 / 4, clock / 2)
-            # Stop starting iterations at half the target (the next one takes several times
-            # longer than all before it); abort one that runs past twice the target.
-            limits.soft_time_ms = target / 2
-            limits.time_ms = max(min(2 * target, clock / 2) - MOVE_OVERHEAD_MS, MIN_SEARCH_MS)
-        return limits
+    # --- the search ------------------------------------------------------------------------
 
     def _search(self, searcher: Searcher, board: Board, limits: Limits) -> None:
         best = "0000"
+        root = len(board.hist)
         try:
             result = searcher.think(board, limits, self._send_iteration)
             if result.best_move is not None:
@@ -390,7 +377,9 @@ class UciEngine:
                 self.send("info depth 0 score cp 0")
         except Exception as e:  # noqa: BLE001  (report it and still move)
             self.info_string(f"search failed: {type(e).__name__}: {e}")
-            try:
+            try:  # back to the root, then any legal move, on the reference generator
+                while len(board.hist) > root:
+                    board.takeback()
                 legal = board.legal_moves()
                 best = board.uci(legal[0]) if legal else "0000"
             except Exception as e2:  # noqa: BLE001  (the board itself is broken)
@@ -405,20 +394,40 @@ class UciEngine:
         self.send(f"info depth {it.depth} seldepth {it.seldepth} score {uci_score(it.score)} "
                   f"nodes {it.nodes} nps {nps} time {ms} pv {pv_uci(it.pv, self.search_board)}")
 
-    # --- the search thread -----------------------------------------------------------------
+    # --- the worker thread -----------------------------------------------------------------
+
+    def _start(self, target, *args) -> None:
+        self.release.clear()
+        self.perft_stop.clear()
+        self.thread = threading.Thread(target=target, args=args, name="uci-worker", daemon=True)
+        self.thread.start()
 
     def searching(self) -> bool:
         return self.thread is not None and self.thread.is_alive()
 
-    def stop_search(self) -> None:
-        """Stop a running search and wait for its bestmove."""
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait (without stopping it) for the running search or perft to end; True if none
+        runs any more. A search that waits for stop does not end here."""
+        if self.thread is not None:
+            self.thread.join(timeout)
+        return not self.searching()
+
+    def stop_search(self, timeout: float | None = None) -> None:
+        """Stop a running search or perft and wait for its end (its bestmove, or the end of the
+        count), at most ``timeout`` seconds."""
         if self.thread is None:
             return
+        if self.ponder_timer is not None:
+            self.ponder_timer.cancel()
+            self.ponder_timer = None
         if self.searcher is not None:
             self.searcher.stop()
+        self.perft_stop.set()
         self.release.set()
-        self.thread.join()
-        self.thread = None
+        self.pondering = False
+        self.thread.join(timeout)
+        if not self.thread.is_alive():
+            self.thread = None
 
 
 def main(movegens=None, variant=CHESS) -> int:
@@ -426,10 +435,17 @@ def main(movegens=None, variant=CHESS) -> int:
     engine = UciEngine(movegens=movegens)
     engine.variant_choice = get_variant(variant)
     engine.board = engine.new_board()
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)  # None when started with stdin closed
     try:
-        engine.run(sys.stdin.buffer)
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass  # the GUI went away, or a person pressed ^C
+        if stdin is not None:
+            engine.run(stdin)
+    except KeyboardInterrupt:
+        pass  # a person pressed ^C
+    if engine.output_lost:
+        # What is left in stdout's buffer goes nowhere, not into a "BrokenPipeError" at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     return 0
 
 

@@ -2,7 +2,6 @@
 line and by python-chess's ``chess.engine``. Every wait has a timeout, and every process is
 killed at the end of its test, so a hung engine fails a test instead of hanging the run."""
 
-import io
 import os
 import queue
 import subprocess
@@ -16,7 +15,9 @@ import chess
 import chess.engine
 import pytest
 
-from posdata.engine.uci import FALLBACK_MOVETIME_MS, MOVE_OVERHEAD_MS, UciEngine
+from posdata.engine.board import Board
+from posdata.engine.uci import FALLBACK_MOVETIME_MS, MOVE_OVERHEAD_MS
+from posdata.engine.uci_go import limits_for, parse_go
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE_CMD = [sys.executable, "-m", "posdata.engine"]  #: the engine alone: software generator
@@ -358,10 +359,9 @@ def test_end_of_input_ends_the_engine(uci):
 # --- the same engine in-process: time allocation ---------------------------------------------
 
 def make_limits(command: str, side: str = "w"):
-    engine = UciEngine(out=io.StringIO())
-    engine.handle(f"position fen 4k3/8/8/8/8/8/8/4K3 {side} - - 0 1")
-    params, flags, searchmoves, malformed = engine._parse_go(command.split()[1:])
-    return engine._limits(params, flags), malformed
+    board = Board(f"4k3/8/8/8/8/8/8/4K3 {side} - - 0 1")
+    go = parse_go(command.split()[1:], board.parse_uci)
+    return limits_for(go.params, go.flags, side == "w"), go.malformed
 
 
 def test_clock_allocation():

@@ -38,6 +38,7 @@ def uci_lines(commands):
     engine = UciEngine(out=out)
     for line in commands:
         engine.handle(line)
+    assert engine.wait(timeout=60)  # go perft counts on the engine's worker thread
     return out.getvalue().splitlines()
 
 

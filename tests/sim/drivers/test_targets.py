@@ -6,6 +6,7 @@ search's tree on Verilator, UCI go perft on pysim against python-chess."""
 import io
 import json
 import sys
+import time
 
 import chess
 import pytest
@@ -63,9 +64,26 @@ def test_search_on_verilator(capsys, targets_made):
         assert hw[key] == sw[key], key
 
 
+class HeldStdin(io.BytesIO):
+    """stdin whose end is held back until ``done()``: the end of input (as quit) stops a go
+    perft still counting on the engine's worker thread."""
+
+    def __init__(self, data: bytes, done):
+        super().__init__(data)
+        self.buffer, self.done = self, done
+
+    def readline(self, size=-1):
+        line = super().readline(size)
+        deadline = time.monotonic() + 300
+        while not line and not self.done() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return line
+
+
 def test_uci_go_perft_on_pysim(capsys, monkeypatch, targets_made):
-    commands = "setoption name MoveGen value hw\nposition startpos moves e2e4\ngo perft 2\nquit\n"
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(commands.encode())))
+    commands = "setoption name MoveGen value hw\nposition startpos moves e2e4\ngo perft 2\n"
+    monkeypatch.setattr(sys, "stdin", HeldStdin(commands.encode(),
+                                                lambda: "Nodes searched" in sys.stdout.getvalue()))
     assert main(["uci", "--target", "pysim"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert targets_made == ["pysim"]
