@@ -11,7 +11,7 @@ in any way, SIGKILL included; the supervisor then kills the whole group. An exce
 Why not ``prctl(PR_SET_PDEATHSIG)``: it reaches the direct child only, not the compiler's own
 children, and it fires when the *thread* that started the child ends, which would kill a compile
 started from a worker thread that finishes first. The pipe follows the process, on every POSIX
-system.
+system (a process forked from posdata without exec holds the pipe too, until it ends).
 
 The group is a background one: the supervisor ignores SIGTTOU (inherited by the tools), so a
 tool writing to the terminal is never stopped, and the command's stdin is /dev/null.
@@ -30,13 +30,6 @@ SUPERVISOR = r"""
 import os, signal, subprocess, sys, threading
 watch, report = int(sys.argv[1]), int(sys.argv[2])
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-try:
-    child = subprocess.Popen(sys.argv[3:], stdin=subprocess.DEVNULL)
-except OSError as e:
-    os.write(report, str(e.errno or 0).encode())
-    sys.exit(127)
-os.write(report, b"ok")
-os.close(report)
 
 def watch_parent():
     while os.read(watch, 64):
@@ -44,7 +37,17 @@ def watch_parent():
     os.killpg(0, signal.SIGKILL)  # posdata is gone: the tool and its children with it
 
 threading.Thread(target=watch_parent, daemon=True).start()
-code = child.wait()
+try:
+    child = subprocess.Popen(sys.argv[3:], stdin=subprocess.DEVNULL)
+    started = b"ok"
+except OSError as e:
+    child, started = None, str(e.errno or 0).encode()
+try:
+    os.write(report, started)
+    os.close(report)
+    code = child.wait() if child else 127
+except BaseException:  # posdata gone before it heard (a broken pipe), or this one signalled
+    os.killpg(0, signal.SIGKILL)
 if code < 0:  # end as the command did, by its signal
     signal.signal(-code, signal.SIG_DFL)
     os.kill(os.getpid(), -code)

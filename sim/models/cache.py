@@ -206,6 +206,8 @@ class ModelCache:
                 # in the sha256sum format, so `sha256sum -c` in the entry checks it by hand too
                 write_atomic(path + DIGEST_SUFFIX, f"{digest}  {name}\n")
         except OSError as e:
+            if not self.concerns(e):  # the build's own (a tool that cannot be run)
+                raise
             raise self.unwritable(e) from None
         return path
 
@@ -314,6 +316,14 @@ class ModelCache:
             raise CacheError(f"the model cache {self.dir} is writable by every user: posdata "
                              f"loads code from it, so it will not; chmod o-w it, or set "
                              f"POSDATA_CACHE to a directory of your own")
+
+    def concerns(self, error: OSError) -> bool:
+        """Is ``error`` about the cache: a path inside it, one of the directories it is made
+        in, or none (a write that failed)?"""
+        if error.filename is None:
+            return True
+        where = os.path.abspath(os.fsdecode(error.filename))
+        return os.path.commonpath([where, self.dir]) in (where, self.dir)
 
     def unwritable(self, error: OSError) -> CacheError:
         where = error.filename or self.dir

@@ -180,11 +180,13 @@ def test_a_truncated_library_with_a_recomputed_digest_is_rebuilt(cache):
     assert intact(path) and shortfall(path) is None
 
 
-def test_an_unwritable_cache_is_one_line_naming_it(tmp_path):
-    """Root may write anywhere, so the cache's root is a file here: nothing can be made in it."""
+@pytest.mark.parametrize("below", ["", "deeper/still"])
+def test_an_unwritable_cache_is_one_line_naming_it(tmp_path, below):
+    """Root may write anywhere, so the cache's root is (under) a file here: nothing can be made
+    in it."""
     blocked = tmp_path / "a-file"
     blocked.write_text("")
-    cache = ModelCache("test", str(blocked))
+    cache = ModelCache("test", str(blocked / below))
     assert cache.lookup("sources") is None  # nothing known: no error yet
     for use in (lambda: cache.artifact("k1", "lib.so", Builder()),
                 lambda: cache.scratch().__enter__()):
@@ -194,6 +196,13 @@ def test_an_unwritable_cache_is_one_line_naming_it(tmp_path):
         assert len(message.splitlines()) == 1
         assert str(blocked) in message and "POSDATA_CACHE" in message
     cache.remember("sources", str(blocked / "test" / "k1" / "lib.so"))  # best effort: no error
+
+
+def test_a_builds_own_os_error_is_not_blamed_on_the_cache(cache):
+    def tool_missing(directory, output):
+        raise FileNotFoundError(2, "No such file or directory", "/opt/nowhere/verilator-cli")
+    with pytest.raises(FileNotFoundError, match="verilator-cli"):
+        cache.artifact("k1", "lib.so", tool_missing)
 
 
 def test_another_users_cache_is_refused(cache):
