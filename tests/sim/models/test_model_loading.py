@@ -1,7 +1,8 @@
 """Loading a compiled model refuses in one line what would crash the process or be driven
 wrongly: a library cut short (SIGBUS when mapped), a file that is no library, another design's
-model or another library altogether (an `AttributeError: undefined symbol` at the first call).
-Real libraries are copied, not built: the generator's model, which the suite builds anyway."""
+model or another library altogether (an `AttributeError: undefined symbol` at the first call);
+and a model that cannot be built for an unwritable cache is one line from the command line. Real
+libraries are copied, not built: the generator's model, which the suite builds anyway."""
 
 import ctypes.util
 import os
@@ -9,6 +10,7 @@ import shutil
 
 import pytest
 
+from posdata.sim.cli import main
 from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from posdata.sim.drivers.fpga_board import BoardError
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard
@@ -86,3 +88,17 @@ def test_a_file_that_is_no_library_is_refused(tmp_path):
                                              r"from .*junk.so") as e:
         CxxrtlGenerator(library=str(junk))
     one_line(e)
+
+
+@pytest.mark.parametrize("argv", [["board", "--sim", "perft", "--depth", "1"],
+                                  ["perft", "--backend", "hw", "--depth", "1", "-j", "1"]])
+def test_an_unwritable_cache_is_one_line_from_the_cli(tmp_path, monkeypatch, capsys, argv):
+    """Nothing cached and nowhere to build (the cache's root is a file: root may write
+    anywhere else): exit 2, one line naming the directory and how to choose another."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("POSDATA_CACHE", str(blocked))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("posdata: error: cannot write the model cache")
+    assert str(blocked) in err and "POSDATA_CACHE" in err
