@@ -10,18 +10,18 @@ of model keeps:
   shared library that is truncated or damaged (a full disk, an interrupted copy) crashes the
   process that maps it, with SIGBUS and no message; so an artifact is trusted only while its
   digest matches, and is rebuilt otherwise, a missing digest included;
+* ``<kind>/<key>/<artifact>.sources``: the sources keys the index names this artifact under;
 * ``<kind>/index/<sources key>``: the artifact built from a hash of the sources (gateware,
   tables, tool versions), so a known model is found without generating its source again. It
-  holds a path relative to ``<kind>/``, so a cache copied elsewhere still works.
-
-* ``<kind>/<key>/<artifact>.sources``: the sources keys the index names this artifact under. An
-  index line is followed only to an artifact that lists its key, inside the cache: an index
-  edited by hand, or copied from another cache, cannot hand a driver another model.
+  holds a path relative to ``<kind>/``, so a cache copied elsewhere still works. It is followed
+  only to an artifact inside the cache that lists the key: an index edited by hand, or copied
+  from another cache, cannot hand a driver another model;
+* ``<kind>/.tmp-*/``: scratch directories (the generated source's), each locked while in use.
 
 Every file is written under a temporary name (``.tmp-*``) and renamed, and builds of one entry
 take a lock: parallel workers and concurrent runs may ask for the same model at the same moment.
 A run killed mid-build leaves its temporaries behind; the next run that opens the cache removes
-those whose owner is gone (the entry's lock is free, so no build is under way).
+those whose owner is gone (their lock is free, so no build is under way).
 
 Threat model. The cache is the user's own directory: it holds shared libraries that posdata loads
 and runs, so whoever can write it can run code as the user, and no check here could stop them
