@@ -11,10 +11,10 @@ the report out of them.
 
 import json
 import os
-import subprocess
 import time
 from dataclasses import dataclass, field
 
+from ..common import children
 from .synth_report import (
     cell_counts,
     cell_utilization,
@@ -114,14 +114,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     if progress:
         progress("build: " + ", ".join(os.path.basename(path) for path in tools.values()))
     start = time.perf_counter()
-    try:
-        # execute_local rather than build(do_build=True): the tools go to the script in its
-        # environment instead of ours, and no programmer (openFPGALoader) is required
-        products = plan.execute_local(directory, env={**os.environ, **tools})
-    except subprocess.CalledProcessError as e:
-        raise SynthError(f"the build failed (exit status {e.returncode}): see the tool's message "
-                         f"above and the logs {NAME}.rpt (Yosys), {NAME}.tim (nextpnr) in "
-                         f"{directory}") from None
+    products = run_build(plan, directory, tools)
     seconds["build"] = round(time.perf_counter() - start, 2)
     yosys = yosys_seconds(products.get(f"{NAME}.rpt", "t"))
     if yosys is not None:
@@ -150,3 +143,20 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     with open(os.path.join(directory, "report.json"), "w") as f:
         json.dump(report, f, indent=2)
     return SynthResult(board, platform.device, directory, report)
+
+
+def run_build(plan, directory: str, tools: dict[str, str]):
+    """Extract the build plan into ``directory`` and run its script (what
+    ``BuildPlan.execute_local`` does, but with the tools in the script's environment instead of
+    ours and no programmer required), the tools dying with posdata: a nextpnr left running by a
+    Ctrl-C or a killed posdata would hold a core for minutes (hdl.common.children)."""
+    from amaranth.build.run import LocalBuildProducts
+
+    build_dir = plan.extract(directory)
+    done = children.run(["sh", f"{plan.script}.sh"], cwd=str(build_dir),
+                        env={**os.environ, **tools})
+    if done.returncode != 0:
+        raise SynthError(f"the build failed (exit status {done.returncode}): see the tool's "
+                         f"message above and the logs {NAME}.rpt (Yosys), {NAME}.tim (nextpnr) "
+                         f"in {directory}")
+    return LocalBuildProducts(build_dir)

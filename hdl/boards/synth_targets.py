@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 
+from ..common import children
+
 
 class SynthError(RuntimeError):
     """A missing tool, a setting the design cannot meet or a failed build; the message says
@@ -148,7 +150,7 @@ def tool_version(path: str, flag: str) -> str:
     """The first line a tool prints for ``flag``; a long timeout because a YoWASP tool's first
     run on a machine compiles its WebAssembly."""
     try:
-        out = subprocess.run([path, flag], capture_output=True, text=True, timeout=300)
+        out = children.run([path, flag], capture_output=True, text=True, timeout=300)
         return (out.stdout or out.stderr).strip().splitlines()[0]
     except (OSError, IndexError, subprocess.TimeoutExpired):
         return "unknown"

@@ -23,10 +23,12 @@ from posdata.hdl.common.contract import (
 )
 
 from ..models.cxxrtl import build_library
-from ..models.entry_constants import check_contract
+from ..models.library import load_model
 from .interface import Generation, MoveOverflowError, WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop (progress is reported between calls)
+ENTRY_POINTS = tuple(f"posdata_chip_{name}" for name in (
+    "create", "destroy", "threads", "load", "start", "run", "phases", "abort", "castling", "list"))
 
 
 def check_engine(engine: int | None, engines: int) -> None:
@@ -77,10 +79,10 @@ class ChipModel:
         self.engines = engines
         self.variant = variant if isinstance(variant, str) else variant.name
         params = chip_params(engines, layout, self.variant)
-        self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design="chip",
-                                                        params=params))
+        self.lib = load_model(library or build_library(verbose=verbose, design="chip",
+                                                       params=params),
+                              "the compiled perft chip", ENTRY_POINTS, contract=True)
         lib = self.lib
-        check_contract(lib, "the compiled perft chip")
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
         lib.posdata_chip_create.restype = vp
         lib.posdata_chip_destroy.argtypes = [vp]

@@ -120,6 +120,15 @@ class BoardRefused(BoardError):
                          f"({EXPLAIN.get(code, 'an error')})")
 
 
+class _NotRunning(Exception):
+    """Inside ``BoardClient.perft``: ``error`` ended the count, or showed it is not this host's:
+    nothing to abort."""
+
+    def __init__(self, error: BoardError):
+        super().__init__(str(error))
+        self.error = error
+
+
 @dataclass
 class BoardInfo:
     """PING's reply."""
@@ -245,7 +254,9 @@ class BoardClient:
         """Count perft(``depth``) of ``board`` on the board's chip (every engine, or ``engine``
         alone); ``progress(leaves, clocks)`` is called at every STATUS poll while it runs.
         ``limit`` (seconds): abort the count and raise ``BoardTimeout`` if it has not finished
-        by then."""
+        by then. Whenever it gives up on the count (that limit, a STATUS that does not come or
+        comes garbled, an exception in ``progress``), it aborts the count on the board before
+        raising, so that the board takes the next command."""
         if not 0 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be from 0 to {MAX_DEPTH}, not {depth}")
         if split is None:
@@ -257,29 +268,54 @@ class BoardClient:
         self.command(Cmd.PERFT, perft_payload(depth, bulk, split),
                      engine=ENGINE_ALL if engine is None else engine)
         deadline = None if limit is None else time.monotonic() + limit
+        try:
+            return self._follow(depth, bulk, split, progress, deadline, limit)
+        except _NotRunning as e:
+            raise e.error from None
+        except BaseException:
+            # Giving up (no reply, a garbled one, the time limit, Ctrl-C, a failing progress
+            # callback) must not leave the count running: the board would refuse every command
+            # after it with BUSY until it ends, hours later for a deep one.
+            self._abort_quietly()
+            raise
+
+    def _follow(self, depth, bulk, split, progress, deadline, limit) -> ChipCount:
+        """Poll STATUS until the count started is done (``_NotRunning`` wraps the errors after
+        which it is not running any more)."""
         while True:
             try:
                 s = self.status()
             except BoardRefused as e:
                 if e.code == Err.OVERFLOW:
-                    raise BoardError(f"perft({depth}) on {self.transport.name} overflowed a move "
-                                     f"stack: the chip gives no count for it") from None
+                    raise _NotRunning(BoardError(
+                        f"perft({depth}) on {self.transport.name} overflowed a move stack: the "
+                        f"chip gives no count for it")) from None
                 raise
             if (s.depth, s.bulk, s.split, s.self_test) != (depth, bool(bulk), split, False):
-                raise ProtocolError(f"the board reports a count of depth {s.depth}, split "
-                                    f"{s.split}, not the one started (another host?)")
+                # the count running is not this one: not this host's to abort
+                raise _NotRunning(ProtocolError(
+                    f"the board reports a count of depth {s.depth}, split {s.split}, not the "
+                    f"one started (another host?)"))
             if s.state == State.DONE:
                 return ChipCount(s.leaves, s.clocks, False, depth, bool(bulk), split, [])
             if s.state != State.RUNNING:
-                raise BoardError(f"perft({depth}) on {self.transport.name} was "
-                                 f"{s.state.name.lower()} before it finished")
+                raise _NotRunning(BoardError(f"perft({depth}) on {self.transport.name} was "
+                                             f"{s.state.name.lower()} before it finished"))
             if progress:
                 progress(s.leaves, s.clocks)
             if deadline is not None and time.monotonic() > deadline:
-                self.abort()
                 raise BoardTimeout(f"perft({depth}) did not finish within {limit:g} s on "
                                    f"{self.transport.name}: aborted")
             self.transport.sleep(self.transport.poll_interval)
+
+    def _abort_quietly(self) -> None:
+        """ABORT after giving up on a count, getting back in step first if need be. Best
+        effort: if the board does not answer, the error that made us give up is the one to
+        report."""
+        try:
+            self.abort()
+        except BoardError:
+            pass
 
     def status(self) -> BoardStatus:
         reply = self.command(Cmd.STATUS)

@@ -19,12 +19,15 @@ from collections import deque
 from posdata.hdl.link.protocol import FRAME_TIMEOUT_BYTES, SELF_TEST_DEPTH, UART_FRAME_BITS
 
 from ..models.cxxrtl import build_library
-from ..models.entry_constants import check_contract
-from .fpga_board import ProtocolError
+from ..models.library import load_model
+from ..models.toolchain import ToolchainError
+from .fpga_board import BoardError, ProtocolError
 
 CLOCK_HZ = 100e6          #: the nominal clock (its value only scales simulated time)
 CLOCK_PERIOD = 1 / CLOCK_HZ
 NAME = "the simulated board"
+ENTRY_POINTS = tuple(f"posdata_board_{name}" for name in (
+    "create", "destroy", "clocks", "send", "run", "probe"))
 
 
 class CompiledBoard:
@@ -44,10 +47,13 @@ class CompiledBoard:
             params = {"divisor": divisor}
         else:
             params = {"divisor": divisor, "engines": engines, "self_test_depth": self_test_depth}
-        self.lib = ctypes.CDLL(library or build_library(verbose=verbose, design=design,
-                                                        params=params))
+        try:  # a transport's errors are BoardErrors: the board's callers report those
+            self.lib = load_model(library or build_library(verbose=verbose, design=design,
+                                                           params=params),
+                                  f"the compiled model of {NAME}", ENTRY_POINTS, contract=True)
+        except ToolchainError as e:
+            raise BoardError(str(e)) from None
         lib = self.lib
-        check_contract(lib, f"the compiled model of {NAME}")
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
         lib.posdata_board_create.restype = vp
         lib.posdata_board_destroy.argtypes = [vp]

@@ -9,6 +9,7 @@ from posdata.hdl.common.contract import DEFAULT_LAYOUT, castling_word
 from posdata.hdl.image.variant import hardware_name
 
 from ..models.cxxrtl import build_library
+from ..models.library import load_model
 from .interface import (
     Generation,
     MoveOverflowError,
@@ -36,13 +37,17 @@ class CxxrtlGenerator:
     engine.variants name) the tables the model is built with (one model per table set: Chess960
     runs on chess's)."""
 
+    MODEL = "the compiled (CXXRTL) move generator"  #: in messages
+    ENTRY_POINTS = ("posdata_create", "posdata_destroy", "posdata_clocks", "posdata_spin",
+                    "posdata_generate")
+
     def __init__(self, watchdog: int = 20_000, library: str | None = None, verbose=True,
                  capacity: int = MAX_MOVES, layout: str | None = None, variant: str = "chess"):
         self.check_variant = VariantCheck(variant)
         if library is None:
             library = build_library(verbose=verbose, params=model_params(layout, variant))
         self.watchdog = watchdog
-        self.lib = ctypes.CDLL(library)
+        self.lib = load_model(library, self.MODEL, self.ENTRY_POINTS)
         lib = self.lib
         lib.posdata_create.restype = ctypes.c_void_p
         lib.posdata_destroy.argtypes = [ctypes.c_void_p]

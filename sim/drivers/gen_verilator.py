@@ -12,6 +12,8 @@ class VerilatorGenerator(CxxrtlGenerator):
     """``generate(board) -> Generation`` on the Verilator model (built and cached on first use
     by sim.models.verilator). Chess's tables only (Chess960 runs on them)."""
 
+    MODEL = "the Verilator model of the move generator"
+
     def __init__(self, verbose=True, library: str | None = None, variant: str = "chess",
                  **options):
         if hardware_name(variant) != "chess":

@@ -10,22 +10,57 @@ of model keeps:
   shared library that is truncated or damaged (a full disk, an interrupted copy) crashes the
   process that maps it, with SIGBUS and no message; so an artifact is trusted only while its
   digest matches, and is rebuilt otherwise, a missing digest included;
+* ``<kind>/<key>/<artifact>.sources``: the sources keys the index names this artifact under;
 * ``<kind>/index/<sources key>``: the artifact built from a hash of the sources (gateware,
   tables, tool versions), so a known model is found without generating its source again. It
-  holds a path relative to ``<kind>/``, so a cache copied elsewhere still works.
+  holds a path relative to ``<kind>/``, so a cache copied elsewhere still works. It is followed
+  only to an artifact inside the cache that lists the key: an index edited by hand, or copied
+  from another cache, cannot hand a driver another model;
+* ``<kind>/.tmp-*/``: scratch directories (the generated source's), each locked while in use.
 
-Every file is written under a temporary name and renamed, and builds of one entry take a lock:
-parallel workers and concurrent runs may ask for the same model at the same moment.
+Every file is written under a temporary name (``.tmp-*``) and renamed, and builds of one entry
+take a lock: parallel workers and concurrent runs may ask for the same model at the same moment.
+A run killed mid-build leaves its temporaries behind; the next run that opens the cache removes
+those whose owner is gone (their lock is free, so no build is under way).
+
+Threat model. The cache is the user's own directory: it holds shared libraries that posdata loads
+and runs, so whoever can write it can run code as the user, and no check here could stop them
+(they would rewrite the digest with the library). Hence the digests guard against damage (a full
+disk, an interrupted copy, a half-written file), not tampering. What is checked, so that a
+damaged or hand-edited cache is rebuilt or refused in one line, never a crash:
+
+* the kind's directory belongs to this user (or root) and is not writable by every user: another
+  user's cache (``POSDATA_CACHE`` on a shared ``/tmp``) is refused, not loaded from;
+* index lines are relative paths inside the cache that the artifact itself vouches for;
+* an artifact matches its digest and, a shared library, is as long as its ELF headers say (a
+  truncated library whose digest was recomputed would otherwise be mapped, then SIGBUS);
+* sim.models.library checks the entry points a driver calls before it calls them.
 """
 
 import fcntl
 import hashlib
 import os
+import shutil
+import stat
 import tempfile
+import time
 from contextlib import contextmanager
 from importlib import resources
 
+from .elf import shortfall
+from .toolchain import ToolchainError
+
 DIGEST_SUFFIX = ".sha256"
+SOURCES_SUFFIX = ".sources"
+TEMP_PREFIX = ".tmp-"
+#: a temporary outside any entry (an index line being written, a scratch directory being set
+#: up) this old has no owner left: writing one takes milliseconds
+STALE_SECONDS = 600
+
+
+class CacheError(ToolchainError):
+    """The model cache cannot be used (unwritable, or not this user's); one line that names the
+    directory and how to choose another."""
 
 
 def cache_root() -> str:
@@ -70,7 +105,7 @@ def file_digest(path: str) -> str:
 
 def write_atomic(path: str, text: str) -> None:
     """Readers see the old file or the new one, never a part of either."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=TEMP_PREFIX)
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
@@ -81,68 +116,216 @@ def write_atomic(path: str, text: str) -> None:
 
 
 def intact(path: str) -> bool:
-    """Is ``path`` exactly the file that was built (its recorded digest matches)?"""
+    """Is ``path`` exactly the file that was built (its recorded digest matches), and whole
+    (a shared library as long as its headers say)?"""
     try:
         with open(path + DIGEST_SUFFIX) as f:
             recorded = f.read().split()
-        return bool(recorded) and recorded[0] == file_digest(path)
+        return bool(recorded) and recorded[0] == file_digest(path) and shortfall(path) is None
     except OSError:  # either file missing or unreadable
         return False
 
 
+def index_target(line: str) -> str | None:
+    """The ``<entry>/<artifact>`` an index line names, or None unless it is exactly that: two
+    plain names (no ``..``, no absolute path, no hidden or temporary file)."""
+    parts = line.split("/")
+    if len(parts) != 2 or not all(parts) or any(p in (".", "..") or p.startswith(".")
+                                                 for p in parts):
+        return None
+    return line
+
+
+def vouches_for(path: str, sources_key: str) -> bool:
+    try:
+        with open(path + SOURCES_SUFFIX) as f:
+            return sources_key in f.read().split()
+    except OSError:
+        return False
+
+
 @contextmanager
-def _locked(directory: str):
-    with open(os.path.join(directory, ".lock"), "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
+def _locked(directory: str, wait: bool = True):
+    """The entry's lock (yields False, without waiting, if ``wait`` is off and it is taken)."""
+    with open(os.path.join(directory, ".lock"), "a") as f:
         try:
-            yield
+            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
 class ModelCache:
     """The cache of one kind of model (``"cxxrtl"``), under ``root`` (default ``cache_root()``,
-    read when the cache is made, so a changed ``$POSDATA_CACHE`` takes effect)."""
+    read when the cache is made, so a changed ``$POSDATA_CACHE`` takes effect). Opening it
+    removes what killed runs left behind."""
 
     def __init__(self, kind: str, root: str | None = None):
-        self.dir = os.path.join(root or cache_root(), kind)
+        self.dir = os.path.abspath(os.path.join(root or cache_root(), kind))
+        self.sweep()
 
     def artifact(self, key: str, name: str, build) -> str:
         """Path of the intact artifact ``name`` of entry ``key``, calling
         ``build(directory, output)`` first when there is none: it writes its inputs into the
-        entry's ``directory`` and the artifact to the temporary path ``output``."""
+        entry's ``directory`` and the artifact to the temporary path ``output`` (and any
+        temporaries of its own under ``.tmp-`` names in ``directory``, swept if it is killed)."""
+        self.check_owner()
         directory = os.path.join(self.dir, key)
         path = os.path.join(directory, name)
         if intact(path):
             return path
-        os.makedirs(directory, exist_ok=True)
-        with _locked(directory):
-            if intact(path):  # another process built it while this one waited
-                return path
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=f"-{name}")
-            os.close(fd)
-            try:
-                build(directory, tmp)
-                digest = file_digest(tmp)
-                os.replace(tmp, path)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with _locked(directory):
+                if intact(path):  # another process built it while this one waited
+                    return path
+                fd, tmp = tempfile.mkstemp(dir=directory, prefix=TEMP_PREFIX, suffix=f"-{name}")
+                os.close(fd)
+                try:
+                    build(directory, tmp)
+                    digest = file_digest(tmp)
+                    os.replace(tmp, path)
+                except BaseException:
+                    if os.path.exists(tmp):
+                        os.unlink(tmp)
+                    raise
+                # in the sha256sum format, so `sha256sum -c` in the entry checks it by hand too
+                write_atomic(path + DIGEST_SUFFIX, f"{digest}  {name}\n")
+        except OSError as e:
+            if not self.concerns(e):  # the build's own (a tool that cannot be run)
                 raise
-            # in the sha256sum format, so `sha256sum -c` in the entry checks it by hand too
-            write_atomic(path + DIGEST_SUFFIX, f"{digest}  {name}\n")
+            raise self.unwritable(e) from None
         return path
 
     def lookup(self, sources_key: str) -> str | None:
-        """The intact artifact last built from these sources, if any."""
+        """The intact artifact last built from these sources, if any (None also for an index
+        line that leads anywhere else: the model is then built again, and the line rewritten)."""
         try:
             with open(os.path.join(self.dir, "index", sources_key)) as f:
-                path = os.path.join(self.dir, f.read().strip())
-        except OSError:
+                target = index_target(f.read().strip())
+        except (OSError, UnicodeDecodeError):
             return None
-        return path if intact(path) else None
+        if target is None:
+            return None
+        self.check_owner()
+        path = os.path.join(self.dir, target)
+        return path if vouches_for(path, sources_key) and intact(path) else None
 
     def remember(self, sources_key: str, path: str) -> None:
+        """Index ``path`` (an artifact of this cache) under ``sources_key``. Best effort: a cache
+        that cannot take the line only costs the next run the source's generation."""
         index = os.path.join(self.dir, "index")
-        os.makedirs(index, exist_ok=True)
-        write_atomic(os.path.join(index, sources_key), os.path.relpath(path, self.dir) + "\n")
+        try:
+            with _locked(os.path.dirname(path)):
+                try:
+                    with open(path + SOURCES_SUFFIX) as f:
+                        keys = f.read().split()
+                except FileNotFoundError:
+                    keys = []
+                if sources_key not in keys:
+                    write_atomic(path + SOURCES_SUFFIX, "".join(f"{k}\n" for k in
+                                                                [*keys, sources_key]))
+            os.makedirs(index, exist_ok=True)
+            write_atomic(os.path.join(index, sources_key),
+                         os.path.relpath(path, self.dir) + "\n")
+        except OSError:
+            pass
+
+    @contextmanager
+    def scratch(self):
+        """A working directory inside the cache for a tool's files (removed afterwards; by the
+        next run that opens the cache if this one is killed)."""
+        try:
+            os.makedirs(self.dir, exist_ok=True)
+            work = tempfile.mkdtemp(dir=self.dir, prefix=TEMP_PREFIX)
+        except OSError as e:
+            raise self.unwritable(e) from None
+        try:
+            with _locked(work):
+                yield work
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def sweep(self) -> None:
+        """Remove the temporaries of killed runs: in an entry whose lock is free (no build
+        under way), every one; elsewhere, those older than ``STALE_SECONDS`` whose lock, if
+        they have one, is free."""
+        try:
+            names = os.listdir(self.dir)
+        except OSError:
+            return
+        for name in names:
+            path = os.path.join(self.dir, name)
+            try:
+                if name.startswith(TEMP_PREFIX):
+                    self._sweep_scratch(path)
+                elif name == "index":
+                    self._sweep_old(path)
+                elif os.path.isdir(path):
+                    self._sweep_entry(path)
+            except OSError:  # a read-only cache, or another run sweeping too
+                pass
+
+    def _sweep_entry(self, directory: str) -> None:
+        temps = [n for n in os.listdir(directory) if n.startswith(TEMP_PREFIX)]
+        if temps:
+            with _locked(directory, wait=False) as free:
+                if free:
+                    for name in temps:
+                        _remove(os.path.join(directory, name))
+
+    def _sweep_old(self, directory: str) -> None:
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(TEMP_PREFIX) and time.time() - os.lstat(path).st_mtime > \
+                    STALE_SECONDS:
+                _remove(path)
+
+    def _sweep_scratch(self, work: str) -> None:
+        if not os.path.isdir(work) or time.time() - os.lstat(work).st_mtime < STALE_SECONDS:
+            return  # maybe still being set up, before its lock is taken
+        with _locked(work, wait=False) as free:
+            if free:
+                shutil.rmtree(work, ignore_errors=True)
+
+    def check_owner(self) -> None:
+        """Refuse a cache another user can write into (see the module's threat model)."""
+        try:
+            st = os.stat(self.dir)
+        except OSError:
+            return  # not made yet: this user makes it
+        if st.st_uid not in (os.geteuid(), 0):
+            raise CacheError(f"the model cache {self.dir} belongs to another user (uid "
+                             f"{st.st_uid}): posdata loads code from it, so it will not; set "
+                             f"POSDATA_CACHE to a directory of your own")
+        if st.st_mode & stat.S_IWOTH:
+            raise CacheError(f"the model cache {self.dir} is writable by every user: posdata "
+                             f"loads code from it, so it will not; chmod o-w it, or set "
+                             f"POSDATA_CACHE to a directory of your own")
+
+    def concerns(self, error: OSError) -> bool:
+        """Is ``error`` about the cache: a path inside it, one of the directories it is made
+        in, or none (a write that failed)?"""
+        if error.filename is None:
+            return True
+        where = os.path.abspath(os.fsdecode(error.filename))
+        return os.path.commonpath([where, self.dir]) in (where, self.dir)
+
+    def unwritable(self, error: OSError) -> CacheError:
+        where = error.filename or self.dir
+        return CacheError(f"cannot write the model cache at {where}: {error.strerror or error}"
+                          f" (set POSDATA_CACHE to a writable directory)")

