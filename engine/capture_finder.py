@@ -133,17 +133,24 @@ def aggressors(board, v: int) -> list[int]:
 def capture_stage(board, stats=None):
     """Stage 1 in the finder's order, one move at a time (a generator: a node cut off early asks
     for no more). ``stats`` (``leaf_search.LeafStats``) counts what the finder would do: one
-    attack-unit query per victim asked about, and each time the scan starts or resumes."""
-    yield from promotion_pushes(board)
-    resumed = True  # the scan (re)starts: the first victim's answer costs the unit's latency
+    attack-unit query per victim asked about; a scan start whenever the scan begins or must
+    begin again because a child was made (the child used the board and the unit); an eval
+    refill when the next aggressor of the same victim follows a made child."""
+    made = stats.made if stats is not None else 0
+    scanning = False
+    for m in promotion_pushes(board):
+        made = stats.made if stats is not None else 0
+        yield m
     for v in victims(board):
         if stats is not None:
+            if not scanning or stats.made != made:
+                stats.scan_starts += 1
+                scanning, made = True, stats.made
             stats.victim_queries += 1
-            stats.scan_starts += resumed
-        resumed = False
-        moves = aggressors(board, v)
-        for m in moves:
-            resumed = True
+        for i, m in enumerate(aggressors(board, v)):
+            if stats is not None:
+                stats.refills += i > 0 and stats.made != made
+                made = stats.made
             yield m
 
 

@@ -114,10 +114,17 @@ class EvalSums:
 
     @classmethod
     def of(cls, board) -> "EvalSums":
-        sums = cls()
-        for sq, (c, p) in enumerate(zip(board.color, board.piece)):
-            sums.write(sq, (EMPTY, NO_PIECE), (c, p))
-        return sums
+        """The sums of ``board`` from scratch (every occupied square written once)."""
+        pst = weight = 0
+        bishops = [0, 0]
+        piece = board.piece
+        for sq, c in enumerate(board.color):
+            if c != EMPTY:
+                p = piece[sq]
+                pst += SIGNED_PST[c * 8 + p][sq]
+                weight += PHASE_WEIGHT[p]
+                bishops[c] += p == BISHOP
+        return cls(pst, weight, (bishops[0], bishops[1]))
 
     def score(self, side: int, kings) -> int:
         """Centipawns for ``side`` (the side to move), the kings on ``kings[WHITE]``,

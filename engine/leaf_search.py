@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 
 from . import movegen as reference_movegen
 from .capture_finder import capture_stage, quiet_stage
+from .defs import EP, KING
 from .leaf_eval import leaf_evaluate
+from .lines import PIN_LINES
 from .search import DRAW, MATE
 
 QS_PLY_LIMIT = 32  #: quiescence plies below the frontier: the node there returns its evaluation
@@ -51,8 +53,10 @@ class LeafStats:
     walk_moves: int = 0      #: pseudo-legal moves those walks generate (promotions unexpanded)
     finder_nodes: int = 0    #: nodes that ask the capture finder (stage 1)
     victim_queries: int = 0  #: attack-unit queries of the victim scan
-    scan_starts: int = 0     #: times a victim scan starts or resumes (each pays the latency)
+    scan_starts: int = 0     #: victim scans started, at a node or again after a made child
+    refills: int = 0         #: eval pipeline restarts not at a scan start (docs/chip_search.md)
     tried: int = 0           #: stage-1 moves tested (for legality, and the child's evaluation)
+    queried: int = 0         #: ... whose legality the pin test cannot settle (an attack query)
     read: int = 0            #: stage-2 legal moves taken off the move stack
     made: int = 0            #: legal moves made (children that are not settled)
     cutoffs: int = 0         #: nodes cut off by a move (score >= beta)
@@ -74,6 +78,15 @@ class LeafResult:
     nodes: int
     clocks: int | None = None  #: the chip's (None for the reference)
     stats: LeafStats = field(default_factory=LeafStats)
+
+
+def needs_query(board, m: int) -> bool:
+    """The chip's pin test: a stage-1 move is legal, without asking the attack unit, unless the
+    king moves, it is en passant, the side is in check, or the from-square shares a line with
+    the king (engine.lines.PIN_LINES)."""
+    frm = m & 63
+    return (board.piece[frm] == KING or bool(m & EP) or board.in_check()
+            or PIN_LINES[board.king[board.side] * 64 + frm] is not None)
 
 
 def clamp(score: int, alpha: int, beta: int) -> int:
@@ -130,12 +143,19 @@ class LeafSearch:
                 first, last = board.first_move[ply], board.first_move[ply + 1]
                 stats.walk_moves += last - first
                 moves = quiet_stage(board.gen_dat[first:last])
+                made = None  # the first read after the walk fills the eval pipeline
             for m in moves:
-                stats.tried += stage == 1
+                if stage == 1:
+                    stats.tried += 1
+                    stats.queried += needs_query(board, m)
+                before = stats.made
                 x = self.child(m, alpha, beta, depth - 1)
                 if x is None:
                     continue
-                stats.read += stage == 2
+                if stage == 2:  # a read after a made child (or the walk) refills the pipeline
+                    stats.read += 1
+                    stats.refills += made != before
+                    made = stats.made
                 if x >= beta:
                     stats.cutoffs += 1
                     stats.legal_first_cut += not found
@@ -170,6 +190,7 @@ class LeafSearch:
         first = True
         for m in capture_stage(self.board, stats):
             stats.tried += 1
+            stats.queried += needs_query(self.board, m)
             x = self.child(m, alpha, beta, -below - 1)
             if x is None:
                 continue
