@@ -5,7 +5,6 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.capture_finder import (
-    VICTIM_ORDER,
     capture_stage,
     ep_victim,
     quiet_stage,
@@ -19,6 +18,7 @@ from posdata.engine.defs import (
     move_uci,
     parse_square,
 )
+from posdata.engine.eval import PIECE_VALUE
 from tests.engine.leaf_oracle import census_positions
 from tests.hw_positions import census
 
@@ -65,7 +65,7 @@ def test_order_is_mvv_lva(fen):
         v = victim_square(board, m)
         kind = board.piece[v]
         assert kind != KING
-        keys.append((VICTIM_ORDER.index(kind), v))
+        keys.append((-PIECE_VALUE[kind], v))
     assert keys == sorted(keys), fen  # victims by value, then square; each victim's together
     for i in range(1, len(captures)):
         if keys[i] == keys[i - 1]:  # the same victim: aggressors by value

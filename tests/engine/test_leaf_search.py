@@ -11,6 +11,7 @@ from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.leaf_eval import leaf_evaluate
 from posdata.engine.leaf_search import clamp
+from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.search import DRAW, INFINITY, MATE, MATE_BOUND
 from tests.engine.leaf_oracle import cached_plain_value, census_positions, mate_positions
 from tests.hw_positions import census
@@ -147,6 +148,28 @@ def test_the_ply_limit_rule(limit, monkeypatch):
             if limit == 0 and depth == 0:
                 assert result.nodes == 1 and result.stats.limit == 1
     assert compared >= 20 and limited >= 10
+
+
+def test_stand_pat_at_beta():
+    """The evaluation reaching beta exactly is a cut-off (the initial position evaluates to 0)."""
+    result = run(Board().fen(), (-5, 0), 0)
+    assert (result.score, result.nodes, result.stats.stand_pat) == (0, 1, 1)
+    result = run(Board().fen(), (0, 5), 0)
+    assert (result.score, result.stats.stand_pat) == (0, 0)
+
+
+#: the search bench's positions (bench/search.py): the standard six, a middlegame, an endgame
+SIGNATURE_FENS = [p.fen for p in STANDARD_POSITIONS] + [
+    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQK2R b KQkq - 0 5",
+    "8/5pk1/6p1/3R4/r7/6P1/5PK1/8 w - - 0 40"]
+#: the reference's nodes over SIGNATURE_FENS at full window, depth 2: the chip's node count is
+#: held to the reference's, so a change here is a change of the chip's search, made on purpose
+LEAF_SIGNATURE = 13_462
+
+
+def test_leaf_signature():
+    nodes = [run(fen, FULL, 2).nodes for fen in SIGNATURE_FENS]
+    assert sum(nodes) == LEAF_SIGNATURE, nodes
 
 
 def test_windows_and_depths_are_checked():
