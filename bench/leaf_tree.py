@@ -42,7 +42,7 @@ COSTS = {
 }
 #: a walk's clocks when the compiled chip is not used (--no-chip): the mean measured on the
 #: bench tree at depth 4, chip depth 2 (docs/chip_search.md)
-WALK_CLOCKS_DEFAULT = 92.0
+WALK_CLOCKS_DEFAULT = 86.0
 
 
 class RecordingWalk:
