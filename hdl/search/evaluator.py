@@ -50,11 +50,11 @@ class SumsUpdate(wiring.Component):
             c = getattr(self, name)
             port = rom.read_port(domain="comb")
             on = c.color != Color.EMPTY
-            m.d.comb += port.addr.eq(Mux(on, (c.color.as_value()[0] << 9) | (c.piece << 6) | self.sq, 0))
+            m.d.comb += port.addr.eq(Mux(on, (c.color[0] << 9) | (c.piece << 6) | self.sq, 0))
             value = Mux(on, port.data[:PST_BITS].as_signed(), 0)
             weight = Mux(on, port.data[PST_BITS:], 0)
             bishop = on & (c.piece == BISHOP)
-            terms.append((sign, value, weight, bishop, c.color.as_value()[0]))
+            terms.append((sign, value, weight, bishop, c.color[0]))
         pst, weight = self.sums.pst, self.sums.weight
         bishops = [self.sums.bishops[0], self.sums.bishops[1]]
         for sign, value, w, bishop, color in terms:

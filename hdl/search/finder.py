@@ -14,7 +14,7 @@ is the node's own (a child is unmade before its parent asks again).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.capture_finder import KNIGHT_STEPS, RAYS

@@ -1,0 +1,45 @@
+"""The search thread's interfaces and per-ply records (docs/chip_search.md, "The per-ply state")."""
+
+from amaranth import Array, Signal, signed
+from amaranth.lib import data
+
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
+
+from ..common.layouts import PIECE, SQUARE
+from .evaluator import SCORE
+from .finder import MOVE, SLOT_BITS
+
+STACK_BITS = 12  #: the stage-2 move stack: MAX_JOB_DEPTH full-width plies of <= 323 moves
+DEPTH = signed(7)  #: remaining depth: MAX_JOB_DEPTH down to -QS_PLY_LIMIT (the limit's node)
+PLY_BITS = 6
+assert PLY_RECORDS + 1 <= 1 << PLY_BITS and MAX_JOB_DEPTH * 323 <= 1 << STACK_BITS
+assert -QS_PLY_LIMIT - 1 >= -(1 << DEPTH.width - 1)
+
+#: a job: the position besides its squares, the window, the depth, the ply from the search root
+Job = data.StructLayout({
+    "side": 1, "castle": 4, "ep_valid": 1, "ep_sq": SQUARE,
+    "alpha": SCORE, "beta": SCORE, "depth": 4, "ply": 7,
+})
+
+#: per ply, what the node needs when its child returns (one register bank per field)
+FIELDS = {
+    "alpha": SCORE, "beta": SCORE, "depth": DEPTH,
+    "stage": 2,                       # 0 push promotions, 1 captures, 2 the walk's moves
+    "promo_file": 4,                  # the push promotions' cursor
+    "vkind": 3, "vsq": SQUARE, "vvalid": 1, "slot": SLOT_BITS,  # the victim and its aggressors
+    "base": STACK_BITS, "ptr": STACK_BITS, "end": STACK_BITS,   # the node's stage-2 moves
+    "found": 1,                       # a legal move (full-width: mate or stalemate if none)
+    "move": MOVE, "mover": PIECE, "captured": PIECE,            # the move made, its undo
+    "castle": 4, "ep_valid": 1, "ep_sq": SQUARE,
+}
+#: records: the job's full-width plies, the quiescence plies, and the limit's node
+RECORDS = PLY_RECORDS + 1
+
+
+class PlyRecords:
+    """Per field an Array of registers, one per ply: ``records.alpha[ply]``."""
+
+    def __init__(self):
+        for name, shape in FIELDS.items():
+            setattr(self, name, Array(Signal(shape, name=f"r{i}_{name}")
+                                      for i in range(RECORDS)))

@@ -1,0 +1,426 @@
+"""The search thread: one job (engine/leaf_search.py) searched node for node on the chip.
+
+Parts: the perft thread's board (``hdl.chip.chessboard.PerftBoard``: planes and piece memory)
+and attack unit, the move generator (stage 2's walk, into a move stack), the capture finder
+(stage 1), the evaluation's sums and score, and per-ply records. The control is a state machine
+over the node procedure of docs/chip_search.md:
+
+* Enter: a quiescence node stands pat on its evaluation (or returns it at the ply limit);
+* Next: the next move from the finder (push promotions, then victim by victim, aggressor by
+  aggressor) or, at a full-width node, from the stack the walk filled (quiet moves, castling,
+  under-promotions, in generation order);
+* Test: its legality by the attack unit with the move applied (castling: not in check, nor
+  crossing an attacked square);
+* Make: the squares written one a clock (each write keeps the evaluation's sums), the child's
+  window; Leave: its score; Unmake: the squares back; Return: alpha-beta at the parent.
+
+This version makes every legal child (settling stand-pat children without a make is a speed-up
+of the same tree) and asks the attack unit about every move (the pin test is a speed-up too).
+Board writes reach the planes two clocks after they are asked for: Settle waits them out.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.board import CASTLE_MASK
+from posdata.engine.defs import KING, PAWN, QUEEN, ROOK, Color
+from posdata.engine.search import MATE
+
+from ..chip.attack import AttackUnit
+from ..chip.chessboard import PerftBoard, SquareWrite
+from ..common.layouts import MoveLayout
+from ..gen.movegen import MoveGenerator
+from .evaluator import SCORE, Score, Sums, SumsUpdate
+from .finder import MOVE, CaptureFinder
+from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
+
+SETTLE = 2  #: clocks from a board write to the planes
+
+
+def _clamp(x, lo, hi):
+    return Mux(x < lo, lo, Mux(x > hi, hi, x))
+
+
+class SearchThread(wiring.Component):
+    """Ports
+    -----
+    load : In(SquareWrite)   the job's squares, one a clock, while idle
+    job : In(Job); start : In(1)   the job, taken with ``start``
+    busy, done : Out(1)      ``done`` pulses with the result
+    score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
+    nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
+    """
+
+    load: In(SquareWrite)
+    job: In(Job)
+    start: In(1)
+    busy: Out(1)
+    done: Out(1)
+    score: Out(SCORE)
+    best: Out(MOVE)
+    best_valid: Out(1)
+    nodes: Out(64)
+    clocks: Out(64)
+
+    def elaborate(self, platform):
+        m = Module()
+        self._parts(m)
+        self._state(m)
+        self._comb(m)
+        with m.FSM():
+            self._idle(m)
+            self._enter(m)
+            self._next(m)
+            self._walk(m)
+            self._test(m)
+            self._make(m)
+            self._leave(m)
+            self._unmake(m)
+            self._settle(m)
+            self._return(m)
+            self._check(m)
+        return m
+
+    # --- parts and registers ---------------------------------------------------------------
+
+    def _parts(self, m):
+        m.submodules.board = self.board = board = PerftBoard()
+        m.submodules.attack = self.unit = unit = AttackUnit()
+        m.submodules.gen = self.gen = gen = MoveGenerator()
+        m.submodules.finder = self.finder = finder = CaptureFinder()
+        m.submodules.update = self.update = update = SumsUpdate()
+        m.submodules.eval = self.eval = score = Score()
+        m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
+        self.stack_w, self.stack_r = stack.write_port(), stack.read_port(domain="comb")
+        wiring.connect(m, board.attack, unit.planes, finder.planes)
+        m.d.comb += score.kings.eq(board.attack.king)
+        # one square write a clock, to both boards; the sums follow it
+        self.w_en, self.w_sq = Signal(), Signal(6)
+        self.w_color, self.w_piece = Signal(Color), Signal(3)
+        self.sums = Signal(Sums)
+        old_black = board.attack.black.bit_select(self.w_sq, 1)
+        old_occ = board.attack.occupied.bit_select(self.w_sq, 1)
+        m.d.comb += [
+            board.write.en.eq(self.w_en), board.write.sq.eq(self.w_sq),
+            board.write.color.eq(self.w_color), board.write.piece.eq(self.w_piece),
+            gen.wr_en.eq(self.w_en), gen.wr_sq.eq(self.w_sq),
+            gen.wr_color.eq(self.w_color), gen.wr_piece.eq(self.w_piece),
+            board.lookup.sq.eq(self.w_sq),
+            update.sums.eq(self.sums), update.sq.eq(self.w_sq),
+            update.old.color.eq(Mux(old_occ, Mux(old_black, Color.BLACK, Color.WHITE),
+                                    Color.EMPTY)),
+            update.old.piece.eq(board.lookup.piece),
+            update.new.color.eq(self.w_color), update.new.piece.eq(self.w_piece),
+            score.sums.eq(self.sums),
+        ]
+        with m.If(self.w_en):
+            m.d.sync += self.sums.eq(update.after)
+
+    def _state(self, m):
+        self.r = PlyRecords()
+        self.ply = Signal(PLY_BITS)
+        self.side, self.castle = Signal(), Signal(4)
+        self.ep_valid, self.ep_sq = Signal(), Signal(6)
+        self.sp = Signal(STACK_BITS)
+        self.root_ply = Signal(7)
+        self.ret = Signal(SCORE)       # the score a leaving node hands up
+        self.cand = Signal(MoveLayout)  # the move under test
+        self.mover, self.captured = Signal(3), Signal(3)
+        self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
+        self.illegal = Signal()
+        self.answers = Signal(2)
+        self.after_settle = Signal()   # 0: enter the child, 1: return to the parent
+        m.d.comb += [
+            self.eval.side.eq(self.side),
+            self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
+            self.finder.ep_sq.eq(self.ep_sq),
+        ]
+        m.d.sync += self.done.eq(0)
+        busy = Signal()
+        with m.If(busy):
+            m.d.sync += self.clocks.eq(self.clocks + 1)
+        self._busy = busy
+        m.d.comb += self.busy.eq(busy)
+        # the host writes while idle
+        with m.If(~busy):
+            m.d.comb += [self.w_en.eq(self.load.en), self.w_sq.eq(self.load.sq),
+                         self.w_color.eq(self.load.color), self.w_piece.eq(self.load.piece)]
+
+    def _write(self, m, sq, color, piece):
+        m.d.comb += [self.w_en.eq(1), self.w_sq.eq(sq), self.w_color.eq(color),
+                     self.w_piece.eq(piece)]
+
+    # --- states ----------------------------------------------------------------------------
+
+    def _idle(self, m):
+        r, job = self.r, self.job
+        with m.State("Idle"):
+            with m.If(self.start):
+                m.d.sync += [
+                    self._busy.eq(1), self.clocks.eq(0), self.nodes.eq(1),
+                    self.best_valid.eq(0), self.ply.eq(0), self.sp.eq(0),
+                    self.side.eq(job.side), self.castle.eq(job.castle),
+                    self.ep_valid.eq(job.ep_valid), self.ep_sq.eq(job.ep_sq),
+                    self.root_ply.eq(job.ply),
+                    r.alpha[0].eq(job.alpha), r.beta[0].eq(job.beta), r.depth[0].eq(job.depth),
+                    self.step.eq(0), self.after_settle.eq(0),
+                ]
+                m.next = "Settle"
+
+    def _enter(self, m):
+        r, p = self.r, self.ply
+        e = self.eval.score
+        alpha, beta, depth = r.alpha[p], r.beta[p], r.depth[p]
+        with m.State("Enter"):
+            m.d.sync += [r.base[p].eq(self.sp), r.stage[p].eq(0), r.promo_file[p].eq(0),
+                         r.vkind[p].eq(0), r.vsq[p].eq(0), r.vvalid[p].eq(0),
+                         r.found[p].eq(0)]
+            m.next = "Next"
+            with m.If(depth <= 0):
+                with m.If(depth <= -32):
+                    m.d.sync += self.ret.eq(_clamp(e, alpha, beta))
+                    m.next = "Leave"
+                with m.Elif(e >= beta):
+                    m.d.sync += self.ret.eq(beta)
+                    m.next = "Leave"
+                with m.Elif(e > alpha):
+                    m.d.sync += alpha.eq(e)
+
+    def _next(self, m):
+        r, p, f = self.r, self.ply, self.finder
+        with m.State("Next"):
+            with m.Switch(r.stage[p]):
+                with m.Case(0):
+                    with m.If(f.promo_valid):
+                        m.d.sync += [self.cand.eq(f.promo_move),
+                                     r.promo_file[p].eq(f.promo_next_file)]
+                        m.next = "Test"
+                    with m.Else():
+                        m.d.sync += r.stage[p].eq(1)
+                with m.Case(1):
+                    self._next_capture(m)
+                with m.Case(2):
+                    with m.If(r.ptr[p] != r.end[p]):
+                        m.d.sync += [self.cand.eq(self.stack_r.data), r.ptr[p].eq(r.ptr[p] + 1)]
+                        m.next = "Test"
+                    with m.Elif(r.found[p]):
+                        m.d.sync += self.ret.eq(r.alpha[p])
+                        m.next = "Leave"
+                    with m.Else():
+                        m.d.sync += self.step.eq(0)
+                        m.next = "Check"
+
+    def _next_capture(self, m):
+        r, p, f = self.r, self.ply, self.finder
+        with m.If(r.vvalid[p]):
+            with m.If(f.aggressor_valid):
+                m.d.sync += [self.cand.eq(f.aggressor_move), r.slot[p].eq(f.aggressor_slot + 1)]
+                m.next = "Test"
+            with m.Else():  # this victim is done: the scan resumes after it
+                m.d.sync += [r.vvalid[p].eq(0), r.vsq[p].eq(r.vsq[p] + 1)]
+                with m.If(r.vsq[p] == 63):
+                    m.d.sync += r.vkind[p].eq(r.vkind[p] + 1)
+        with m.Elif(f.victim_valid):
+            m.d.sync += [r.vvalid[p].eq(1), r.vkind[p].eq(f.found_kind), r.vsq[p].eq(f.found_sq),
+                         r.slot[p].eq(0)]
+        with m.Elif(r.depth[p] > 0):
+            m.d.sync += [r.stage[p].eq(2), r.ptr[p].eq(self.sp)]
+            m.next = "Walk"
+        with m.Else():
+            m.d.sync += self.ret.eq(r.alpha[p])
+            m.next = "Leave"
+
+    def _walk(self, m):
+        """Stage 2: the generator's moves onto the stack, stage 1's left out."""
+        r, p, gen = self.r, self.ply, self.gen
+        mv = gen.moves.payload
+        stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
+        with m.State("Walk"):
+            m.d.comb += gen.start.eq(1)
+            m.next = "Collect"
+        with m.State("Collect"):
+            m.d.comb += gen.moves.ready.eq(1)
+            with m.If(gen.moves.valid & ~stage1):
+                m.d.comb += self.stack_w.en.eq(1)
+                m.d.sync += self.sp.eq(self.sp + 1)
+            with m.If(gen.done):
+                m.next = "Collected"
+        with m.State("Collected"):
+            m.d.sync += r.end[p].eq(self.sp)
+            m.next = "Next"
+
+    def _test(self, m):
+        """Three queries a move: castling asks about the king's square, the square it crosses,
+        and where it lands; any other move three times where the king stands after it."""
+        unit, board = self.unit, self.board
+        with m.State("Test"):
+            m.d.comb += unit.query.valid.eq(1)
+            m.d.sync += self.step.eq(self.step + 1)
+            with m.If(self.step == 0):
+                m.d.sync += [self.mover.eq(board.probe_a.piece),
+                             self.captured.eq(board.probe_b.piece),
+                             self.illegal.eq(0), self.answers.eq(0)]
+            with m.If(self.step == 2):
+                m.next = "Judge"
+        with m.State("Judge"):
+            with m.If(self.answers == 3):
+                m.d.sync += self.step.eq(0)
+                with m.If(self.illegal):
+                    m.next = "Next"
+                with m.Else():
+                    m.next = "Make"
+
+    def _comb(self, m):
+        """What the states share: the finder's cursors and the stack's read address from the
+        ply's records, the generator's position, the query of the move under test (Test) and
+        the answers it collects (Judge)."""
+        r, p, f, gen = self.r, self.ply, self.finder, self.gen
+        m.d.comb += [f.promo_file.eq(r.promo_file[p]), f.victim_kind.eq(r.vkind[p]),
+                     f.victim_sq.eq(r.vsq[p]), f.target.eq(r.vsq[p]), f.slot.eq(r.slot[p]),
+                     self.stack_r.addr.eq(r.ptr[p])]
+        m.d.comb += [gen.side.eq(self.side), gen.castle.eq(self.castle),
+                     gen.ep_valid.eq(self.ep_valid), gen.ep_sq.eq(self.ep_sq),
+                     self.stack_w.addr.eq(self.sp), self.stack_w.data.eq(gen.moves.payload)]
+        c, side, board = self.cand, self.side, self.board
+        m.d.comb += [board.probe_a.sq.eq(c.frm), board.probe_b.sq.eq(c.to)]
+        king = board.attack.king[side]
+        ep_victim = Mux(side, c.to + 8, c.to - 8)[:6]
+        q = self.unit.query.payload.query
+        castling, last = c.flags.castle, self.step == 2
+        m.d.comb += [
+            q.by.eq(~side), q.clr.eq(c.frm), q.put.eq(c.to), q.epc.eq(ep_victim),
+            q.epc_valid.eq(c.flags.ep),
+            q.sq.eq(Mux(castling, Mux(self.step == 0, c.frm,
+                                      Mux(self.step == 1, (c.frm + c.to) >> 1, c.to)),
+                        Mux(board.probe_a.piece == KING, c.to, king))),
+            q.clr_valid.eq(~castling | last), q.put_valid.eq(~castling | last),
+        ]
+        with m.If(self.unit.result.valid):
+            m.d.sync += [self.answers.eq(self.answers + 1),
+                         self.illegal.eq(self.illegal | self.unit.result.payload.attacked)]
+
+    def _make(self, m):
+        r, p, c, side = self.r, self.ply, self.cand, self.side
+        kingside = c.to[:3] == 6
+        rook_from = Mux(kingside, c.to + 1, c.to - 2)[:6]
+        rook_to = Mux(kingside, c.to - 1, c.to + 1)[:6]
+        placed = Mux(c.flags.promotion, c.promo, self.mover)
+        mask = Cat(*[Const(v, 4) for v in CASTLE_MASK])
+        with m.State("Make"):
+            m.d.sync += self.step.eq(self.step + 1)
+            with m.Switch(self.step):
+                with m.Case(0):
+                    m.d.sync += [r.move[p].eq(c), r.mover[p].eq(self.mover),
+                                 r.captured[p].eq(self.captured), r.castle[p].eq(self.castle),
+                                 r.ep_valid[p].eq(self.ep_valid), r.ep_sq[p].eq(self.ep_sq)]
+                    self._write(m, c.to, side, placed)
+                with m.Case(1):
+                    self._write(m, c.frm, Color.EMPTY, 0)
+                with m.Case(2):
+                    with m.If(c.flags.castle):
+                        self._write(m, rook_from, Color.EMPTY, 0)
+                    with m.Elif(c.flags.ep):
+                        self._write(m, Mux(side, c.to + 8, c.to - 8)[:6], Color.EMPTY, 0)
+                with m.Case(3):
+                    with m.If(c.flags.castle):
+                        self._write(m, rook_to, side, ROOK)
+                    n = p + 1
+                    m.d.sync += [
+                        self.side.eq(~side),
+                        self.castle.eq(self.castle & mask.word_select(c.frm, 4)
+                                       & mask.word_select(c.to, 4)),
+                        self.ep_valid.eq(c.flags.double),
+                        self.ep_sq.eq((c.frm + c.to) >> 1),
+                        self.nodes.eq(self.nodes + 1), self.ply.eq(n),
+                        r.alpha[n].eq(-r.beta[p]), r.beta[n].eq(-r.alpha[p]),
+                        r.depth[n].eq(r.depth[p] - 1),
+                        self.step.eq(0), self.after_settle.eq(0),
+                    ]
+                    m.next = "Settle"
+
+    def _leave(self, m):
+        r, p = self.r, self.ply
+        with m.State("Leave"):
+            m.d.sync += self.sp.eq(r.base[p])
+            with m.If(p == 0):
+                m.d.sync += [self.score.eq(self.ret), self.done.eq(1), self._busy.eq(0)]
+                m.next = "Idle"
+            with m.Else():
+                m.d.sync += [self.ply.eq(p - 1), self.side.eq(~self.side), self.step.eq(0)]
+                m.next = "Unmake"
+
+    def _unmake(self, m):
+        r, p, side = self.r, self.ply, self.side
+        c = r.move[p].as_value()
+        frm, to = c[:6], c[6:12]
+        castle, ep = c[13], c[14]
+        kingside = to[:3] == 6
+        rook_from = Mux(kingside, to + 1, to - 2)[:6]
+        rook_to = Mux(kingside, to - 1, to + 1)[:6]
+        captured = r.captured[p]
+        with m.State("Unmake"):
+            m.d.sync += self.step.eq(self.step + 1)
+            with m.Switch(self.step):
+                with m.Case(0):
+                    self._write(m, frm, side, r.mover[p])
+                with m.Case(1):
+                    self._write(m, to, Mux(captured != 0, ~side, Color.EMPTY), captured)
+                with m.Case(2):
+                    with m.If(castle):
+                        self._write(m, rook_to, Color.EMPTY, 0)
+                    with m.Elif(ep):
+                        self._write(m, Mux(side, to + 8, to - 8)[:6], ~side, PAWN)
+                with m.Case(3):
+                    with m.If(castle):
+                        self._write(m, rook_from, side, ROOK)
+                    m.d.sync += [self.castle.eq(r.castle[p]), self.ep_valid.eq(r.ep_valid[p]),
+                                 self.ep_sq.eq(r.ep_sq[p]), self.step.eq(0),
+                                 self.after_settle.eq(1)]
+                    m.next = "Settle"
+
+    def _settle(self, m):
+        with m.State("Settle"):
+            m.d.sync += self.step.eq(self.step + 1)
+            with m.If(self.step == SETTLE):
+                m.d.sync += self.step.eq(0)
+                m.next = "Enter"
+                with m.If(self.after_settle):
+                    m.next = "Return"
+
+    def _return(self, m):
+        r, p = self.r, self.ply
+        x = Signal(SCORE)
+        m.d.comb += x.eq(-self.ret)
+        with m.State("Return"):
+            with m.If(x >= r.beta[p]):
+                self._note_best(m)
+                m.d.sync += self.ret.eq(r.beta[p])
+                m.next = "Leave"
+            with m.Else():
+                m.d.sync += r.found[p].eq(1)
+                with m.If(x > r.alpha[p]):
+                    m.d.sync += r.alpha[p].eq(x)
+                    self._note_best(m)
+                m.next = "Next"
+
+    def _note_best(self, m):
+        with m.If(self.ply == 0):
+            m.d.sync += [self.best.eq(self.r.move[0]), self.best_valid.eq(1)]
+
+    def _check(self, m):
+        """No legal move at a full-width node: mated if in check, else stalemate."""
+        r, p, q = self.r, self.ply, self.unit.query.payload.query
+        mated = Signal(SCORE)
+        m.d.comb += mated.eq(-(MATE - (self.root_ply + p)))
+        with m.State("Check"):
+            m.d.comb += [self.unit.query.valid.eq(1), q.sq.eq(self.board.attack.king[self.side]),
+                         q.clr_valid.eq(0), q.put_valid.eq(0), q.epc_valid.eq(0)]
+            m.next = "Checked"
+        with m.State("Checked"):
+            with m.If(self.unit.result.valid):
+                m.d.sync += self.ret.eq(Mux(self.unit.result.payload.attacked,
+                                            _clamp(mated, r.alpha[p], r.beta[p]),
+                                            _clamp(Const(0, SCORE), r.alpha[p], r.beta[p])))
+                m.next = "Leave"
