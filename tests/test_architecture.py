@@ -98,7 +98,7 @@ def test_commands_do_not_import_each_other():
 #: the sub-packages of each folder, lowest layer first: a module may import its own sub-package
 #: and those below it, never one above. (sim's views and models are both at the bottom.)
 SUB_LAYERS = {
-    "hdl": (("common",), ("image",), ("gen",), ("chip",), ("link",), ("boards",)),
+    "hdl": (("common",), ("image",), ("gen",), ("chip",), ("search",), ("link",), ("boards",)),
     "sim": (("views", "models"), ("drivers",), ("runs",), ("cli",)),
 }
 
@@ -129,7 +129,7 @@ def upward_imports(folder: str, paths, repo: Path = REPO) -> list[str]:
 
 @pytest.mark.parametrize("folder", sorted(SUB_LAYERS))
 def test_sub_packages_import_downward(folder):
-    """common <- image <- gen <- chip <- link <- boards in hdl; views, models <- drivers <- runs
+    """common <- image <- gen <- chip <- search <- link <- boards in hdl; views, models <- drivers <- runs
     <- cli in sim."""
     root = REPO / folder
     subs = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
