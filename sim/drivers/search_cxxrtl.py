@@ -1,0 +1,76 @@
+"""The search thread (hdl.search.search_thread) as a compiled model: a job in, the score, best
+move, nodes and clocks out. A ``host_search.LeafSearcher``: ``search(board, alpha, beta, depth,
+ply)`` returns a ``LeafResult`` as the reference does, with the chip's clocks.
+
+The library is built and cached like the perft chip's (sim.models.cxxrtl, design ``search``).
+"""
+
+import ctypes
+
+from posdata.engine.leaf_search import LeafResult
+from posdata.hdl.common.contract import COLOR_BITS, square_codes
+from posdata.hdl.search.records import Job
+
+from ..models.cxxrtl import build_library
+from ..models.library import load_model
+from .interface import WatchdogError
+
+CHUNK = 1 << 20  #: clocks per call into the native loop
+ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
+    "create", "destroy", "load", "start", "run"))
+
+
+def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
+    """The Job layout's bits for a job on ``board``."""
+    values = {"side": board.side, "castle": board.castle, "ep_valid": int(board.ep >= 0),
+              "ep_sq": max(board.ep, 0), "alpha": alpha, "beta": beta, "depth": depth,
+              "ply": ply}
+    word = 0
+    for name, f in Job:
+        word |= (values[name] & ((1 << f.width) - 1)) << f.offset
+    return word
+
+
+class SearchModel:
+    """Jobs on the compiled search thread."""
+
+    def __init__(self, library: str | None = None, verbose: bool = True):
+        self.lib = lib = load_model(library or build_library(verbose=verbose, design="search"),
+                                    "the compiled search thread", ENTRY_POINTS)
+        vp, u64 = ctypes.c_void_p, ctypes.c_uint64
+        lib.posdata_search_create.restype = vp
+        lib.posdata_search_destroy.argtypes = [vp]
+        lib.posdata_search_load.argtypes = [vp, ctypes.c_char_p, ctypes.c_uint32]
+        lib.posdata_search_start.argtypes = [vp, u64]
+        lib.posdata_search_run.argtypes = [vp, u64, ctypes.POINTER(u64)]
+        lib.posdata_search_run.restype = ctypes.c_int32
+        self.handle = lib.posdata_search_create()
+        self._out = (u64 * 5)()
+
+    def close(self) -> None:
+        if getattr(self, "handle", None):
+            self.lib.posdata_search_destroy(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+               watchdog: int = 1 << 32) -> LeafResult:
+        lib, h, out = self.lib, self.handle, self._out
+        lib.posdata_search_load(h, square_codes(board), COLOR_BITS)
+        lib.posdata_search_start(h, job_word(board, alpha, beta, depth, ply))
+        clocks = 0
+        while not lib.posdata_search_run(h, CHUNK, out):
+            clocks += CHUNK
+            if clocks > watchdog:
+                raise WatchdogError(f"the search thread did not finish within {watchdog} clocks")
+        score = out[0] - (1 << 16) if out[0] >> 15 else out[0]
+        best = out[1] if out[2] else None
+        return LeafResult(score, best, out[3], out[4])
