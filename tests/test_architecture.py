@@ -129,8 +129,8 @@ def upward_imports(folder: str, paths, repo: Path = REPO) -> list[str]:
 
 @pytest.mark.parametrize("folder", sorted(SUB_LAYERS))
 def test_sub_packages_import_downward(folder):
-    """common <- image <- gen <- chip <- search <- link <- boards in hdl; views, models <- drivers <- runs
-    <- cli in sim."""
+    """common <- image <- gen <- chip <- search <- link <- boards in hdl; views, models <-
+    drivers <- runs <- cli in sim."""
     root = REPO / folder
     subs = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
     assert subs == {s for layer in SUB_LAYERS[folder] for s in layer}, \
