@@ -29,6 +29,7 @@ FIELDS = {
     "vkind": 3, "vsq": SQUARE, "vvalid": 1, "slot": SLOT_BITS,  # the victim and its aggressors
     "base": STACK_BITS, "ptr": STACK_BITS, "end": STACK_BITS,   # the node's stage-2 moves
     "found": 1,                       # a legal move (full-width: mate or stalemate if none)
+    "incheck": 1, "known": 1,         # the side to move in check, once the unit has answered
     "move": MOVE, "mover": PIECE, "captured": PIECE,            # the move made, its undo
     "castle": 4, "ep_valid": 1, "ep_sq": SQUARE,
 }

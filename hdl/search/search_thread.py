@@ -14,29 +14,35 @@ over the node procedure of docs/chip_search.md:
 * Make: the squares written one a clock (each write keeps the evaluation's sums), the child's
   window; Leave: its score; Unmake: the squares back; Return: alpha-beta at the parent.
 
-This version makes every legal child (settling stand-pat children without a make is a speed-up
-of the same tree) and asks the attack unit about every move (the pin test is a speed-up too).
-Board writes reach the planes two clocks after they are asked for: Settle waits them out.
+A quiescence child is settled without a make when its evaluation (``ChildEval``, from the
+parent's sums and the move) stands pat or it sits at the ply limit: its node is counted, the
+parent goes on. A node asks the attack unit whether its side is in check as it is entered; the
+pin test (``leaf_search.needs_query``) then settles most moves' legality without a query. (The
+answer comes 5 clocks later, tagged with the ply; the next node at that ply is entered 10 clocks
+later at the soonest, so no answer is taken for another node's.) Board writes reach the planes
+two clocks after they are asked for: Settle waits the clock between.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.board import CASTLE_MASK
 from posdata.engine.defs import KING, PAWN, QUEEN, ROOK, Color
+from posdata.engine.leaf_search import QS_PLY_LIMIT
 from posdata.engine.search import MATE
 
 from ..chip.attack import AttackUnit
 from ..chip.chessboard import PerftBoard, SquareWrite
 from ..common.layouts import MoveLayout
 from ..gen.movegen import MoveGenerator
+from .child_eval import ChildEval
 from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
 from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 
-SETTLE = 2  #: clocks from a board write to the planes
+SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
 
 
 def _clamp(x, lo, hi):
@@ -87,15 +93,18 @@ class SearchThread(wiring.Component):
 
     def _parts(self, m):
         m.submodules.board = self.board = board = PerftBoard()
-        m.submodules.attack = self.unit = unit = AttackUnit()
+        # a query's tag: the in-check query of a node entered (and its ply), or a legality query
+        self.tag = data.StructLayout({"check": 1, "ply": PLY_BITS})
+        m.submodules.attack = self.unit = unit = AttackUnit(self.tag)
         m.submodules.gen = self.gen = gen = MoveGenerator()
         m.submodules.finder = self.finder = finder = CaptureFinder()
         m.submodules.update = self.update = update = SumsUpdate()
         m.submodules.eval = self.eval = score = Score()
+        m.submodules.child_eval = self.child_eval = child = ChildEval()
         m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
         self.stack_w, self.stack_r = stack.write_port(), stack.read_port(domain="comb")
         wiring.connect(m, board.attack, unit.planes, finder.planes)
-        m.d.comb += score.kings.eq(board.attack.king)
+        m.d.comb += [score.kings.eq(board.attack.king), child.kings.eq(board.attack.king)]
         # one square write a clock, to both boards; the sums follow it
         self.w_en, self.w_sq = Signal(), Signal(6)
         self.w_color, self.w_piece = Signal(Color), Signal(3)
@@ -113,7 +122,7 @@ class SearchThread(wiring.Component):
                                     Color.EMPTY)),
             update.old.piece.eq(board.lookup.piece),
             update.new.color.eq(self.w_color), update.new.piece.eq(self.w_piece),
-            score.sums.eq(self.sums),
+            score.sums.eq(self.sums), child.sums.eq(self.sums),
         ]
         with m.If(self.w_en):
             m.d.sync += self.sums.eq(update.after)
@@ -131,9 +140,10 @@ class SearchThread(wiring.Component):
         self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
         self.illegal = Signal()
         self.answers = Signal(2)
-        self.after_settle = Signal()   # 0: enter the child, 1: return to the parent
         m.d.comb += [
-            self.eval.side.eq(self.side),
+            self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
+            self.child_eval.move.eq(self.cand), self.child_eval.mover.eq(self.mover),
+            self.child_eval.captured.eq(self.captured),
             self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
             self.finder.ep_sq.eq(self.ep_sq),
         ]
@@ -165,7 +175,7 @@ class SearchThread(wiring.Component):
                     self.ep_valid.eq(job.ep_valid), self.ep_sq.eq(job.ep_sq),
                     self.root_ply.eq(job.ply),
                     r.alpha[0].eq(job.alpha), r.beta[0].eq(job.beta), r.depth[0].eq(job.depth),
-                    self.step.eq(0), self.after_settle.eq(0),
+                    self.step.eq(0),
                 ]
                 m.next = "Settle"
 
@@ -173,13 +183,19 @@ class SearchThread(wiring.Component):
         r, p = self.r, self.ply
         e = self.eval.score
         alpha, beta, depth = r.alpha[p], r.beta[p], r.depth[p]
+        q = self.unit.query.payload
         with m.State("Enter"):
             m.d.sync += [r.base[p].eq(self.sp), r.stage[p].eq(0), r.promo_file[p].eq(0),
                          r.vkind[p].eq(0), r.vsq[p].eq(0), r.vvalid[p].eq(0),
-                         r.found[p].eq(0)]
+                         r.found[p].eq(0), r.known[p].eq(0)]
+            # in check? (the pin test's question, and mate or stalemate's)
+            m.d.comb += [self.unit.query.valid.eq(1), q.tag.check.eq(1),
+                         q.query.sq.eq(self.board.attack.king[self.side]),
+                         q.query.clr_valid.eq(0), q.query.put_valid.eq(0),
+                         q.query.epc_valid.eq(0)]
             m.next = "Next"
             with m.If(depth <= 0):
-                with m.If(depth <= -32):
+                with m.If(depth <= -QS_PLY_LIMIT):
                     m.d.sync += self.ret.eq(_clamp(e, alpha, beta))
                     m.next = "Leave"
                 with m.Elif(e >= beta):
@@ -214,14 +230,11 @@ class SearchThread(wiring.Component):
 
     def _next_capture(self, m):
         r, p, f = self.r, self.ply, self.finder
-        with m.If(r.vvalid[p]):
-            with m.If(f.aggressor_valid):
-                m.d.sync += [self.cand.eq(f.aggressor_move), r.slot[p].eq(f.aggressor_slot + 1)]
-                m.next = "Test"
-            with m.Else():  # this victim is done: the scan resumes after it
-                m.d.sync += [r.vvalid[p].eq(0), r.vsq[p].eq(r.vsq[p] + 1)]
-                with m.If(r.vsq[p] == 63):
-                    m.d.sync += r.vkind[p].eq(r.vkind[p] + 1)
+        # while a victim is current the scan looks past it, so that a victim done and the next
+        # one found take one clock
+        with m.If(r.vvalid[p] & f.aggressor_valid):
+            m.d.sync += [self.cand.eq(f.aggressor_move), r.slot[p].eq(f.aggressor_slot + 1)]
+            m.next = "Test"
         with m.Elif(f.victim_valid):
             m.d.sync += [r.vvalid[p].eq(1), r.vkind[p].eq(f.found_kind), r.vsq[p].eq(f.found_sq),
                          r.slot[p].eq(0)]
@@ -252,22 +265,46 @@ class SearchThread(wiring.Component):
             m.next = "Next"
 
     def _test(self, m):
-        """Three queries a move: castling asks about the king's square, the square it crosses,
-        and where it lands; any other move three times where the king stands after it."""
-        unit, board = self.unit, self.board
+        """One query a move, where the king stands after it; castling three: the king's square,
+        the square it crosses, and where it lands."""
+        unit, board, c = self.unit, self.board, self.cand
+        r, p = self.r, self.ply
+        king = board.attack.king[self.side]
+        kf, kr, ff, fr = king[:3], king[3:], c.frm[:3], c.frm[3:]
+        on_a_line = (kf == ff) | (kr == fr) | (kf + fr == ff + kr) | (kf + kr == ff + fr)
+        needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck[p] | on_a_line
         with m.State("Test"):
-            m.d.comb += unit.query.valid.eq(1)
-            m.d.sync += self.step.eq(self.step + 1)
             with m.If(self.step == 0):
                 m.d.sync += [self.mover.eq(board.probe_a.piece),
                              self.captured.eq(board.probe_b.piece),
                              self.illegal.eq(0), self.answers.eq(0)]
-            with m.If(self.step == 2):
+            with m.If(c.flags.castle):
+                m.d.comb += unit.query.valid.eq(1)
+                m.d.sync += self.step.eq(self.step + 1)
+                with m.If(self.step == 2):
+                    m.next = "Judge"
+            with m.Elif(r.known[p]):  # the pin test (leaf_search.needs_query)
                 m.next = "Judge"
+                with m.If(needs_query):
+                    m.d.comb += unit.query.valid.eq(1)
+                with m.Else():
+                    m.d.sync += self.answers.eq(1)
+        child = r.depth[p] - 1
+        e = self.child_eval.score
         with m.State("Judge"):
-            with m.If(self.answers == 3):
+            with m.If(self.answers == Mux(self.cand.flags.castle, 3, 1)):
                 m.d.sync += self.step.eq(0)
                 with m.If(self.illegal):
+                    m.next = "Next"
+                with m.Elif((child > 0) | self.cand.flags.castle):
+                    m.next = "Make"
+                # a quiescence child settled from the parent: its node counted, no make
+                with m.Elif(child <= -QS_PLY_LIMIT):
+                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.move[p].eq(self.cand),
+                                 self.ret.eq(_clamp(e, -r.beta[p], -r.alpha[p]))]
+                    m.next = "Return"
+                with m.Elif(e >= -r.alpha[p]):  # it stands pat: the parent's alpha stays
+                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.found[p].eq(1)]
                     m.next = "Next"
                 with m.Else():
                     m.next = "Make"
@@ -277,8 +314,11 @@ class SearchThread(wiring.Component):
         ply's records, the generator's position, the query of the move under test (Test) and
         the answers it collects (Judge)."""
         r, p, f, gen = self.r, self.ply, self.finder, self.gen
-        m.d.comb += [f.promo_file.eq(r.promo_file[p]), f.victim_kind.eq(r.vkind[p]),
-                     f.victim_sq.eq(r.vsq[p]), f.target.eq(r.vsq[p]), f.slot.eq(r.slot[p]),
+        vkind, vsq, current = r.vkind[p], r.vsq[p], r.vvalid[p]
+        m.d.comb += [f.promo_file.eq(r.promo_file[p]),
+                     f.victim_kind.eq(Mux(current & (vsq == 63), vkind + 1, vkind)),
+                     f.victim_sq.eq(Mux(current, vsq + 1, vsq)),
+                     f.target.eq(vsq), f.slot.eq(r.slot[p]),
                      self.stack_r.addr.eq(r.ptr[p])]
         m.d.comb += [gen.side.eq(self.side), gen.castle.eq(self.castle),
                      gen.ep_valid.eq(self.ep_valid), gen.ep_sq.eq(self.ep_sq),
@@ -297,9 +337,15 @@ class SearchThread(wiring.Component):
                         Mux(board.probe_a.piece == KING, c.to, king))),
             q.clr_valid.eq(~castling | last), q.put_valid.eq(~castling | last),
         ]
-        with m.If(self.unit.result.valid):
+        m.d.comb += [self.unit.query.payload.tag.check.eq(0),
+                     self.unit.query.payload.tag.ply.eq(p)]
+        res = self.unit.result
+        with m.If(res.valid & res.payload.tag.check):
+            m.d.sync += [r.incheck[res.payload.tag.ply].eq(res.payload.attacked),
+                         r.known[res.payload.tag.ply].eq(1)]
+        with m.Elif(res.valid):
             m.d.sync += [self.answers.eq(self.answers + 1),
-                         self.illegal.eq(self.illegal | self.unit.result.payload.attacked)]
+                         self.illegal.eq(self.illegal | res.payload.attacked)]
 
     def _make(self, m):
         r, p, c, side = self.r, self.ply, self.cand, self.side
@@ -324,21 +370,21 @@ class SearchThread(wiring.Component):
                     with m.Elif(c.flags.ep):
                         self._write(m, Mux(side, c.to + 8, c.to - 8)[:6], Color.EMPTY, 0)
                 with m.Case(3):
-                    with m.If(c.flags.castle):
-                        self._write(m, rook_to, side, ROOK)
-                    n = p + 1
-                    m.d.sync += [
-                        self.side.eq(~side),
-                        self.castle.eq(self.castle & mask.word_select(c.frm, 4)
-                                       & mask.word_select(c.to, 4)),
-                        self.ep_valid.eq(c.flags.double),
-                        self.ep_sq.eq((c.frm + c.to) >> 1),
-                        self.nodes.eq(self.nodes + 1), self.ply.eq(n),
-                        r.alpha[n].eq(-r.beta[p]), r.beta[n].eq(-r.alpha[p]),
-                        r.depth[n].eq(r.depth[p] - 1),
-                        self.step.eq(0), self.after_settle.eq(0),
-                    ]
-                    m.next = "Settle"
+                    self._write(m, rook_to, side, ROOK)
+            with m.If(self.step == Mux(c.flags.castle, 3, Mux(c.flags.ep, 2, 1))):
+                n = p + 1
+                m.d.sync += [
+                    self.side.eq(~side),
+                    self.castle.eq(self.castle & mask.word_select(c.frm, 4)
+                                   & mask.word_select(c.to, 4)),
+                    self.ep_valid.eq(c.flags.double),
+                    self.ep_sq.eq((c.frm + c.to) >> 1),
+                    self.nodes.eq(self.nodes + 1), self.ply.eq(n),
+                    r.alpha[n].eq(-r.beta[p]), r.beta[n].eq(-r.alpha[p]),
+                    r.depth[n].eq(r.depth[p] - 1),
+                    self.step.eq(0),
+                ]
+                m.next = "Settle"
 
     def _leave(self, m):
         r, p = self.r, self.ply
@@ -373,21 +419,18 @@ class SearchThread(wiring.Component):
                     with m.Elif(ep):
                         self._write(m, Mux(side, to + 8, to - 8)[:6], ~side, PAWN)
                 with m.Case(3):
-                    with m.If(castle):
-                        self._write(m, rook_from, side, ROOK)
-                    m.d.sync += [self.castle.eq(r.castle[p]), self.ep_valid.eq(r.ep_valid[p]),
-                                 self.ep_sq.eq(r.ep_sq[p]), self.step.eq(0),
-                                 self.after_settle.eq(1)]
-                    m.next = "Settle"
+                    self._write(m, rook_from, side, ROOK)
+            with m.If(self.step == Mux(castle, 3, Mux(ep, 2, 1))):
+                m.d.sync += [self.castle.eq(r.castle[p]), self.ep_valid.eq(r.ep_valid[p]),
+                             self.ep_sq.eq(r.ep_sq[p]), self.step.eq(0)]
+                m.next = "Return"  # the parent reads the planes in Next, a clock later
 
     def _settle(self, m):
         with m.State("Settle"):
             m.d.sync += self.step.eq(self.step + 1)
-            with m.If(self.step == SETTLE):
+            with m.If(self.step == SETTLE - 2):
                 m.d.sync += self.step.eq(0)
                 m.next = "Enter"
-                with m.If(self.after_settle):
-                    m.next = "Return"
 
     def _return(self, m):
         r, p = self.r, self.ply
@@ -411,16 +454,12 @@ class SearchThread(wiring.Component):
 
     def _check(self, m):
         """No legal move at a full-width node: mated if in check, else stalemate."""
-        r, p, q = self.r, self.ply, self.unit.query.payload.query
+        r, p = self.r, self.ply
         mated = Signal(SCORE)
         m.d.comb += mated.eq(-(MATE - (self.root_ply + p)))
         with m.State("Check"):
-            m.d.comb += [self.unit.query.valid.eq(1), q.sq.eq(self.board.attack.king[self.side]),
-                         q.clr_valid.eq(0), q.put_valid.eq(0), q.epc_valid.eq(0)]
-            m.next = "Checked"
-        with m.State("Checked"):
-            with m.If(self.unit.result.valid):
-                m.d.sync += self.ret.eq(Mux(self.unit.result.payload.attacked,
+            with m.If(r.known[p]):
+                m.d.sync += self.ret.eq(Mux(r.incheck[p],
                                             _clamp(mated, r.alpha[p], r.beta[p]),
                                             _clamp(Const(0, SCORE), r.alpha[p], r.beta[p])))
                 m.next = "Leave"
