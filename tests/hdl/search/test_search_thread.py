@@ -4,6 +4,7 @@ fail high and low, at the mate bounds), depths 0-2 on the compiled model, a few 
 Amaranth's simulator (the two simulators run the same RTL); deeper jobs are marked slow. A
 difference names the FEN, window, depth and the first differing node (descend.py)."""
 
+import functools
 import random
 
 import pytest
@@ -37,7 +38,8 @@ def windows(board, depth: int, rng: random.Random) -> list[tuple[int, int]]:
     return [(max(a, -FULL), min(b, FULL)) for a, b in out if max(a, -FULL) < min(b, FULL)]
 
 
-def jobs(count: int, depths, seed: int, per_position: int = 2):
+@functools.cache
+def jobs(count: int, depths: tuple, seed: int, per_position: int = 2) -> list:
     rng = random.Random(seed)
     fens = list(ENDINGS) + list(EXTRA_STARTS) + random_positions(count, seed=seed)
     out = []
@@ -47,6 +49,11 @@ def jobs(count: int, depths, seed: int, per_position: int = 2):
             for alpha, beta in rng.sample(windows(board, depth, rng), per_position):
                 out.append((fen, alpha, beta, depth, rng.randint(0, 20)))
     return out
+
+
+def make_test_jobs() -> list:
+    """make test's jobs: depths 0 and 1 on 60 positions and more, depth 2 on 20 and more."""
+    return jobs(60, (0, 1), seed=27) + jobs(20, (2,), seed=28, per_position=1)
 
 
 @pytest.fixture(scope="module")
@@ -65,13 +72,13 @@ def check(model, job_list):
 
 
 def test_the_jobs_cover_the_census():
-    fens = {job[0] for job in jobs(60, (0, 1, 2), seed=27)}
+    fens = {job[0] for job in make_test_jobs()}
     counts = census(sorted(fens))
     assert all(counts[k] for k in ("ep", "promotion", "castle", "check", "capture")), counts
 
 
 def test_compiled_thread_depths_0_to_2(model):
-    check(model, jobs(60, (0, 1), seed=27) + jobs(20, (2,), seed=28, per_position=1))
+    check(model, make_test_jobs())
 
 
 @pytest.mark.slow
