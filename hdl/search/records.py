@@ -1,7 +1,8 @@
 """The search thread's interfaces and per-ply records (docs/chip_search.md, "The per-ply state")."""
 
-from amaranth import Array, Signal, signed
+from amaranth import Signal, signed
 from amaranth.lib import data
+from amaranth.lib.memory import Memory
 
 from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
 
@@ -21,7 +22,7 @@ Job = data.StructLayout({
     "alpha": SCORE, "beta": SCORE, "depth": 4, "ply": 7,
 })
 
-#: per ply, what the node needs when its child returns (one register bank per field)
+#: per ply, what the node needs when its child returns
 FIELDS = {
     "alpha": SCORE, "beta": SCORE, "depth": DEPTH,
     "stage": 2,                       # 0 push promotions, 1 captures, 2 the walk's moves
@@ -38,9 +39,23 @@ RECORDS = PLY_RECORDS + 1
 
 
 class PlyRecords:
-    """Per field an Array of registers, one per ply: ``records.alpha[ply]``."""
+    """The current ply's record in registers (``records.alpha``, ...), the others in a memory:
+    written as a child is made (``spill``), read back as it is left (``restore``)."""
 
     def __init__(self):
-        for name, shape in FIELDS.items():
-            setattr(self, name, Array(Signal(shape, name=f"r{i}_{name}")
-                                      for i in range(RECORDS)))
+        self.layout = data.StructLayout(FIELDS)
+        self.cur = Signal(self.layout)
+        for name in FIELDS:
+            setattr(self, name, self.cur[name])
+        self.memory = Memory(shape=self.layout, depth=RECORDS, init=[])
+        self.write = self.memory.write_port()
+        self.read = self.memory.read_port(domain="comb")
+
+    def spill(self, m, ply) -> None:
+        """Keep the current record at ``ply`` (comb: within the state that makes a child)."""
+        m.d.comb += [self.write.en.eq(1), self.write.addr.eq(ply), self.write.data.eq(self.cur)]
+
+    def restore(self, m, ply) -> None:
+        """The record at ``ply`` becomes the current one (sync)."""
+        m.d.comb += self.read.addr.eq(ply)
+        m.d.sync += self.cur.eq(self.read.data)

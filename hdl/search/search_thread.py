@@ -129,6 +129,7 @@ class SearchThread(wiring.Component):
 
     def _state(self, m):
         self.r = PlyRecords()
+        m.submodules.records = self.r.memory
         self.ply = Signal(PLY_BITS)
         self.side, self.castle = Signal(), Signal(4)
         self.ep_valid, self.ep_sq = Signal(), Signal(6)
@@ -174,20 +175,20 @@ class SearchThread(wiring.Component):
                     self.side.eq(job.side), self.castle.eq(job.castle),
                     self.ep_valid.eq(job.ep_valid), self.ep_sq.eq(job.ep_sq),
                     self.root_ply.eq(job.ply),
-                    r.alpha[0].eq(job.alpha), r.beta[0].eq(job.beta), r.depth[0].eq(job.depth),
+                    r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
                     self.step.eq(0),
                 ]
                 m.next = "Settle"
 
     def _enter(self, m):
-        r, p = self.r, self.ply
+        r = self.r
         e = self.eval.score
-        alpha, beta, depth = r.alpha[p], r.beta[p], r.depth[p]
+        alpha, beta, depth = r.alpha, r.beta, r.depth
         q = self.unit.query.payload
         with m.State("Enter"):
-            m.d.sync += [r.base[p].eq(self.sp), r.stage[p].eq(0), r.promo_file[p].eq(0),
-                         r.vkind[p].eq(0), r.vsq[p].eq(0), r.vvalid[p].eq(0),
-                         r.found[p].eq(0), r.known[p].eq(0)]
+            m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
+                         r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
+                         r.found.eq(0), r.known.eq(0)]
             # in check? (the pin test's question, and mate or stalemate's)
             m.d.comb += [self.unit.query.valid.eq(1), q.tag.check.eq(1),
                          q.query.sq.eq(self.board.attack.king[self.side]),
@@ -205,49 +206,49 @@ class SearchThread(wiring.Component):
                     m.d.sync += alpha.eq(e)
 
     def _next(self, m):
-        r, p, f = self.r, self.ply, self.finder
+        r, f = self.r, self.finder
         with m.State("Next"):
-            with m.Switch(r.stage[p]):
+            with m.Switch(r.stage):
                 with m.Case(0):
                     with m.If(f.promo_valid):
                         m.d.sync += [self.cand.eq(f.promo_move),
-                                     r.promo_file[p].eq(f.promo_next_file)]
+                                     r.promo_file.eq(f.promo_next_file)]
                         m.next = "Test"
                     with m.Else():
-                        m.d.sync += r.stage[p].eq(1)
+                        m.d.sync += r.stage.eq(1)
                 with m.Case(1):
                     self._next_capture(m)
                 with m.Case(2):
-                    with m.If(r.ptr[p] != r.end[p]):
-                        m.d.sync += [self.cand.eq(self.stack_r.data), r.ptr[p].eq(r.ptr[p] + 1)]
+                    with m.If(r.ptr != r.end):
+                        m.d.sync += [self.cand.eq(self.stack_r.data), r.ptr.eq(r.ptr + 1)]
                         m.next = "Test"
-                    with m.Elif(r.found[p]):
-                        m.d.sync += self.ret.eq(r.alpha[p])
+                    with m.Elif(r.found):
+                        m.d.sync += self.ret.eq(r.alpha)
                         m.next = "Leave"
                     with m.Else():
                         m.d.sync += self.step.eq(0)
                         m.next = "Check"
 
     def _next_capture(self, m):
-        r, p, f = self.r, self.ply, self.finder
+        r, f = self.r, self.finder
         # while a victim is current the scan looks past it, so that a victim done and the next
         # one found take one clock
-        with m.If(r.vvalid[p] & f.aggressor_valid):
-            m.d.sync += [self.cand.eq(f.aggressor_move), r.slot[p].eq(f.aggressor_slot + 1)]
+        with m.If(r.vvalid & f.aggressor_valid):
+            m.d.sync += [self.cand.eq(f.aggressor_move), r.slot.eq(f.aggressor_slot + 1)]
             m.next = "Test"
         with m.Elif(f.victim_valid):
-            m.d.sync += [r.vvalid[p].eq(1), r.vkind[p].eq(f.found_kind), r.vsq[p].eq(f.found_sq),
-                         r.slot[p].eq(0)]
-        with m.Elif(r.depth[p] > 0):
-            m.d.sync += [r.stage[p].eq(2), r.ptr[p].eq(self.sp)]
+            m.d.sync += [r.vvalid.eq(1), r.vkind.eq(f.found_kind), r.vsq.eq(f.found_sq),
+                         r.slot.eq(0)]
+        with m.Elif(r.depth > 0):
+            m.d.sync += [r.stage.eq(2), r.ptr.eq(self.sp)]
             m.next = "Walk"
         with m.Else():
-            m.d.sync += self.ret.eq(r.alpha[p])
+            m.d.sync += self.ret.eq(r.alpha)
             m.next = "Leave"
 
     def _walk(self, m):
         """Stage 2: the generator's moves onto the stack, stage 1's left out."""
-        r, p, gen = self.r, self.ply, self.gen
+        r, gen = self.r, self.gen
         mv = gen.moves.payload
         stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
         with m.State("Walk"):
@@ -261,18 +262,18 @@ class SearchThread(wiring.Component):
             with m.If(gen.done):
                 m.next = "Collected"
         with m.State("Collected"):
-            m.d.sync += r.end[p].eq(self.sp)
+            m.d.sync += r.end.eq(self.sp)
             m.next = "Next"
 
     def _test(self, m):
         """One query a move, where the king stands after it; castling three: the king's square,
         the square it crosses, and where it lands."""
         unit, board, c = self.unit, self.board, self.cand
-        r, p = self.r, self.ply
+        r = self.r
         king = board.attack.king[self.side]
         kf, kr, ff, fr = king[:3], king[3:], c.frm[:3], c.frm[3:]
         on_a_line = (kf == ff) | (kr == fr) | (kf + fr == ff + kr) | (kf + kr == ff + fr)
-        needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck[p] | on_a_line
+        needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck | on_a_line
         with m.State("Test"):
             with m.If(self.step == 0):
                 m.d.sync += [self.mover.eq(board.probe_a.piece),
@@ -283,13 +284,13 @@ class SearchThread(wiring.Component):
                 m.d.sync += self.step.eq(self.step + 1)
                 with m.If(self.step == 2):
                     m.next = "Judge"
-            with m.Elif(r.known[p]):  # the pin test (leaf_search.needs_query)
+            with m.Elif(r.known):  # the pin test (leaf_search.needs_query)
                 m.next = "Judge"
                 with m.If(needs_query):
                     m.d.comb += unit.query.valid.eq(1)
                 with m.Else():
                     m.d.sync += self.answers.eq(1)
-        child = r.depth[p] - 1
+        child = r.depth - 1
         e = self.child_eval.score
         with m.State("Judge"):
             with m.If(self.answers == Mux(self.cand.flags.castle, 3, 1)):
@@ -300,11 +301,11 @@ class SearchThread(wiring.Component):
                     m.next = "Make"
                 # a quiescence child settled from the parent: its node counted, no make
                 with m.Elif(child <= -QS_PLY_LIMIT):
-                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.move[p].eq(self.cand),
-                                 self.ret.eq(_clamp(e, -r.beta[p], -r.alpha[p]))]
+                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.move.eq(self.cand),
+                                 self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
                     m.next = "Return"
-                with m.Elif(e >= -r.alpha[p]):  # it stands pat: the parent's alpha stays
-                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.found[p].eq(1)]
+                with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
+                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.found.eq(1)]
                     m.next = "Next"
                 with m.Else():
                     m.next = "Make"
@@ -314,12 +315,12 @@ class SearchThread(wiring.Component):
         ply's records, the generator's position, the query of the move under test (Test) and
         the answers it collects (Judge)."""
         r, p, f, gen = self.r, self.ply, self.finder, self.gen
-        vkind, vsq, current = r.vkind[p], r.vsq[p], r.vvalid[p]
-        m.d.comb += [f.promo_file.eq(r.promo_file[p]),
+        vkind, vsq, current = r.vkind, r.vsq, r.vvalid
+        m.d.comb += [f.promo_file.eq(r.promo_file),
                      f.victim_kind.eq(Mux(current & (vsq == 63), vkind + 1, vkind)),
                      f.victim_sq.eq(Mux(current, vsq + 1, vsq)),
-                     f.target.eq(vsq), f.slot.eq(r.slot[p]),
-                     self.stack_r.addr.eq(r.ptr[p])]
+                     f.target.eq(vsq), f.slot.eq(r.slot),
+                     self.stack_r.addr.eq(r.ptr)]
         m.d.comb += [gen.side.eq(self.side), gen.castle.eq(self.castle),
                      gen.ep_valid.eq(self.ep_valid), gen.ep_sq.eq(self.ep_sq),
                      self.stack_w.addr.eq(self.sp), self.stack_w.data.eq(gen.moves.payload)]
@@ -341,8 +342,8 @@ class SearchThread(wiring.Component):
                      self.unit.query.payload.tag.ply.eq(p)]
         res = self.unit.result
         with m.If(res.valid & res.payload.tag.check):
-            m.d.sync += [r.incheck[res.payload.tag.ply].eq(res.payload.attacked),
-                         r.known[res.payload.tag.ply].eq(1)]
+            with m.If(res.payload.tag.ply == p):  # else a child's, left before its answer
+                m.d.sync += [r.incheck.eq(res.payload.attacked), r.known.eq(1)]
         with m.Elif(res.valid):
             m.d.sync += [self.answers.eq(self.answers + 1),
                          self.illegal.eq(self.illegal | res.payload.attacked)]
@@ -358,9 +359,9 @@ class SearchThread(wiring.Component):
             m.d.sync += self.step.eq(self.step + 1)
             with m.Switch(self.step):
                 with m.Case(0):
-                    m.d.sync += [r.move[p].eq(c), r.mover[p].eq(self.mover),
-                                 r.captured[p].eq(self.captured), r.castle[p].eq(self.castle),
-                                 r.ep_valid[p].eq(self.ep_valid), r.ep_sq[p].eq(self.ep_sq)]
+                    m.d.sync += [r.move.eq(c), r.mover.eq(self.mover),
+                                 r.captured.eq(self.captured), r.castle.eq(self.castle),
+                                 r.ep_valid.eq(self.ep_valid), r.ep_sq.eq(self.ep_sq)]
                     self._write(m, c.to, side, placed)
                 with m.Case(1):
                     self._write(m, c.frm, Color.EMPTY, 0)
@@ -373,6 +374,7 @@ class SearchThread(wiring.Component):
                     self._write(m, rook_to, side, ROOK)
             with m.If(self.step == Mux(c.flags.castle, 3, Mux(c.flags.ep, 2, 1))):
                 n = p + 1
+                r.spill(m, p)
                 m.d.sync += [
                     self.side.eq(~side),
                     self.castle.eq(self.castle & mask.word_select(c.frm, 4)
@@ -380,8 +382,7 @@ class SearchThread(wiring.Component):
                     self.ep_valid.eq(c.flags.double),
                     self.ep_sq.eq((c.frm + c.to) >> 1),
                     self.nodes.eq(self.nodes + 1), self.ply.eq(n),
-                    r.alpha[n].eq(-r.beta[p]), r.beta[n].eq(-r.alpha[p]),
-                    r.depth[n].eq(r.depth[p] - 1),
+                    r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
                     self.step.eq(0),
                 ]
                 m.next = "Settle"
@@ -389,28 +390,29 @@ class SearchThread(wiring.Component):
     def _leave(self, m):
         r, p = self.r, self.ply
         with m.State("Leave"):
-            m.d.sync += self.sp.eq(r.base[p])
+            m.d.sync += self.sp.eq(r.base)
             with m.If(p == 0):
                 m.d.sync += [self.score.eq(self.ret), self.done.eq(1), self._busy.eq(0)]
                 m.next = "Idle"
             with m.Else():
                 m.d.sync += [self.ply.eq(p - 1), self.side.eq(~self.side), self.step.eq(0)]
+                r.restore(m, p - 1)
                 m.next = "Unmake"
 
     def _unmake(self, m):
-        r, p, side = self.r, self.ply, self.side
-        c = r.move[p].as_value()
+        r, side = self.r, self.side
+        c = r.move
         frm, to = c[:6], c[6:12]
         castle, ep = c[13], c[14]
         kingside = to[:3] == 6
         rook_from = Mux(kingside, to + 1, to - 2)[:6]
         rook_to = Mux(kingside, to - 1, to + 1)[:6]
-        captured = r.captured[p]
+        captured = r.captured
         with m.State("Unmake"):
             m.d.sync += self.step.eq(self.step + 1)
             with m.Switch(self.step):
                 with m.Case(0):
-                    self._write(m, frm, side, r.mover[p])
+                    self._write(m, frm, side, r.mover)
                 with m.Case(1):
                     self._write(m, to, Mux(captured != 0, ~side, Color.EMPTY), captured)
                 with m.Case(2):
@@ -421,8 +423,8 @@ class SearchThread(wiring.Component):
                 with m.Case(3):
                     self._write(m, rook_from, side, ROOK)
             with m.If(self.step == Mux(castle, 3, Mux(ep, 2, 1))):
-                m.d.sync += [self.castle.eq(r.castle[p]), self.ep_valid.eq(r.ep_valid[p]),
-                             self.ep_sq.eq(r.ep_sq[p]), self.step.eq(0)]
+                m.d.sync += [self.castle.eq(r.castle), self.ep_valid.eq(r.ep_valid),
+                             self.ep_sq.eq(r.ep_sq), self.step.eq(0)]
                 m.next = "Return"  # the parent reads the planes in Next, a clock later
 
     def _settle(self, m):
@@ -433,24 +435,24 @@ class SearchThread(wiring.Component):
                 m.next = "Enter"
 
     def _return(self, m):
-        r, p = self.r, self.ply
+        r = self.r
         x = Signal(SCORE)
         m.d.comb += x.eq(-self.ret)
         with m.State("Return"):
-            with m.If(x >= r.beta[p]):
+            with m.If(x >= r.beta):
                 self._note_best(m)
-                m.d.sync += self.ret.eq(r.beta[p])
+                m.d.sync += self.ret.eq(r.beta)
                 m.next = "Leave"
             with m.Else():
-                m.d.sync += r.found[p].eq(1)
-                with m.If(x > r.alpha[p]):
-                    m.d.sync += r.alpha[p].eq(x)
+                m.d.sync += r.found.eq(1)
+                with m.If(x > r.alpha):
+                    m.d.sync += r.alpha.eq(x)
                     self._note_best(m)
                 m.next = "Next"
 
     def _note_best(self, m):
         with m.If(self.ply == 0):
-            m.d.sync += [self.best.eq(self.r.move[0]), self.best_valid.eq(1)]
+            m.d.sync += [self.best.eq(self.r.move), self.best_valid.eq(1)]
 
     def _check(self, m):
         """No legal move at a full-width node: mated if in check, else stalemate."""
@@ -458,8 +460,8 @@ class SearchThread(wiring.Component):
         mated = Signal(SCORE)
         m.d.comb += mated.eq(-(MATE - (self.root_ply + p)))
         with m.State("Check"):
-            with m.If(r.known[p]):
-                m.d.sync += self.ret.eq(Mux(r.incheck[p],
-                                            _clamp(mated, r.alpha[p], r.beta[p]),
-                                            _clamp(Const(0, SCORE), r.alpha[p], r.beta[p])))
+            with m.If(r.known):
+                m.d.sync += self.ret.eq(Mux(r.incheck,
+                                            _clamp(mated, r.alpha, r.beta),
+                                            _clamp(Const(0, SCORE), r.alpha, r.beta)))
                 m.next = "Leave"
