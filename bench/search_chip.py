@@ -52,6 +52,8 @@ def main(argv=None) -> int:
               f"{chip.leaf_clocks:>10} {cpn:>7.2f} {loaded:>7.2f} {str(match):>5} "
               f"{seconds:>7.1f}")
     clocks, nodes, jobs = totals
+    print("clocks per node by state: " + ", ".join(
+        f"{name} {n / nodes:.2f}" for name, n in model.phases.most_common()))
     print(f"whole tree: {clocks / nodes:.2f} clocks per node, {(clocks + LOAD * jobs) / nodes:.2f} "
           f"with the load; mean of positions {statistics.mean(per_position):.2f}; "
           f"estimate {ESTIMATE}")

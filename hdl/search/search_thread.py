@@ -23,6 +23,8 @@ later at the soonest, so no answer is taken for another node's.) Board writes re
 two clocks after they are asked for: Settle waits the clock between.
 """
 
+from contextlib import contextmanager
+
 from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
@@ -42,6 +44,9 @@ from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
 from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 
+#: the control's states, as the ``phase`` output numbers them (where the clocks go)
+STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
+          "Leave", "Unmake", "Settle", "Return", "Check")
 SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
 
 
@@ -57,6 +62,7 @@ class SearchThread(wiring.Component):
     busy, done : Out(1)      ``done`` pulses with the result
     score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
+    phase : Out  the control's state (``STATES``), for clock accounts
     """
 
     load: In(SquareWrite)
@@ -69,6 +75,7 @@ class SearchThread(wiring.Component):
     best_valid: Out(1)
     nodes: Out(64)
     clocks: Out(64)
+    phase: Out(range(len(STATES)))
 
     def elaborate(self, platform):
         m = Module()
@@ -88,6 +95,13 @@ class SearchThread(wiring.Component):
             self._return(m)
             self._check(m)
         return m
+
+    @contextmanager
+    def _in(self, m, name):
+        """``m.State(name)``, numbered on the phase output."""
+        with m.State(name):
+            m.d.comb += self.phase.eq(STATES.index(name))
+            yield
 
     # --- parts and registers ---------------------------------------------------------------
 
@@ -167,7 +181,7 @@ class SearchThread(wiring.Component):
 
     def _idle(self, m):
         r, job = self.r, self.job
-        with m.State("Idle"):
+        with self._in(m, "Idle"):
             with m.If(self.start):
                 m.d.sync += [
                     self._busy.eq(1), self.clocks.eq(0), self.nodes.eq(1),
@@ -185,7 +199,7 @@ class SearchThread(wiring.Component):
         e = self.eval.score
         alpha, beta, depth = r.alpha, r.beta, r.depth
         q = self.unit.query.payload
-        with m.State("Enter"):
+        with self._in(m, "Enter"):
             m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
                          r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
                          r.found.eq(0), r.known.eq(0)]
@@ -207,7 +221,7 @@ class SearchThread(wiring.Component):
 
     def _next(self, m):
         r, f = self.r, self.finder
-        with m.State("Next"):
+        with self._in(m, "Next"):
             with m.Switch(r.stage):
                 with m.Case(0):
                     with m.If(f.promo_valid):
@@ -251,17 +265,17 @@ class SearchThread(wiring.Component):
         r, gen = self.r, self.gen
         mv = gen.moves.payload
         stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
-        with m.State("Walk"):
+        with self._in(m, "Walk"):
             m.d.comb += gen.start.eq(1)
             m.next = "Collect"
-        with m.State("Collect"):
+        with self._in(m, "Collect"):
             m.d.comb += gen.moves.ready.eq(1)
             with m.If(gen.moves.valid & ~stage1):
                 m.d.comb += self.stack_w.en.eq(1)
                 m.d.sync += self.sp.eq(self.sp + 1)
             with m.If(gen.done):
                 m.next = "Collected"
-        with m.State("Collected"):
+        with self._in(m, "Collected"):
             m.d.sync += r.end.eq(self.sp)
             m.next = "Next"
 
@@ -274,7 +288,7 @@ class SearchThread(wiring.Component):
         kf, kr, ff, fr = king[:3], king[3:], c.frm[:3], c.frm[3:]
         on_a_line = (kf == ff) | (kr == fr) | (kf + fr == ff + kr) | (kf + kr == ff + fr)
         needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck | on_a_line
-        with m.State("Test"):
+        with self._in(m, "Test"):
             with m.If(self.step == 0):
                 m.d.sync += [self.mover.eq(board.probe_a.piece),
                              self.captured.eq(board.probe_b.piece),
@@ -292,7 +306,7 @@ class SearchThread(wiring.Component):
                     m.d.sync += self.answers.eq(1)
         child = r.depth - 1
         e = self.child_eval.score
-        with m.State("Judge"):
+        with self._in(m, "Judge"):
             with m.If(self.answers == Mux(self.cand.flags.castle, 3, 1)):
                 m.d.sync += self.step.eq(0)
                 with m.If(self.illegal):
@@ -355,7 +369,7 @@ class SearchThread(wiring.Component):
         rook_to = Mux(kingside, c.to - 1, c.to + 1)[:6]
         placed = Mux(c.flags.promotion, c.promo, self.mover)
         mask = Cat(*[Const(v, 4) for v in CASTLE_MASK])
-        with m.State("Make"):
+        with self._in(m, "Make"):
             m.d.sync += self.step.eq(self.step + 1)
             with m.Switch(self.step):
                 with m.Case(0):
@@ -389,7 +403,7 @@ class SearchThread(wiring.Component):
 
     def _leave(self, m):
         r, p = self.r, self.ply
-        with m.State("Leave"):
+        with self._in(m, "Leave"):
             m.d.sync += self.sp.eq(r.base)
             with m.If(p == 0):
                 m.d.sync += [self.score.eq(self.ret), self.done.eq(1), self._busy.eq(0)]
@@ -408,7 +422,7 @@ class SearchThread(wiring.Component):
         rook_from = Mux(kingside, to + 1, to - 2)[:6]
         rook_to = Mux(kingside, to - 1, to + 1)[:6]
         captured = r.captured
-        with m.State("Unmake"):
+        with self._in(m, "Unmake"):
             m.d.sync += self.step.eq(self.step + 1)
             with m.Switch(self.step):
                 with m.Case(0):
@@ -428,7 +442,7 @@ class SearchThread(wiring.Component):
                 m.next = "Return"  # the parent reads the planes in Next, a clock later
 
     def _settle(self, m):
-        with m.State("Settle"):
+        with self._in(m, "Settle"):
             m.d.sync += self.step.eq(self.step + 1)
             with m.If(self.step == SETTLE - 2):
                 m.d.sync += self.step.eq(0)
@@ -438,7 +452,7 @@ class SearchThread(wiring.Component):
         r = self.r
         x = Signal(SCORE)
         m.d.comb += x.eq(-self.ret)
-        with m.State("Return"):
+        with self._in(m, "Return"):
             with m.If(x >= r.beta):
                 self._note_best(m)
                 m.d.sync += self.ret.eq(r.beta)
@@ -459,7 +473,7 @@ class SearchThread(wiring.Component):
         r, p = self.r, self.ply
         mated = Signal(SCORE)
         m.d.comb += mated.eq(-(MATE - (self.root_ply + p)))
-        with m.State("Check"):
+        with self._in(m, "Check"):
             with m.If(r.known):
                 m.d.sync += self.ret.eq(Mux(r.incheck,
                                             _clamp(mated, r.alpha, r.beta),

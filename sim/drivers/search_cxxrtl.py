@@ -6,10 +6,12 @@ The library is built and cached like the perft chip's (sim.models.cxxrtl, design
 """
 
 import ctypes
+from collections import Counter
 
 from posdata.engine.leaf_search import LeafResult
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.records import Job
+from posdata.hdl.search.search_thread import STATES
 
 from ..models.cxxrtl import build_library
 from ..models.library import load_model
@@ -17,7 +19,7 @@ from .interface import WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
 ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
-    "create", "destroy", "load", "start", "run"))
+    "create", "destroy", "load", "start", "run", "phases"))
 
 
 def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
@@ -32,7 +34,8 @@ def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
 
 
 class SearchModel:
-    """Jobs on the compiled search thread."""
+    """Jobs on the compiled search thread. ``phases`` sums each job's clocks per state of the
+    thread's control (``STATES``) since the model was made."""
 
     def __init__(self, library: str | None = None, verbose: bool = True):
         self.lib = lib = load_model(library or build_library(verbose=verbose, design="search"),
@@ -44,6 +47,9 @@ class SearchModel:
         lib.posdata_search_start.argtypes = [vp, u64]
         lib.posdata_search_run.argtypes = [vp, u64, ctypes.POINTER(u64)]
         lib.posdata_search_run.restype = ctypes.c_int32
+        lib.posdata_search_phases.argtypes = [vp, ctypes.POINTER(u64)]
+        self.phases = Counter()
+        self._phases = (u64 * len(STATES))()
         self.handle = lib.posdata_search_create()
         self._out = (u64 * 5)()
 
@@ -71,6 +77,9 @@ class SearchModel:
             clocks += CHUNK
             if clocks > watchdog:
                 raise WatchdogError(f"the search thread did not finish within {watchdog} clocks")
+        lib.posdata_search_phases(h, self._phases)
+        for i, name in enumerate(STATES):
+            self.phases[name] += self._phases[i]
         score = out[0] - (1 << 16) if out[0] >> 15 else out[0]
         best = out[1] if out[2] else None
         return LeafResult(score, best, out[3], out[4])

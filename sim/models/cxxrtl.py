@@ -102,6 +102,9 @@ def entry_defines(design: str, params: dict) -> str:
     block = contract_cxx() if design in CONTRACT_DESIGNS else ""
     if design in ("board", "icebreaker"):
         return block + f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
+    if design == "search":
+        from posdata.hdl.search.search_thread import STATES
+        return block + f"#define POSDATA_SEARCH_PHASES {len(STATES)}\n\n"
     if design != "chip":
         return block
     threads = params.get("engines", 1) * THREADS

@@ -3,7 +3,8 @@
 // native loop, read the result. The generated model comes just before this file.
 //
 // Clocking: inputs set, then a falling and a rising step per tick (the model may be compiled
-// unit by unit, each unit keeping its own `prev_p_clk`).
+// unit by unit, each unit keeping its own `prev_p_clk`). POSDATA_SEARCH_PHASES (the control's
+// states, hdl.search.search_thread.STATES) comes before this file (sim/models/cxxrtl.py).
 
 #include <cstdint>
 
@@ -14,6 +15,7 @@ template <size_t N> uint64_t rd(const cxxrtl::wire<N> &w) { return w.curr.templa
 
 struct Thread {
   cxxrtl_design::p_top top;
+  uint64_t phase_clocks[POSDATA_SEARCH_PHASES] = {};
 
   void tick() {
     top.p_clk.set<bool>(false);
@@ -52,6 +54,7 @@ void posdata_search_load(void *handle, const uint8_t *squares, uint32_t color_bi
 
 void posdata_search_start(void *handle, uint64_t job) {
   Thread *t = static_cast<Thread *>(handle);
+  for (auto &n : t->phase_clocks) n = 0;
   t->top.p_job.set<uint64_t>(job);
   t->top.p_start.set<bool>(true);
   t->tick();
@@ -65,6 +68,7 @@ int32_t posdata_search_run(void *handle, uint64_t max_clocks, uint64_t *out) {
   auto &top = t->top;
   int32_t done = 0;
   for (uint64_t i = 0; i < max_clocks; i++) {
+    t->phase_clocks[rd(top.p_phase) % POSDATA_SEARCH_PHASES]++;
     t->tick();
     if (rd(top.p_done)) {
       done = 1;
@@ -77,6 +81,12 @@ int32_t posdata_search_run(void *handle, uint64_t max_clocks, uint64_t *out) {
   out[3] = rd(top.p_nodes);
   out[4] = rd(top.p_clocks);
   return done;
+}
+
+// Clocks per phase since the last start (the start's own clock in Idle).
+void posdata_search_phases(void *handle, uint64_t *out) {
+  Thread *t = static_cast<Thread *>(handle);
+  for (int i = 0; i < POSDATA_SEARCH_PHASES; i++) out[i] = t->phase_clocks[i];
 }
 
 }  // extern "C"
