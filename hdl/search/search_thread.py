@@ -154,11 +154,15 @@ class SearchThread(wiring.Component):
         self.mover, self.captured = Signal(3), Signal(3)
         self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
         self.illegal = Signal()
+        self.testing = Signal()        # Test judges a move whose legality needs no query
         self.answers = Signal(2)
         m.d.comb += [
             self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
-            self.child_eval.move.eq(self.cand), self.child_eval.mover.eq(self.mover),
-            self.child_eval.captured.eq(self.captured),
+            self.child_eval.move.eq(self.cand),
+            # in Test the move's pieces are read as it is judged; in Judge, the registers
+            self.child_eval.mover.eq(Mux(self.testing, self.board.probe_a.piece, self.mover)),
+            self.child_eval.captured.eq(Mux(self.testing, self.board.probe_b.piece,
+                                            self.captured)),
             self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
             self.finder.ep_sq.eq(self.ep_sq),
         ]
@@ -228,8 +232,9 @@ class SearchThread(wiring.Component):
                         m.d.sync += [self.cand.eq(f.promo_move),
                                      r.promo_file.eq(f.promo_next_file)]
                         m.next = "Test"
-                    with m.Else():
+                    with m.Else():  # no push promotion (left): the captures at once
                         m.d.sync += r.stage.eq(1)
+                        self._next_capture(m)
                 with m.Case(1):
                     self._next_capture(m)
                 with m.Case(2):
@@ -299,30 +304,37 @@ class SearchThread(wiring.Component):
                 with m.If(self.step == 2):
                     m.next = "Judge"
             with m.Elif(r.known):  # the pin test (leaf_search.needs_query)
-                m.next = "Judge"
+                m.d.comb += self.testing.eq(1)
                 with m.If(needs_query):
                     m.d.comb += unit.query.valid.eq(1)
-                with m.Else():
-                    m.d.sync += self.answers.eq(1)
-        child = r.depth - 1
-        e = self.child_eval.score
+                    m.next = "Judge"
+                with m.Else():  # legal: the child judged in this clock
+                    self._decide(m)
         with self._in(m, "Judge"):
             with m.If(self.answers == Mux(self.cand.flags.castle, 3, 1)):
                 m.d.sync += self.step.eq(0)
                 with m.If(self.illegal):
                     m.next = "Next"
-                with m.Elif((child > 0) | self.cand.flags.castle):
-                    m.next = "Make"
-                # a quiescence child settled from the parent: its node counted, no make
-                with m.Elif(child <= -QS_PLY_LIMIT):
-                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.move.eq(self.cand),
-                                 self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
-                    m.next = "Return"
-                with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
-                    m.d.sync += [self.nodes.eq(self.nodes + 1), r.found.eq(1)]
-                    m.next = "Next"
                 with m.Else():
-                    m.next = "Make"
+                    self._decide(m)
+
+    def _decide(self, m):
+        """A legal move: make it, or settle its child from the parent's evaluation of it."""
+        r = self.r
+        child = r.depth - 1
+        e = self.child_eval.score
+        with m.If((child > 0) | self.cand.flags.castle):
+            m.next = "Make"
+        # a quiescence child settled from the parent: its node counted, no make
+        with m.Elif(child <= -QS_PLY_LIMIT):
+            m.d.sync += [self.nodes.eq(self.nodes + 1), r.move.eq(self.cand),
+                         self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
+            m.next = "Return"
+        with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
+            m.d.sync += [self.nodes.eq(self.nodes + 1), r.found.eq(1)]
+            m.next = "Next"
+        with m.Else():
+            m.next = "Make"
 
     def _comb(self, m):
         """What the states share: the finder's cursors and the stack's read address from the
