@@ -2,7 +2,7 @@
 (engine/leaf_search.py): random census positions and windows (full, null, around the true score,
 fail high and low, at the mate bounds), depths 0-2 on the compiled model, a few small jobs in
 Amaranth's simulator (the two simulators run the same RTL); deeper jobs are marked slow. A
-difference names the FEN, window, depth and the first differing node (descend.py)."""
+difference names the FEN, window, depth and the first differing node (sim.runs.search_check)."""
 
 import functools
 import random
@@ -13,9 +13,9 @@ from posdata.engine.board import Board
 from posdata.engine.leaf_search import leaf_search
 from posdata.engine.search import MATE
 from posdata.sim.drivers.search_cxxrtl import SearchModel
+from posdata.sim.runs.search_check import first_difference
 from tests.hw_positions import EXTRA_STARTS, census, random_positions
 
-from .descend import first_difference
 from .thread_bench import run_jobs
 
 FULL = 30_001
@@ -63,11 +63,8 @@ def model():
 
 
 def check(model, job_list):
-    def run(fen, alpha, beta, depth, ply):
-        return model.search(Board(fen), alpha, beta, depth, ply)
-
     for job in job_list:
-        difference = first_difference(run, *job)
+        difference = first_difference(model, *job)
         assert difference is None, difference
 
 
