@@ -8,7 +8,7 @@ The library is built and cached like the perft chip's (sim.models.cxxrtl, design
 import ctypes
 from collections import Counter
 
-from posdata.engine.leaf_search import LeafResult
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, LeafResult
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.records import Job
 from posdata.hdl.search.search_thread import STATES
@@ -69,6 +69,12 @@ class SearchModel:
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
                watchdog: int = 1 << 32) -> LeafResult:
+        if not alpha < beta:
+            raise ValueError(f"empty window ({alpha}, {beta})")
+        if not 0 <= depth <= MAX_JOB_DEPTH:
+            raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
+        if not board.data.orthodox or board.variant.chess960:
+            raise ValueError("the search thread searches orthodox chess only")
         lib, h, out = self.lib, self.handle, self._out
         lib.posdata_search_load(h, square_codes(board), COLOR_BITS)
         lib.posdata_search_start(h, job_word(board, alpha, beta, depth, ply))
