@@ -31,7 +31,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.board import CASTLE_MASK
-from posdata.engine.defs import KING, PAWN, QUEEN, ROOK, Color
+from posdata.engine.defs import KING, QUEEN, Color
 from posdata.engine.leaf_search import QS_PLY_LIMIT
 from posdata.engine.search import MATE
 
@@ -42,6 +42,7 @@ from ..gen.movegen import MoveGenerator
 from .child_eval import ChildEval
 from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
+from .move_writes import MoveWrites
 from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 
 #: the control's states, as the ``phase`` output numbers them (where the clocks go)
@@ -115,6 +116,7 @@ class SearchThread(wiring.Component):
         m.submodules.update = self.update = update = SumsUpdate()
         m.submodules.eval = self.eval = score = Score()
         m.submodules.child_eval = self.child_eval = child = ChildEval()
+        m.submodules.writes = self.writes = MoveWrites()
         m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
         self.stack_w, self.stack_r = stack.write_port(), stack.read_port(domain="comb")
         wiring.connect(m, board.attack, unit.planes, finder.planes)
@@ -176,10 +178,6 @@ class SearchThread(wiring.Component):
         with m.If(~busy):
             m.d.comb += [self.w_en.eq(self.load.en), self.w_sq.eq(self.load.sq),
                          self.w_color.eq(self.load.color), self.w_piece.eq(self.load.piece)]
-
-    def _write(self, m, sq, color, piece):
-        m.d.comb += [self.w_en.eq(1), self.w_sq.eq(sq), self.w_color.eq(color),
-                     self.w_piece.eq(piece)]
 
     # --- states ----------------------------------------------------------------------------
 
@@ -376,30 +374,15 @@ class SearchThread(wiring.Component):
 
     def _make(self, m):
         r, p, c, side = self.r, self.ply, self.cand, self.side
-        kingside = c.to[:3] == 6
-        rook_from = Mux(kingside, c.to + 1, c.to - 2)[:6]
-        rook_to = Mux(kingside, c.to - 1, c.to + 1)[:6]
-        placed = Mux(c.flags.promotion, c.promo, self.mover)
         mask = Cat(*[Const(v, 4) for v in CASTLE_MASK])
         with self._in(m, "Make"):
             m.d.sync += self.step.eq(self.step + 1)
-            with m.Switch(self.step):
-                with m.Case(0):
-                    m.d.sync += [r.move.eq(c), r.mover.eq(self.mover),
-                                 r.captured.eq(self.captured), r.castle.eq(self.castle),
-                                 r.ep_valid.eq(self.ep_valid), r.ep_sq.eq(self.ep_sq)]
-                    self._write(m, c.to, side, placed)
-                with m.Case(1):
-                    self._write(m, c.frm, Color.EMPTY, 0)
-                with m.Case(2):
-                    with m.If(c.flags.castle):
-                        self._write(m, rook_from, Color.EMPTY, 0)
-                    with m.Elif(c.flags.ep):
-                        self._write(m, Mux(side, c.to + 8, c.to - 8)[:6], Color.EMPTY, 0)
-                with m.Case(3):
-                    self._write(m, rook_to, side, ROOK)
-            with m.If(self.step == Mux(c.flags.castle, 3, Mux(c.flags.ep, 2, 1))):
-                n = p + 1
+            self._writes(m, unmake=0)
+            with m.If(self.step == 0):
+                m.d.sync += [r.move.eq(c), r.mover.eq(self.mover),
+                             r.captured.eq(self.captured), r.castle.eq(self.castle),
+                             r.ep_valid.eq(self.ep_valid), r.ep_sq.eq(self.ep_sq)]
+            with m.If(self.writes.last):
                 r.spill(m, p)
                 m.d.sync += [
                     self.side.eq(~side),
@@ -407,11 +390,21 @@ class SearchThread(wiring.Component):
                                    & mask.word_select(c.to, 4)),
                     self.ep_valid.eq(c.flags.double),
                     self.ep_sq.eq((c.frm + c.to) >> 1),
-                    self.nodes.eq(self.nodes + 1), self.ply.eq(n),
+                    self.nodes.eq(self.nodes + 1), self.ply.eq(p + 1),
                     r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
                     self.step.eq(0),
                 ]
                 m.next = "Settle"
+
+    def _writes(self, m, unmake):
+        """Make's or unmake's square write of this step (``MoveWrites``)."""
+        mw, r = self.writes, self.r
+        m.d.comb += [mw.unmake.eq(unmake), mw.step.eq(self.step), mw.side.eq(self.side),
+                     mw.move.eq(r.move if unmake else self.cand),
+                     mw.mover.eq(r.mover if unmake else self.mover),
+                     mw.captured.eq(r.captured if unmake else self.captured)]
+        m.d.comb += [self.w_en.eq(mw.write.en), self.w_sq.eq(mw.write.sq),
+                     self.w_color.eq(mw.write.color), self.w_piece.eq(mw.write.piece)]
 
     def _leave(self, m):
         r, p = self.r, self.ply
@@ -426,29 +419,11 @@ class SearchThread(wiring.Component):
                 m.next = "Unmake"
 
     def _unmake(self, m):
-        r, side = self.r, self.side
-        c = r.move
-        frm, to = c[:6], c[6:12]
-        castle, ep = c[13], c[14]
-        kingside = to[:3] == 6
-        rook_from = Mux(kingside, to + 1, to - 2)[:6]
-        rook_to = Mux(kingside, to - 1, to + 1)[:6]
-        captured = r.captured
+        r = self.r
         with self._in(m, "Unmake"):
             m.d.sync += self.step.eq(self.step + 1)
-            with m.Switch(self.step):
-                with m.Case(0):
-                    self._write(m, frm, side, r.mover)
-                with m.Case(1):
-                    self._write(m, to, Mux(captured != 0, ~side, Color.EMPTY), captured)
-                with m.Case(2):
-                    with m.If(castle):
-                        self._write(m, rook_to, Color.EMPTY, 0)
-                    with m.Elif(ep):
-                        self._write(m, Mux(side, to + 8, to - 8)[:6], ~side, PAWN)
-                with m.Case(3):
-                    self._write(m, rook_from, side, ROOK)
-            with m.If(self.step == Mux(castle, 3, Mux(ep, 2, 1))):
+            self._writes(m, unmake=1)
+            with m.If(self.writes.last):
                 m.d.sync += [self.castle.eq(r.castle), self.ep_valid.eq(r.ep_valid),
                              self.ep_sq.eq(r.ep_sq), self.step.eq(0)]
                 m.next = "Return"  # the parent reads the planes in Next, a clock later
