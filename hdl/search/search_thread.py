@@ -308,10 +308,12 @@ class SearchThread(wiring.Component):
                     m.next = "Judge"
                 with m.Else():  # legal: the child judged in this clock
                     self._decide(m)
+        res = unit.result
+        answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
         with self._in(m, "Judge"):
-            with m.If(self.answers == Mux(self.cand.flags.castle, 3, 1)):
+            with m.If(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
                 m.d.sync += self.step.eq(0)
-                with m.If(self.illegal):
+                with m.If(self.illegal | res.payload.attacked):
                     m.next = "Next"
                 with m.Else():
                     self._decide(m)
