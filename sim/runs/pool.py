@@ -69,7 +69,7 @@ def open_client(processes: int, address: str | None = None):
 def close_client(client) -> None:
     workers = getattr(client, "_posdata_workers", None)
     try:
-        client.close()
+        client.close(timeout=CONNECT_TIMEOUT)
     except Exception:
         pass  # a scheduler that stopped answering: what brought us here says so
     finally:
@@ -101,24 +101,12 @@ def run_in_workers(fn, jobs: list[tuple], processes: int, address: str | None = 
         # (two transpositions) are two jobs; keys are per call.
         futures = client.map(fn, *zip(*jobs), pure=False) if jobs else []
         index = {f.key: i for i, f in enumerate(futures)}
-        finished = queue.SimpleQueue()
-        for future in futures:
-            future.add_done_callback(finished.put)
-        health = Health(client, limit)
+        watch = Watch(client, futures, limit)
         results, next_out = {}, 0
         for _ in futures:
-            while True:
-                try:
-                    future = finished.get(timeout=CHECK_EVERY)
-                    health.last_good = time.monotonic()
-                    break
-                except queue.Empty:
-                    health.check()
-            if future.status == "cancelled":
-                raise PoolError(f"the Dask scheduler at {client.scheduler.address} cancelled "
-                                f"the run's jobs")
+            future = watch.next_finished()
             i = index[future.key]
-            results[i] = future.result()
+            results[i] = watch.result(future)
             if done:
                 done(i, results[i])
             while next_out in results:
@@ -128,19 +116,46 @@ def run_in_workers(fn, jobs: list[tuple], processes: int, address: str | None = 
         close_client(client)
 
 
-class Health:
-    """Asked while no job finishes: does the scheduler answer, and has it a worker? PoolError
-    once it has not, or has had none, for ``limit`` seconds since the last job finished or the
-    last good answer. A worker that stops answering is
-    the scheduler's to notice (its worker-ttl); this bounds what the scheduler cannot mend."""
+class Watch:
+    """Waits on the run's futures, asking the scheduler every CHECK_EVERY seconds with no news
+    whether it answers and has a worker: PoolError once it has not, or has had none, for
+    ``limit`` seconds. A worker that stops answering is the scheduler's to notice (its
+    worker-ttl); this bounds what the scheduler cannot mend."""
 
-    def __init__(self, client, limit: float):
+    def __init__(self, client, futures, limit: float):
         self.client, self.limit = client, limit
+        self.address = client.scheduler.address
         self.last_good = time.monotonic()
+        self.finished = queue.SimpleQueue()
+        for future in futures:
+            future.add_done_callback(self.finished.put)
+
+    def next_finished(self):
+        """The next future to finish (in whatever order they do)."""
+        while True:
+            try:
+                future = self.finished.get(timeout=CHECK_EVERY)
+            except queue.Empty:
+                self.check()
+                continue
+            self.last_good = time.monotonic()
+            return future
+
+    def result(self, future):
+        """The finished ``future``'s result, or its job's exception raised. Fetching a result
+        goes through the scheduler (and the worker that holds it): watched the same way."""
+        if future.status == "cancelled":
+            raise PoolError(f"the Dask scheduler at {self.address} cancelled the run's jobs")
+        if future.status == "error":
+            future.result()  # the job's exception came with the news: raised here
+        while True:
+            try:
+                return future.result(timeout=CHECK_EVERY)
+            except TimeoutError:
+                self.check()
 
     def check(self) -> None:
         client = self.client
-        address = client.scheduler.address
 
         async def workers():
             return await asyncio.wait_for(client.scheduler.ncores_running(), self.limit)
@@ -151,4 +166,5 @@ class Health:
         if problem is None:
             self.last_good = time.monotonic()
         elif time.monotonic() - self.last_good >= self.limit:
-            raise PoolError(f"the Dask scheduler at {address} {problem} for {self.limit:g} s")
+            raise PoolError(f"the Dask scheduler at {self.address} {problem} for "
+                            f"{self.limit:g} s")

@@ -11,8 +11,8 @@
 - A private scratch directory (mode 0700) per run, removed when the run ends; one left by a
   killed run is removed by the next run.
 - A worker that stops answering (SIGSTOP, a hung host call) misses its heartbeats for
-  ``WORKER_TTL`` seconds; the scheduler then has its nanny restart it, and its jobs rerun. One
-  that does not start within that time (at least START_TIMEOUT) fails the start.
+  ``WORKER_TTL`` seconds; the scheduler then has its nanny restart it, and its jobs rerun.
+  Workers that have not started within that time (at least START_TIMEOUT) fail the start.
 - Ctrl-C is the parent's: the workers are started with SIGINT blocked, so that it does not
   reach them as a KeyboardInterrupt and a traceback each; the parent closes them.
 """
@@ -28,6 +28,7 @@ import stat
 import tempfile
 import threading
 import time
+import weakref
 from multiprocessing import resource_tracker
 
 from distributed import Nanny, Scheduler, SpecCluster, Worker
@@ -39,7 +40,7 @@ from distributed.system import MEMORY_LIMIT
 WORKER_TTL = 60
 #: scratch directories are named so, in the system's temporary directory
 SCRATCH_PREFIX = "posdata-dask-"
-#: the least time a worker is given to start (a short time-to-live in tests included)
+#: the least time the workers are given to start (a short time-to-live in tests included)
 START_TIMEOUT = 20
 #: seconds a worker is given to stop before it is killed
 KILL_GRACE = 1
@@ -62,7 +63,16 @@ class QuietWorker(Worker):
 
 class LocalNanny(Nanny):
     """A nanny that gives its worker KILL_GRACE seconds to stop before SIGKILL (Dask gives 4):
-    the jobs are pure computation, with nothing to save, and a stopped worker cannot stop."""
+    the jobs are pure computation, with nothing to save, and a stopped worker cannot stop.
+    Each is listed in ``made`` (the cluster lists a nanny only once its worker has started)."""
+
+    made = weakref.WeakSet()
+    made_lock = threading.Lock()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        with LocalNanny.made_lock:
+            LocalNanny.made.add(self)
 
     async def kill(self, timeout: float = KILL_GRACE / 0.8, reason: str = "nanny-kill"):
         return await super().kill(timeout=timeout, reason=reason)
@@ -114,24 +124,41 @@ class LocalWorkers:
         scheduler = {"cls": QuietScheduler,
                      "options": {**common, "port": 0, "dashboard": False,
                                  "dashboard_address": None, "worker_ttl": ttl}}
-        # death_timeout: a worker that does not start and register within it is killed, and
-        # the start fails (one line), rather than waiting for it for ever.
         worker = {"cls": LocalNanny,
                   "options": {**common, "worker_class": QuietWorker, "nthreads": 1,
-                              "death_timeout": max(ttl, START_TIMEOUT),
                               "dashboard": False, "local_directory": self.scratch,
                               "memory_limit": MEMORY_LIMIT // processes,
                               "silence_logs": logging.CRITICAL}}
         # Started here, not from the event loop: starting it unblocks SIGINT in the thread
         # that does (multiprocessing's resource tracker).
         resource_tracker.ensure_running()
-        with dask.config.set({"temporary-directory": self.scratch}), sigint_blocked():
-            # The cluster's event-loop thread is made here and inherits the blocked SIGINT;
-            # the threads it makes and the worker processes they spawn inherit it in turn. A
-            # Ctrl-C meanwhile is raised as the block ends, with self.cluster set to close.
-            self.cluster = SpecCluster(
-                scheduler=scheduler, workers=dict.fromkeys(range(processes), worker),
-                worker=worker, silence_logs=logging.CRITICAL, security=self.security)
+        with dask.config.set({"temporary-directory": self.scratch}):
+            with sigint_blocked():
+                # The cluster's event-loop thread is made here and inherits the blocked
+                # SIGINT; the threads it makes and the worker processes they spawn inherit it
+                # in turn. A Ctrl-C meanwhile is raised as the block ends, with self.cluster
+                # set to close.
+                self.cluster = SpecCluster(scheduler=scheduler, worker=worker,
+                                           silence_logs=logging.CRITICAL,
+                                           security=self.security)
+                self.cluster.scale(processes)
+            self._await_workers(processes, max(ttl, START_TIMEOUT))
+
+    def _await_workers(self, processes: int, timeout: float) -> None:
+        """Until ``processes`` workers have registered with the scheduler; PoolError (one line)
+        when one fails to start or they have not within ``timeout`` seconds (a worker stopped
+        while it starts is waited for by its nanny for ever)."""
+        from distributed.core import Status
+
+        from .pool import PoolError
+        deadline = time.monotonic() + timeout
+        while len(self.cluster.scheduler.workers) < processes:
+            if any(n.status in (Status.failed, Status.closing, Status.closed)
+                   for n in nannies_of(self.cluster)):
+                raise PoolError("a local Dask worker failed to start")
+            if time.monotonic() > deadline:
+                raise PoolError(f"the local Dask workers did not start within {timeout:g} s")
+            time.sleep(0.02)
 
     def client(self):
         from distributed import Client
@@ -141,11 +168,28 @@ class LocalWorkers:
         cluster, lock, self.cluster, self._lock = self.cluster, self._lock, None, None
         try:
             if cluster is not None:
+                kill_unregistered(cluster)
                 cluster.close()
         finally:
             if lock is not None:
                 os.close(lock)
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def nannies_of(cluster) -> list[LocalNanny]:
+    with LocalNanny.made_lock:
+        return [n for n in LocalNanny.made if n.scheduler_addr == cluster.scheduler.address]
+
+
+def kill_unregistered(cluster) -> None:
+    """SIGKILL the worker processes that have not registered with the scheduler: starting, or
+    stopped while starting, which their nannies would wait for, for ever, before closing."""
+    registered = {ws.pid for ws in list(cluster.scheduler.workers.values())}
+    for nanny in nannies_of(cluster):
+        pid = nanny.pid
+        if pid and pid not in registered:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager

@@ -34,7 +34,7 @@ def tls(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def cluster(tls):
+def cluster(tls, tmp_path_factory):
     """A scheduler and two one-thread workers (each under a nanny, which restarts it), over
     mutual TLS: (address, the perft options that reach it, a client of it)."""
     from distributed import Client
@@ -42,7 +42,8 @@ def cluster(tls):
     address = f"tls://127.0.0.1:{free_port()}"
     server_tls = ["--tls-ca-file", tls["ca"], "--tls-cert", tls["cluster"],
                   "--tls-key", tls["cluster-key"]]
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,  # scratch: not /tmp
+             "env": dict(os.environ, DASK_TEMPORARY_DIRECTORY=str(tmp_path_factory.mktemp("d")))}
     procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
                                address.rsplit(":", 1)[1], "--protocol", "tls",
                                "--no-dashboard", *server_tls], **quiet)]
@@ -166,12 +167,52 @@ def test_wrong_ca_is_one_line(cluster, tmp_path, capsys):
     assert "cannot reach the Dask scheduler" in err
 
 
-def test_scheduler_without_workers_is_one_line(monkeypatch, capsys):
+def test_scheduler_without_workers_is_one_line(monkeypatch, capsys, tmp_path):
     """A scheduler that has no worker for the time-to-live (short here): one line."""
+    import dask
     from distributed import LocalCluster
     monkeypatch.setenv("POSDATA_WORKER_TTL", "1")
-    with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
+    with dask.config.set({"temporary-directory": str(tmp_path)}), \
+            LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
         start = time.monotonic()
         err = one_line_error(["--scheduler", empty.scheduler_address], capsys)
     assert "has had no worker for 1 s" in err
     assert time.monotonic() - start < 30
+
+
+@pytest.mark.slow
+def test_scheduler_stopped_mid_run_is_one_line(tmp_path):
+    """SIGSTOP the scheduler of a cluster mid-count: the run ends in one line within its bound
+    (a time-to-live of 1 s here), not waiting on the scheduler for ever."""
+    address = f"tcp://127.0.0.1:{free_port()}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
+             "env": dict(os.environ, DASK_TEMPORARY_DIRECTORY=str(tmp_path))}
+    scheduler = subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
+                                  address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard"],
+                              **quiet)
+    posdata = os.path.join(os.path.dirname(sys.executable), "posdata")
+    try:
+        from distributed import Client
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=60)
+        run = subprocess.Popen([posdata, "perft", "--depth", "5", "--scheduler", address],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, POSDATA_WORKER_TTL="1"))
+        time.sleep(3)
+        assert run.poll() is None, "the count ended before the stop: make it larger"
+        os.kill(scheduler.pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            out, err = run.communicate(timeout=60)
+        finally:
+            if run.poll() is None:
+                run.kill()
+        assert time.monotonic() - stopped < 30
+        assert run.returncode == 2
+        assert err == f"posdata: error: the Dask scheduler at {address} has not answered for 1 s\n"
+    finally:
+        os.kill(scheduler.pid, signal.SIGKILL)
+        scheduler.wait(timeout=30)
+        worker.terminate()
+        worker.wait(timeout=30)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from posdata.engine.positions import BY_NAME
 from tests.sim.runs.procs import alive, children, listening
 
@@ -38,9 +40,8 @@ def test_stopped_worker_is_noticed(tmp_path):
     """SIGSTOP one worker: the scheduler misses its heartbeats for the time-to-live, has its
     nanny replace it and reruns its jobs; the count is exact (or the run fails with one line)
     well within the bound, and the stopped process is gone."""
-    kiwipete = BY_NAME["kiwipete"]
-    proc, workers, tmp = start(tmp_path, ["--fen", kiwipete.fen, "--depth", "3", "--quiet"],
-                               POSDATA_WORKER_TTL="1")
+    initial = BY_NAME["initial"]  # depth 4: some 3 s of work, well past the stop
+    proc, workers, tmp = start(tmp_path, ["--depth", "4", "--quiet"], POSDATA_WORKER_TTL="1")
     time.sleep(0.5)
     os.kill(workers[0], signal.SIGSTOP)
     stopped = time.monotonic()
@@ -54,7 +55,7 @@ def test_stopped_worker_is_noticed(tmp_path):
             raise AssertionError("the stopped worker outlived the run")
     took = time.monotonic() - stopped
     if proc.returncode == 0:
-        assert f"nodes    {kiwipete.counts[2]}\n" in out, out
+        assert f"nodes    {initial.counts[3]}\n" in out, out
     else:
         assert proc.returncode == 2 and err.count("\n") == 1, err
     # the worker's jobs could not finish while it was stopped: they waited for its time-to-live
@@ -79,4 +80,35 @@ def test_interrupt_is_one_line(tmp_path):
     while [w for w in workers if alive(w)]:
         assert time.monotonic() < deadline, "workers outlived the run"
         time.sleep(0.05)
+    assert os.listdir(tmp) == []
+
+
+@pytest.mark.slow
+def test_workers_stopped_while_starting(tmp_path):
+    """SIGSTOP both workers as soon as they exist: their nannies would wait for them for ever;
+    the run gives up within its start bound (20 s at the least), in one line, killing them."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen([POSDATA, "perft", "-j", "2", "--depth", "3", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            env=dict(os.environ, TMPDIR=str(tmp), POSDATA_WORKER_TTL="1"))
+    deadline = time.monotonic() + 60
+    while len(workers := children(proc.pid, b"spawn_main")) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.01)
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    if proc.returncode != 0:  # the workers were stopped before they registered (usually)
+        assert proc.returncode == 2, err
+        assert err == "posdata: error: the local Dask workers did not start within 20 s\n"
+    assert not [w for w in workers if alive(w)]
     assert os.listdir(tmp) == []
