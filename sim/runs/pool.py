@@ -18,14 +18,12 @@ import os
 import queue
 import time
 
+from .pool_error import PoolError
+
 #: seconds to wait for an existing scheduler before giving up with a one-line error
 CONNECT_TIMEOUT = 5
 #: seconds with no job finished between checks that the scheduler answers and has workers
 CHECK_EVERY = 2
-
-
-class PoolError(RuntimeError):
-    """The cluster cannot be used (unreachable scheduler, no workers); one line."""
 
 
 def scheduler_address(address: str | None = None) -> str | None:

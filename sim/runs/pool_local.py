@@ -35,6 +35,8 @@ from distributed import Nanny, Scheduler, SpecCluster, Worker
 from distributed.security import Security
 from distributed.system import MEMORY_LIMIT
 
+from .pool_error import PoolError
+
 #: how long a worker may go without a heartbeat before its jobs are moved (seconds);
 #: ``$POSDATA_WORKER_TTL`` overrides it (tests use a few seconds; Dask's floor is 5)
 WORKER_TTL = 60
@@ -150,7 +152,6 @@ class LocalWorkers:
         while it starts is waited for by its nanny for ever)."""
         from distributed.core import Status
 
-        from .pool import PoolError
         deadline = time.monotonic() + timeout
         while len(self.cluster.scheduler.workers) < processes:
             if any(n.status in (Status.failed, Status.closing, Status.closed)
