@@ -1,10 +1,10 @@
 """The ``-j N`` workers: a Dask cluster on this host that only this process can use.
 
 - Mutual TLS with credentials made for the run (``Security.temporary()``: a key and a self-signed
-  certificate that exist only in this process and reach the workers through the pipe that
-  starts them): anything on the host can connect to 127.0.0.1, but a peer without the
-  run's certificate is refused before a message is read, so it cannot submit code, read
-  results or pose as a worker.
+  certificate held in memory, passed to the workers through the pipe that starts them; Dask
+  writes them for a moment to a file in a private temporary directory to load them): anything
+  on the host can connect to 127.0.0.1, but a peer without the run's certificate is refused
+  before a message is read, so it cannot submit code, read results or pose as a worker.
 - Every listener on 127.0.0.1, and no HTTP server at all: Dask starts one on the scheduler
   (8787) and on each worker even with the dashboard off, serving logs, call stacks and
   metrics to anyone on the host.
