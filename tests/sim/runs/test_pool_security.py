@@ -62,7 +62,7 @@ def test_only_dask_listeners_on_loopback_and_no_http(run):
 def test_http_probe_sees_an_http_server():
     """The probe above can fail: it sees a plain HTTP server."""
     server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         assert answers_http(*server.server_address)
