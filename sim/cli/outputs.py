@@ -4,8 +4,9 @@ an interrupted or failed run leaves no half-written file and no mixture of old a
 The temporary names are made (and so every output's directory proven writable) before the
 command's work starts: an hour's work is not lost to a typo in a path at the end.
 
-The temporary names, ``.NAME.PID.XXXX.posdata-tmp``, are removed when the command fails; a
-killed run's are removed by the next run that writes NAME (their process is gone)."""
+The temporary names, ``.NAME.PID.XXXX.posdata-tmp`` (NAME in ASCII and cut short, so that the
+temporary name is valid wherever the real one is), are removed when the command fails; a killed
+run's are removed by the next run that writes NAME (their process is gone)."""
 
 import glob
 import os
@@ -15,6 +16,7 @@ import tempfile
 from .common import CliError
 
 SUFFIX = ".posdata-tmp"
+PROBE = "posdata-probe"  #: the file check_directory makes and removes
 
 
 class Outputs:
@@ -38,11 +40,9 @@ class Outputs:
     def temp(self, path: str) -> str:
         return self._temps[path]
 
-    def commit(self, *paths: str) -> None:
-        """Move the outputs ``paths`` (default: all) to their real names: written in full."""
+    def commit(self) -> None:
+        """Move every output to its real name (all were written in full)."""
         for path, temp in list(self._temps.items()):
-            if paths and path not in paths:
-                continue
             try:
                 os.replace(temp, path)
             except OSError as e:
@@ -80,9 +80,12 @@ def check_directory(path: str, option: str) -> None:
     and removing a file in it: one line naming it when it cannot be (a file in the way, a
     read-only file system, no permission). ``os.access`` is not enough: root passes it on a
     read-only directory."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise CliError(f"cannot write in {path} ({option}): it is a file, not a directory")
     try:
         os.makedirs(path, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path, prefix=".posdata-probe-", suffix=SUFFIX)
+        _remove_stale(path, PROBE)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=f".{PROBE}.{os.getpid()}.", suffix=SUFFIX)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
@@ -99,15 +102,24 @@ def _reserve(path: str, option: str) -> str:
     if not os.path.isdir(directory):
         why = "is not a directory" if os.path.exists(directory) else "does not exist"
         raise CliError(f"cannot write {path} ({option}): directory {directory} {why}")
+    if len(os.fsencode(name)) > _name_max(directory):  # the temporary's name is cut short
+        raise CliError(f"cannot write {path} ({option}): File name too long")
     _remove_stale(directory, name)
     try:
-        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{name}.{os.getpid()}.",
+        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{_stem(name)}.{os.getpid()}.",
                                     suffix=SUFFIX)
         os.close(fd)
         os.chmod(temp, _mode(path))
     except OSError as e:
         raise CliError(f"cannot write {path} ({option}): {e.strerror or e}") from None
     return temp
+
+
+def _name_max(directory: str) -> int:
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
 
 
 def _mode(path: str) -> int:
@@ -120,10 +132,15 @@ def _mode(path: str) -> int:
         return 0o666 & ~umask
 
 
+def _stem(name: str) -> str:
+    return "".join(c if c.isascii() and c.isprintable() else "_" for c in name[:64])
+
+
 def _remove_stale(directory: str, name: str) -> None:
     """Temporaries of ``name`` left by a killed run (whose process no longer exists)."""
-    for temp in glob.glob(os.path.join(glob.escape(directory), f".{glob.escape(name)}.*{SUFFIX}")):
-        pid = os.path.basename(temp)[len(name) + 2:].split(".")[0]
+    stem = _stem(name)
+    for temp in glob.glob(os.path.join(glob.escape(directory), f".{glob.escape(stem)}.*{SUFFIX}")):
+        pid = os.path.basename(temp)[len(stem) + 2:].split(".")[0]
         if pid.isdigit() and not _alive(int(pid)):
             _remove(temp)
 

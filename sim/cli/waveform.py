@@ -1,6 +1,8 @@
 """One generation in Amaranth's simulator with its waveform: the VCD and the GTKWave save file
 beside it (``posdata sim --vcd``, the demo), each written whole or not at all."""
 
+import os
+
 from .outputs import Outputs
 
 
@@ -17,9 +19,19 @@ def generate_with_waveform(board, vcd: str, gtkw: str, option: str):
         with PysimGenerator(vcd=outputs.temp(vcd), trace=True,
                             variant=board.variant.name) as hw:
             result = hw.generate(board)
-        # the save file names the VCD it opens: written once the VCD has its real name
-        outputs.commit(vcd)
-        write_gtkw(vcd, outputs.temp(gtkw), GTKW_GROUPS, "start", "done",
+        write_gtkw(outputs.temp(vcd), outputs.temp(gtkw), GTKW_GROUPS, "start", "done",
                    round(CLOCK_PERIOD * 1e15))
-        outputs.commit(gtkw)
+        _name_dumpfile(outputs.temp(gtkw), vcd)
+        outputs.commit()
     return result
+
+
+def _name_dumpfile(gtkw: str, vcd: str) -> None:
+    """Point the save file at the VCD's real name (it was written naming the temporary one);
+    the name as the file system spells it, which need not be ASCII."""
+    with open(gtkw, "rb") as f:
+        lines = f.read().split(b"\n")
+    lines = [b'[dumpfile] "' + os.fsencode(vcd) + b'"' if line.startswith(b"[dumpfile] ")
+             else line for line in lines]
+    with open(gtkw, "wb") as f:
+        f.write(b"\n".join(lines))

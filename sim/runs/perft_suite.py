@@ -17,9 +17,8 @@ from posdata.hdl.common.contract import MAX_DEPTH
 from .gen_perft import frontier, subtree
 from .pool import run_in_workers, scheduler_address
 
-# ASCII digits: \d also matches '٣', which int() reads as 3
-_OPCODE = re.compile(r"D[0-9]")
-_COUNT = re.compile(r"D([0-9]+)\s+([0-9]+)")
+_OPCODE = re.compile(r"D\d")  # a depth opcode, then refused unless in ASCII digits:
+_COUNT = re.compile(r"D([0-9]+)\s+([0-9]+)")  # \d also matches '٣', which int() reads as 3
 #: every engine's perft counts in 64 bits; a count above is no count
 MAX_NODES = 2**64 - 1
 
@@ -81,11 +80,11 @@ def parse_suite(text: str, variant="chess", deeper: bool = False) -> list[SuiteE
                                  "n >= 1)")
             depth, nodes = _number(m[1], MAX_DEPTH + 1), _number(m[2], MAX_NODES + 1)
             if depth > MAX_DEPTH and not deeper:
-                raise SuiteError(f"line {number}: D{shorten(m[1].lstrip('0'))} is deeper than "
+                raise SuiteError(f"line {number}: D{_shown(m[1])} is deeper than "
                                  f"{MAX_DEPTH}, the limit of --depth (--max-depth skips the "
                                  "deeper counts)")
             if nodes > MAX_NODES:
-                raise SuiteError(f"line {number}: D{depth}'s count {shorten(m[2])} is more "
+                raise SuiteError(f"line {number}: D{depth}'s count {_shown(m[2])} is more "
                                  "than 2**64 - 1")
             if depth in counts:
                 raise SuiteError(f"line {number}: D{depth} given twice ({counts[depth]} and "
@@ -103,9 +102,14 @@ def parse_suite(text: str, variant="chess", deeper: bool = False) -> list[SuiteE
     return entries
 
 
+def _shown(digits: str) -> str:
+    digits = digits.lstrip("0") or "0"
+    return digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits)} digits)"
+
+
 def _number(digits: str, above: int) -> int:
-    """The value of ASCII ``digits``, or ``above`` when it is at least that: no int() of a
-    5,000-digit number (Python refuses past 4,300)."""
+    """The value of ASCII ``digits``, or ``above`` for a number with more digits than it: no
+    int() of a 5,000-digit number (Python refuses past 4,300)."""
     digits = digits.lstrip("0") or "0"
     return int(digits) if len(digits) <= len(str(above)) else above
 

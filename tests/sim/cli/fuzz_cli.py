@@ -7,15 +7,18 @@ the CLI's contract: exit status 0, 1 or 2; on 2 exactly one line on stderr,
 What a valid command line would start that is slow or touches hardware is replaced by a stub
 that raises ``Reached`` (the command line got past every check: a valid outcome):
 
-* the gateware's drivers (``make_driver``, ``make_chip``, ``open_board``): compiling a model
-  takes minutes the first time, the simulators seconds per run, and a board is hardware;
-* ``board``'s transports: a serial port (hardware) or the board's compiled model;
+* a board (``open_board``, ``SerialTransport``): hardware;
+* the perft chip and the board in Amaranth's simulator (``ChipSimulation``,
+  ``SimulatedTransport``): about a thousand clocks a second, a minute for a count of depth 2;
 * Dask (``open_client``): ``-j N`` and ``--scheduler`` start workers or reach the network;
 * ``synthesize``: minutes of Yosys and nextpnr;
 * the demo's four parts: a minute of work;
-* Amaranth's simulator under ``sim`` (``light`` runs only; the slow fuzz runs it);
 * the Verilog/RTLIL of ``export`` is a short fixed text (elaboration and Yosys take seconds):
-  the files are still written, whole, for real.
+  the files are still written, whole, for real;
+* in make test's fuzz (``light``) also the gateware's drivers (``make_driver``, ``make_chip``),
+  ``board``'s transports (the board's compiled model) and Amaranth's simulator under ``sim``:
+  compiling a model takes minutes the first time and a simulation seconds. The slow fuzz runs
+  them.
 
 Work that grows with a number is bounded by ``CAPS``: valid values above the cap (``--depth
 12``: hours) are not generated; invalid ones beyond the option's range are.
@@ -50,7 +53,9 @@ class Reached(Exception):
 
 
 def stubs(light: bool) -> list[tuple[str, str, object]]:
-    """(module, attribute, replacement); ``light``: also Amaranth's simulator."""
+    """(module, attribute, replacement). ``light`` (make test): also the simulators and
+    compiled models; otherwise (the slow fuzz) those run, and only Dask, synthesis, serial
+    ports, the demo and the export's Yosys are stubbed."""
     def reach(what):
         def stub(*args, **kwargs):
             raise Reached(what)
@@ -59,10 +64,11 @@ def stubs(light: bool) -> list[tuple[str, str, object]]:
     def text(design="generator", params=None, dut=None):
         return f"// {design} {params}\nmodule posdata_movegen; endmodule\n"
 
-    out = [("posdata.sim.drivers.targets", "make_driver", reach("a gateware driver")),
-           ("posdata.sim.drivers.targets", "make_chip", reach("the perft chip")),
-           ("posdata.sim.drivers.targets", "open_board", reach("a board")),
-           ("posdata.sim.cli.board_cmd", "open_transport", reach("a board's transport")),
+    out = [("posdata.sim.drivers.targets", "open_board", reach("a board")),
+           ("posdata.sim.drivers.chip_pysim", "ChipSimulation", reach("the chip in pysim")),
+           ("posdata.sim.drivers.fpga_board_sim", "SimulatedTransport",
+            reach("the board in pysim")),
+           ("posdata.sim.drivers.fpga_board", "SerialTransport", reach("a serial port")),
            ("posdata.sim.runs.pool", "open_client", reach("Dask")),
            ("posdata.hdl.boards.synth", "synthesize", reach("synthesis")),
            ("posdata.sim.models.verilog_export", "verilog_text", text),
@@ -70,7 +76,10 @@ def stubs(light: bool) -> list[tuple[str, str, object]]:
     out += [("posdata.sim.cli.demo_cmd", part, reach("the demo"))
             for part in ("software_perft", "cycle_simulation", "hardware_perft", "bitstream")]
     if light:
-        out.append(("posdata.sim.drivers.gen_pysim", "PysimGenerator", reach("pysim")))
+        out += [("posdata.sim.drivers.targets", "make_driver", reach("a gateware driver")),
+                ("posdata.sim.drivers.targets", "make_chip", reach("the perft chip")),
+                ("posdata.sim.cli.board_cmd", "open_transport", reach("a board's transport")),
+                ("posdata.sim.drivers.gen_pysim", "PysimGenerator", reach("pysim"))]
     return out
 
 
@@ -265,7 +274,8 @@ def argv_for(rng: random.Random, name: str, sub: argparse.ArgumentParser,
         # later overrides it: argparse keeps the last)
         if action.dest in CAPS and action.option_strings and \
                 (action.default or 0) > CAPS[action.dest]:
-            argv += [action.option_strings[0], str(rng.randint(action.type.lo, CAPS[action.dest]))]
+            lo = getattr(action.type, "lo", 0)
+            argv += [action.option_strings[0], str(rng.randint(lo, CAPS[action.dest]))]
     if name == "perft" and rng.random() < 0.25:  # the suite: half of what perft reads
         argv += ["--epd", rng.choice(pools.epds)]
     chosen = rng.sample(actions, min(len(actions), rng.choice((0, 1, 1, 2, 2, 3, 4, 6))))

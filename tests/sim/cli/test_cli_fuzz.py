@@ -4,7 +4,7 @@ half written. Seeded; a failure lists the command lines that broke the contract.
 
 import argparse
 import collections
-import time
+import random
 
 import pytest
 
@@ -25,7 +25,7 @@ def fuzz_env(tmp_path, monkeypatch):
 def fuzz(monkeypatch, seed: int, n: int, light: bool) -> collections.Counter:
     fuzz_cli.install_stubs(monkeypatch, light)
     pools = fuzz_cli.Pools()
-    pools.make(__import__("random").Random(seed))
+    pools.make(random.Random(seed))
     kinds = collections.Counter()
     broken = []
     for argv in fuzz_cli.command_lines(seed, n, pools):
@@ -40,20 +40,18 @@ def fuzz(monkeypatch, seed: int, n: int, light: bool) -> collections.Counter:
 
 
 def test_fuzz_every_subcommand(fuzz_env):
-    start = time.monotonic()
+    """1,500 command lines, about 10 s."""
     kinds = fuzz(fuzz_env, seed=32, n=1500, light=True)
     # the fuzz reaches every outcome: a generator that only made bad input would test little
     assert kinds[0] and kinds[1] and kinds[2] and kinds["reached"], kinds
-    assert time.monotonic() - start < 30
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(1, 9))
+@pytest.mark.parametrize("seed", range(1, 5))
 def test_fuzz_deeper(fuzz_env, seed):
-    """More command lines per seed; Amaranth's simulator runs for real under ``sim``."""
-    fuzz_env.setitem(fuzz_cli.CAPS, "depth", 3)
-    fuzz_env.setitem(fuzz_cli.CAPS, "max_depth", 3)
-    fuzz(fuzz_env, seed=seed, n=4000, light=False)
+    """More command lines, and the gateware for real (the generator in Amaranth's simulator,
+    the compiled models, the compiled board): about a minute per seed."""
+    fuzz(fuzz_env, seed=seed, n=2500, light=False)
 
 
 def test_every_numeric_option_is_range_checked():
