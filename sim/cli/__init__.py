@@ -41,11 +41,13 @@ def main(argv=None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            parser.print_help(sys.stderr)
-            return 2
+            names = ", ".join(m.__name__.rsplit(".", 1)[1][:-4] for m in COMMANDS)
+            raise CliError(f"no command: give one of {names} (see 'posdata --help')")
         return args.run(args) or 0
     except (CliError, FenError) as e:
-        print(f"posdata: error: {e}", file=sys.stderr)
+        # one line, whatever the input it quotes (argparse quotes some of it raw)
+        message = str(e).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"posdata: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("posdata: interrupted", file=sys.stderr)

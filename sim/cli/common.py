@@ -4,7 +4,9 @@ progress on stderr, the clock for projected hardware times."""
 import argparse
 import glob
 import json
+import math
 import os
+import re
 import sys
 import time
 
@@ -92,17 +94,58 @@ def describe(board: Board, m: int) -> str:
     return board.uci(m) + (" " + flags if flags else "")
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut short: an error line quotes the input, not a megabyte of it."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def int_in_range(lo: int, hi: int, name: str):
-    """An argparse type: an integer in [lo, hi], with an error that names the option."""
+    """An argparse type: an integer in [lo, hi] (ASCII digits), with an error that names the
+    option. The bounds are on the function (``lo``, ``hi``) for the tests to find."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {text!r}") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, not {value}")
+        digits = text.strip()
+        if not _INTEGER.fullmatch(digits):
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {shorten(text)}")
+        # no int() of a 5000-digit number (Python refuses over 4300): it is out of range anyway
+        value = int(digits) if len(digits) <= 30 else None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, not "
+                                             f"{shorten(digits)}")
         return value
+    parse.lo, parse.hi = lo, hi
     return parse
+
+
+def float_in_range(lo: float, hi: float, name: str):
+    """An argparse type: a finite number in [lo, hi] (not nan, not inf), with an error that
+    names the option; ``lo``, ``hi`` on the function as for int_in_range."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, not {shorten(text)}") \
+                from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{name} must be a finite number, not "
+                                             f"{shorten(text)}")
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo:g} and {hi:g}, not "
+                                             f"{shorten(text)}")
+        return value
+    parse.lo, parse.hi = lo, hi
+    return parse
+
+
+#: --mhz of the projected hardware times: 1 kHz to 10 GHz
+MHZ_RANGE = (0.001, 10_000.0)
+
+
+def add_mhz_arg(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None,
+                   metavar="F", help=help)
 
 
 def latest_fmax(build_dir: str = "build", board: str = "*",
@@ -116,7 +159,9 @@ def latest_fmax(build_dir: str = "build", board: str = "*",
             with open(path) as f:
                 report = json.load(f)
             fmax = float(report["fmax_mhz"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            continue
+        if not MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1]:  # a damaged report (nan, 0): no clock
             continue
         if perft_chip and not report.get("engines"):
             continue
@@ -129,8 +174,8 @@ def clock_mhz(mhz: float | None) -> float | None:
     """The clock for projected hardware times: --mhz when given, else the latest Fmax."""
     if mhz is None:
         return latest_fmax()
-    if mhz <= 0:
-        raise CliError(f"--mhz must be positive, not {mhz}")
+    if not MHZ_RANGE[0] <= mhz <= MHZ_RANGE[1]:  # also nan
+        raise CliError(f"--mhz must be between {MHZ_RANGE[0]:g} and {MHZ_RANGE[1]:g}, not {mhz}")
     return mhz
 
 

@@ -9,6 +9,7 @@ from posdata.engine.variants import CHESS
 from .common import (
     CliError,
     add_json_arg,
+    add_mhz_arg,
     add_variant_arg,
     clock_mhz,
     int_in_range,
@@ -41,8 +42,7 @@ def register(sub) -> None:
     add_scheduler_arg(p)
     add_random_args(p)
     add_variant_arg(p)
-    p.add_argument("--mhz", type=float, default=None,
-                   help="clock for the hardware time (default: latest synthesis Fmax)")
+    add_mhz_arg(p, "clock for the hardware time, MHz (default: latest synthesis Fmax)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     add_json_arg(p)
     p.set_defaults(run=run)

@@ -29,12 +29,21 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from .outputs import check_directory
+
+    synth = os.environ.get("SYNTH", "1") != "0"
+    # the waveform and the bitstream go under build/: proven writable before the first part
+    check_directory(BUILD_DIR, "the demo's output directory")
+    if synth:
+        from posdata.hdl.boards.synth import DEFAULT_BOARD
+        check_directory(os.path.join(BUILD_DIR, "synth", DEFAULT_BOARD),
+                        "the demo's output directory")
     ok = software_perft()
     print()
     ok &= cycle_simulation()
     print()
     ok &= hardware_perft()
-    if os.environ.get("SYNTH", "1") != "0":
+    if synth:
         print()
         ok &= bitstream()
     return 0 if ok else 1
@@ -61,17 +70,20 @@ def software_perft() -> bool:
 def cycle_simulation() -> bool:
     from posdata.sim.drivers.gen_pysim import PysimGenerator
 
+    from .waveform import generate_with_waveform
+
     print("== The gateware in Amaranth's cycle-accurate simulator (move@cycle it left the "
           "generator)")
-    os.makedirs(BUILD_DIR, exist_ok=True)
     vcd = os.path.join(BUILD_DIR, "kiwipete.vcd")
     gtkw = os.path.join(BUILD_DIR, "kiwipete.gtkw")
     ok = True
     for name in ("initial", "kiwipete"):
         board = Board(BY_NAME[name].fen)
-        options = {"vcd": vcd, "gtkw": gtkw} if name == "kiwipete" else {}
-        with PysimGenerator(trace=True, **options) as hw:
-            result = hw.generate(board)
+        if name == "kiwipete":
+            result = generate_with_waveform(board, vcd, gtkw, "the demo's waveform")
+        else:
+            with PysimGenerator(trace=True) as hw:
+                result = hw.generate(board)
         same = result.moves == board.moves()
         ok &= same
         n = len(result.moves)

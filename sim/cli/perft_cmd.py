@@ -7,6 +7,7 @@ from .common import (
     CliError,
     Progress,
     add_json_arg,
+    add_mhz_arg,
     add_position_args,
     add_variant_arg,
     clock_mhz,
@@ -53,9 +54,8 @@ def register(sub) -> None:
                    help="hw/both: perft engines on the simulated chip, sharing the count "
                         "(default: 1); on a mismatch each engine also counts alone, naming a "
                         "faulty one")
-    p.add_argument("--mhz", type=float, default=None,
-                   help="clock for the hardware time (default: Fmax of the latest synthesis "
-                        "report under build/, if any)")
+    add_mhz_arg(p, "clock for the hardware time, MHz (default: Fmax of the latest synthesis "
+                   "report under build/, if any)")
     p.add_argument("--divide", action="store_true",
                    help="also print the count below each legal root move")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")

@@ -1,10 +1,23 @@
 """posdata synth: the bitstream for an FPGA board, with the report an FPGA engineer reads."""
 
+import os
 import sys
 
 from posdata.sim.runs.synth_summary import add_speed, print_report
 
-from .common import CliError, add_json_arg, add_variant_arg, print_json
+from .common import (
+    CliError,
+    add_json_arg,
+    add_variant_arg,
+    float_in_range,
+    int_in_range,
+    print_json,
+)
+from .outputs import check_directory
+
+#: the PLL's output range is narrower (one line from it for a clock it cannot make)
+MHZ_RANGE = (1.0, 1000.0)
+MAX_SEEDS = 100
 
 
 def register(sub) -> None:
@@ -22,21 +35,26 @@ def register(sub) -> None:
                     "fit.")
     p.add_argument("--board", choices=tuple(BOARDS), default=DEFAULT_BOARD,
                    help=f"target board (default: {DEFAULT_BOARD})")
-    p.add_argument("--mhz", type=float, default=None,
+    p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None, metavar="F",
                    help=f"generator clock from the PLL, MHz (default: {DEFAULT_MHZ:g}; "
                         f"icebreaker: {BOARDS['icebreaker'].family.default_mhz:g}, and a whole "
                         f"multiple of the baud rate there)")
-    p.add_argument("--baud", type=int, default=None,
+    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=None,
+                   metavar="B",
                    help="UART baud rate (default: 3000000, the ULX3S FT231X's maximum)")
-    p.add_argument("--engines", type=int, default=None, metavar="N",
+    p.add_argument("--engines", type=int_in_range(1, 64, "--engines"), default=None,
+                   metavar="N",
                    help="perft engines behind the front end (default: the board's; "
                         "ulx3s-85f holds several, the smaller parts one)")
     add_variant_arg(p)
-    p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
-    p.add_argument("--seeds", type=int, default=None, metavar="N",
+    p.add_argument("--seed", type=int_in_range(0, 2**31 - 1, "--seed"), default=1, metavar="N",
+                   help="nextpnr placement seed (default: 1)")
+    p.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS, "--seeds"), default=None,
+                   metavar="N",
                    help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) and "
                         "report the minimum and median Fmax (what `make synth-seeds` runs)")
-    p.add_argument("--build-dir", default="build", help="where build/synth/BOARD goes")
+    p.add_argument("--build-dir", default="build", metavar="DIR",
+                   help="where build/synth/BOARD goes")
     add_json_arg(p)
     p.set_defaults(run=run)
 
@@ -55,18 +73,17 @@ def build_variant(args):
 def run(args) -> int:
     from posdata.hdl.boards.synth import SynthError, synthesize
 
-    if args.mhz is not None and args.mhz <= 0:
-        raise CliError(f"--mhz must be positive, not {args.mhz:g}")
-
     def progress(step):
         if not args.json:
             print(f"... {step}", file=sys.stderr, flush=True)
 
+    variant = build_variant(args)
     if args.seeds is not None:
-        return run_seeds(args, progress)
+        return run_seeds(args, variant, progress)
+    check_directory(os.path.join(args.build_dir, "synth", args.board), "--build-dir")
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
-                            progress, engines=args.engines, variant=build_variant(args))
+                            progress, engines=args.engines, variant=variant)
     except SynthError as e:
         raise CliError(str(e)) from None
     report = add_speed(result.report, progress)
@@ -77,23 +94,23 @@ def run(args) -> int:
     return 0
 
 
-def run_seeds(args, progress) -> int:
+def run_seeds(args, variant, progress) -> int:
     """One build per placement seed; the Fmax spread says how much margin the clock has."""
-    import os
     import statistics
 
     from posdata.hdl.boards.synth import SynthError, synthesize
 
-    if args.seeds < 1:
-        raise CliError(f"--seeds must be at least 1, not {args.seeds}")
+    directories = [os.path.join(args.build_dir, "synth", args.board, f"seed-{seed}")
+                   for seed in range(1, args.seeds + 1)]
+    for directory in directories:  # all before the first build: not one lost at the end
+        check_directory(directory, "--build-dir")
     rows = []
-    for seed in range(1, args.seeds + 1):
+    for seed, directory in enumerate(directories, 1):
         progress(f"seed {seed} of {args.seeds}")
         try:
             result = synthesize(args.board, args.mhz, args.baud, args.build_dir, seed, progress,
-                                engines=args.engines, variant=build_variant(args),
-                                directory=os.path.join(args.build_dir, "synth", args.board,
-                                                       f"seed-{seed}"))
+                                engines=args.engines, variant=variant,
+                                directory=directory)
         except SynthError as e:
             raise CliError(str(e)) from None
         r = result.report
