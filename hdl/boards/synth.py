@@ -140,8 +140,11 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     }
     report["utilization"].update(cell_utilization(read_json(products, f"{NAME}.stat.json"), pnr,
                                                   family.cell_resources))
-    with open(os.path.join(directory, "report.json"), "w") as f:
+    # whole or not at all: a reader never sees half a report beside the bitstream
+    partial = os.path.join(directory, f".report.json.{os.getpid()}.tmp")
+    with open(partial, "w") as f:
         json.dump(report, f, indent=2)
+    os.replace(partial, os.path.join(directory, "report.json"))
     return SynthResult(board, platform.device, directory, report)
 
 

@@ -4,6 +4,7 @@ import os
 import sys
 
 from posdata.engine.fen import FenError
+from posdata.sim.models.toolchain import ToolchainError
 
 from . import (
     board_cmd,
@@ -44,7 +45,7 @@ def main(argv=None) -> int:
             names = ", ".join(m.__name__.rsplit(".", 1)[1][:-4] for m in COMMANDS)
             raise CliError(f"no command: give one of {names} (see 'posdata --help')")
         return args.run(args) or 0
-    except (CliError, FenError) as e:
+    except (CliError, FenError, ToolchainError) as e:
         # one line, whatever the input it quotes (argparse quotes some of it raw)
         message = str(e).replace("\r", "\\r").replace("\n", "\\n")
         print(f"posdata: error: {message}", file=sys.stderr)

@@ -47,7 +47,7 @@ def register(sub) -> None:
     add_target_args(p)
     p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=1,
                    help="local Dask workers sharing the nodes of a ply below the root (default: "
-                        "1, in this process; workers take about 3 s to start: worth it for "
+                        "1, in this process; workers take a few seconds to start: worth it for "
                         "counts of more than a few seconds)")
     add_scheduler_arg(p)
     p.add_argument("--engines", type=int_in_range(1, 64, "--engines"), default=1,
