@@ -1,11 +1,9 @@
 """What every subcommand shares: one-line errors, board setup from --fen/--moves, JSON output,
-progress on stderr, the clock for projected hardware times."""
+progress on stderr, the range of --mhz (the clock itself: sim.cli.clock)."""
 
 import argparse
-import glob
 import json
 import math
-import os
 import re
 import sys
 import time
@@ -146,37 +144,6 @@ MHZ_RANGE = (0.001, 10_000.0)
 def add_mhz_arg(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None,
                    metavar="F", help=help)
-
-
-def latest_fmax(build_dir: str = "build", board: str = "*",
-                perft_chip: bool = False) -> float | None:
-    """Fmax (MHz) of the generator's clock from the newest synthesis report (of ``board``; with
-    ``perft_chip``, only of a build with perft engines, not an older generator-only one), if
-    one exists."""
-    newest = None
-    for path in glob.glob(os.path.join(build_dir, "synth", board, "report.json")):
-        try:
-            with open(path) as f:
-                report = json.load(f)
-            fmax = float(report["fmax_mhz"])
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
-            continue
-        if not MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1]:  # a damaged report (nan, 0): no clock
-            continue
-        if perft_chip and not report.get("engines"):
-            continue
-        if newest is None or os.path.getmtime(path) > newest[0]:
-            newest = (os.path.getmtime(path), fmax)
-    return newest[1] if newest else None
-
-
-def clock_mhz(mhz: float | None) -> float | None:
-    """The clock for projected hardware times: --mhz when given, else the latest Fmax."""
-    if mhz is None:
-        return latest_fmax()
-    if not MHZ_RANGE[0] <= mhz <= MHZ_RANGE[1]:  # also nan
-        raise CliError(f"--mhz must be between {MHZ_RANGE[0]:g} and {MHZ_RANGE[1]:g}, not {mhz}")
-    return mhz
 
 
 def print_json(obj) -> None:

@@ -3,6 +3,7 @@ loop, or on the simulated perft chip, which counts by itself."""
 
 from posdata.hdl.common.contract import MAX_DEPTH
 
+from .clock import clock_mhz
 from .common import (
     CliError,
     Progress,
@@ -10,7 +11,6 @@ from .common import (
     add_mhz_arg,
     add_position_args,
     add_variant_arg,
-    clock_mhz,
     int_in_range,
     load_board,
     print_json,
@@ -54,8 +54,9 @@ def register(sub) -> None:
                    help="hw/both: perft engines on the simulated chip, sharing the count "
                         "(default: 1); on a mismatch each engine also counts alone, naming a "
                         "faulty one")
-    add_mhz_arg(p, "clock for the hardware time, MHz (default: Fmax of the latest synthesis "
-                   "report under build/, if any)")
+    add_mhz_arg(p, "clock for the hardware time, MHz (default: Fmax of the newest synthesis "
+                   "report under build/ of a build that holds what ran: the perft chip for hw "
+                   "and both, the generator for gen)")
     p.add_argument("--divide", action="store_true",
                    help="also print the count below each legal root move")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -74,7 +75,8 @@ def run(args) -> int:
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
     board = load_board(args)
-    mhz = clock_mhz(args.mhz)
+    clock = clock_mhz(args.mhz, "chip" if args.backend in ("hw", "both") else "generator")
+    mhz = clock.mhz if clock else None
     target = target_from_args(args, args.jobs)
     if args.backend in ("hw", "both"):
         require_chip_variant(args, target.name)
@@ -109,6 +111,8 @@ def run(args) -> int:
     if args.json:
         out = report.as_dict(mhz)
         out["bulk"] = args.bulk
+        if args.backend != "sw":
+            out["clock"] = clock.as_dict() if clock else None
         if args.divide:
             out["divide"] = report.divide
         print_json(out)
@@ -146,7 +150,7 @@ def run(args) -> int:
     if args.backend != "sw" and mhz:
         what = "the chip's clocks" if args.backend in ("hw", "both") else \
             "the generator's cycles alone"
-        print(f"hw time  {hw_clocks / (mhz * 1e6):.6f} s at {mhz:g} MHz ({what})")
+        print(f"hw time  {hw_clocks / (mhz * 1e6):.6f} s ({what}) at {clock.describe()}")
     if report.mismatch:
         print(f"MISMATCH {report.mismatch}")
         return 1
