@@ -18,9 +18,31 @@ class CliError(Exception):
     """A problem with the user's input or environment: printed as one line, exit status 2."""
 
 
+class _NeverRaised(Exception):
+    pass
+
+
+def raised_class(module: str, name: str) -> type:
+    """``module.name``, an exception class, for an ``except`` clause (evaluated only when an
+    exception reaches it): the class if its module is loaded, else one nothing raises. A module
+    never imported cannot have raised its class, and importing it only to name the class would
+    cost every short command its start-up."""
+    loaded = sys.modules.get(module)
+    return getattr(loaded, name) if loaded is not None else _NeverRaised
+
+
+#: argparse's ``argument --depth: `` before a message of ours that names the option already
+_ARGUMENT = re.compile(r"argument ([^:]+): (.*)", re.DOTALL)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise CliError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        # main() prints "posdata: error: ": say the subcommand, and the option, once each
+        match = _ARGUMENT.fullmatch(message)
+        if match and any(match[2].startswith(name) for name in match[1].split("/")):
+            message = match[2]
+        command = self.prog.removeprefix("posdata").strip()
+        raise CliError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
 
 
 def add_position_args(p: argparse.ArgumentParser) -> None:

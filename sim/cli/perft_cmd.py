@@ -14,6 +14,7 @@ from .common import (
     int_in_range,
     load_board,
     print_json,
+    raised_class,
     require_chip_variant,
 )
 from .perft_epd import add_suite_args, run_suite_cmd
@@ -83,7 +84,6 @@ def run(args) -> int:
     if args.backend in ("hw", "both") and target.name == "verilator":
         raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
                        "is exported to Verilator (--backend gen --target verilator)")
-    from posdata.sim.drivers.fpga_board import BoardError
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):
@@ -102,7 +102,8 @@ def run(args) -> int:
             from posdata.sim.runs.gen_perft import run_perft
             report = run_perft(board, args.depth, args.backend, target, args.jobs, progress,
                                check=args.check, bulk=args.bulk, scheduler=args.scheduler)
-    except (RuntimeError, ValueError, OSError, BoardError) as e:  # a missing toolchain or
+    except (RuntimeError, ValueError, OSError,  # a missing toolchain or
+            raised_class("posdata.sim.drivers.fpga_board", "BoardError")) as e:
         raise CliError(str(e)) from None  # cluster, a stuck simulation, an unreachable board
     finally:
         progress.done()
