@@ -146,6 +146,9 @@ def run(args) -> int:
         per = f" ({report.clocks / report.nodes:.3f} per leaf)" if report.nodes else ""
         runs = f", over {report.counts} chip counts" if report.counts > 1 else ""
         print(f"clocks   {report.clocks}{per}{runs}")
+    if args.backend != "sw":
+        print(f"compile  {report.compile_seconds:.3f} s to build or load the model (not in the "
+              "time below)")
     print(f"time     {report.seconds:.3f} s on the host ({nps:,.0f} nodes/s)")
     hw_clocks = report.clocks if args.backend in ("hw", "both") else report.cycles
     if args.backend != "sw" and mhz:
