@@ -81,6 +81,7 @@ def compare_table(depths: dict, sim, jobs: int, clock, quiet=False,
             "the generator's cycles alone"
         print(f"hw time: {what} at {at}")
         compiled = sum(r["compile_seconds"] for r in rows)
-        print(f"host s: the counts alone; building or loading the model took {compiled:.2f} s "
-              "before them")
+        if compiled:  # a board has no model to build
+            print(f"host s: the counts alone; building or loading the model took "
+                  f"{compiled:.2f} s before them")
     return rows
