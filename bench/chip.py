@@ -32,7 +32,7 @@ from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.common.contract import PHASE_NAMES
-from posdata.sim.cli.common import latest_fmax
+from posdata.sim.cli.clock import latest_fmax
 from posdata.sim.drivers.chip_cxxrtl import ChipModel
 from posdata.sim.runs.chip_projection import project
 

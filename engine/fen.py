@@ -33,6 +33,11 @@ from .variants import CHESS, Variant
 
 MAX_PIECES = 16
 MAX_PAWNS = 8
+#: the counters' range: four digits, past the longest game the rules allow (8,849 moves, the
+#: 75-move rule ending it); a longer game's FEN is written with the counter at the bound (it
+#: can matter to no rule by then), so that every FEN written here reads back
+MAX_HALFMOVE = 9999
+MAX_FULLMOVE = 9999
 _SIDE_NAMES = ("white", "black")
 
 
@@ -57,14 +62,15 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
     """``check_material=False`` lets through material no game reaches (tests of buffers)."""
     fields = text.split()
     if len(fields) not in (4, 6):
-        raise FenError(f"bad FEN: expected 6 fields (or 4 for EPD), got {len(fields)}: {text!r}")
+        raise FenError(f"bad FEN: expected 6 fields (or 4 for EPD), got {len(fields)}: "
+                       f"{shorten(text)}")
     placement, side_s, castling_s, ep_s = fields[:4]
     color, piece = _parse_placement(placement, variant)
     if check_material:
         _check_material(color, piece, variant)
 
     if side_s not in ("w", "b"):
-        raise FenError(f"bad FEN: side to move must be 'w' or 'b', not {side_s!r}")
+        raise FenError(f"bad FEN: side to move must be 'w' or 'b', not {shorten(side_s)}")
     side = WHITE if side_s == "w" else BLACK
 
     if variant.chess960:
@@ -75,8 +81,8 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
 
     fifty, fullmove = 0, 1
     if len(fields) == 6:
-        fifty = _parse_count(fields[4], "halfmove clock", 0)
-        fullmove = _parse_count(fields[5], "fullmove number", 1)
+        fifty = _parse_count(fields[4], "halfmove clock", 0, MAX_HALFMOVE)
+        fullmove = _parse_count(fields[5], "fullmove number", 1, MAX_FULLMOVE)
     return Position(color, piece, side, castle, ep, fifty, fullmove, castles)
 
 
@@ -101,7 +107,7 @@ def _parse_placement(placement: str, variant: Variant) -> tuple[list[int], list[
                 where = "" if variant is CHESS else f" in {variant.name}"
                 raise FenError(f"bad FEN: unknown piece letter {ch!r} on rank {rank + 1}{where}")
         if file != 8:
-            raise FenError(f"bad FEN: rank {rank + 1} has {file} files, not 8: {row!r}")
+            raise FenError(f"bad FEN: rank {rank + 1} has {file} files, not 8: {shorten(row)}")
     for side, name in ((WHITE, "white"), (BLACK, "black")):
         kings = sum(1 for sq in range(64) if color[sq] == side and piece[sq] == KING)
         if kings != 1:
@@ -216,7 +222,7 @@ def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
     if text == "-":
         return NO_SQUARE
     if text not in SQUARE_NAMES:
-        raise FenError(f"bad FEN: en passant square {text!r} is not a square")
+        raise FenError(f"bad FEN: en passant square {shorten(text)} is not a square")
     ep = SQUARE_NAMES.index(text)
     want_rank = 5 if side == WHITE else 2
     if ep >> 3 != want_rank:
@@ -235,11 +241,19 @@ def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
     return ep
 
 
-def _parse_count(text: str, name: str, minimum: int) -> int:
-    # isascii: str.isdigit() is also true for '²' or '٣', which int() rejects or reads
-    if not (text.isascii() and text.isdigit()) or int(text) < minimum:
-        raise FenError(f"bad FEN: {name} must be an integer >= {minimum}, not {text!r}")
+def _parse_count(text: str, name: str, lo: int, hi: int) -> int:
+    # isascii: str.isdigit() is also true for '²' or '٣', which int() rejects or reads; the
+    # length first: int() refuses more than 4,300 digits (and the number is out of range)
+    if not (text.isascii() and text.isdigit() and len(text.lstrip("0")) <= len(str(hi))
+            and lo <= int(text) <= hi):
+        raise FenError(f"bad FEN: {name} must be an integer from {lo} to {hi}, not "
+                       f"{shorten(text)}")
     return int(text)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut short: an error line quotes the input, not a megabyte of it."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
 
 
 def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant = CHESS,
@@ -261,6 +275,7 @@ def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant
     else:
         rights = "".join(ch for ch, bit in CASTLING_LETTERS.items() if castle & bit) or "-"
     ep_s = SQUARE_NAMES[ep] if ep != NO_SQUARE else "-"
+    fifty, fullmove = min(fifty, MAX_HALFMOVE), min(fullmove, MAX_FULLMOVE)
     return f"{'/'.join(rows)} {'wb'[side]} {rights} {ep_s} {fifty} {fullmove}"
 
 

@@ -24,14 +24,21 @@ with the black pawn in table 0, the order the gateware's ROM holds them in): ``N
 ``NEXTDIR`` are its numpy uint8 arrays (the gateware's ROM image) and ``NEXTPOS_ROWS`` /
 ``NEXTDIR_ROWS`` the same data as plain lists, ``ROWS[ptype * 64 + from][to]``, for the Python
 generator's hot loop.
+
+The tables are built as plain lists (``build_rows``) and numpy is imported only for the arrays:
+a software perft needs no numpy, whose import is most of a short command's start-up.
 """
 
-from functools import cache
+from __future__ import annotations
 
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from .defs import BPAWN, DIRECTIONS, HOME_RANK, MAX_STEPS, N_TABLES, PAWN
 from .pieces import parse_piece
+
+if TYPE_CHECKING:  # the arrays' type, for the annotations alone
+    import numpy as np
 
 #: what each table of orthodox chess holds, by ptype: a pawn thread (BPAWN, PAWN), a piece
 #: definition (engine.pieces), or nothing (table 7: no orthodox piece has code 7)
@@ -60,30 +67,39 @@ def rays(pt: int, frm: int) -> list[list[int]]:
 
 
 @cache
-def build_tables(layout: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """``(nextpos, nextdir)`` of a layout, each of shape (8, 64, 64), dtype uint8, read-only.
-    ``layout[t]`` is None (an empty table), PAWN or BPAWN (the pawn threads), or a piece
-    definition in ``engine.pieces``' notation. Pure: the same layout, the same tables."""
+def build_rows(layout: tuple) -> tuple[list[list[int]], list[list[int]]]:
+    """``(nextpos, nextdir)`` of a layout as plain lists, ``rows[t * 64 + from][to]``: the
+    tables every Board walks (shared: not to be changed). ``layout[t]`` is None (an empty
+    table), PAWN or BPAWN (the pawn threads), or a piece definition in ``engine.pieces``'
+    notation. Pure: the same layout, the same tables."""
     assert len(layout) == N_TABLES, "8 tables"
-    nextpos = np.empty((N_TABLES, 64, 64), dtype=np.uint8)
-    nextdir = np.empty((N_TABLES, 64, 64), dtype=np.uint8)
-    for frm in range(64):
-        nextpos[:, frm, :] = frm
-        nextdir[:, frm, :] = frm
+    nextpos = [[frm] * 64 for _ in range(N_TABLES) for frm in range(64)]
+    nextdir = [[frm] * 64 for _ in range(N_TABLES) for frm in range(64)]
     for t, what in enumerate(layout):
         if what is None:
             continue
         for frm in range(64):
-            ppos, pdir = nextpos[t, frm], nextdir[t, frm]
+            ppos, pdir = nextpos[t * 64 + frm], nextdir[t * 64 + frm]
             if what in (PAWN, BPAWN):
                 pushes, *captures = rays(what, frm)
                 _chain(ppos, frm, pushes)
                 _chain(pdir, frm, [ray[0] for ray in captures if ray])
             else:
                 _fill_piece(ppos, pdir, frm, parse_piece(what).rays(frm))
-    nextpos.flags.writeable = False
-    nextdir.flags.writeable = False
     return nextpos, nextdir
+
+
+@cache
+def build_tables(layout: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """``(nextpos, nextdir)`` of a layout (``build_rows``), each of shape (8, 64, 64), dtype
+    uint8, read-only."""
+    import numpy as np
+    tables = []
+    for rows in build_rows(layout):
+        table = np.array(rows, dtype=np.uint8).reshape(N_TABLES, 64, 64)
+        table.flags.writeable = False
+        tables.append(table)
+    return tables[0], tables[1]
 
 
 def build_posdata() -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +107,7 @@ def build_posdata() -> tuple[np.ndarray, np.ndarray]:
     return build_tables(ORTHODOX_LAYOUT)
 
 
-def _fill_piece(ppos: np.ndarray, pdir: np.ndarray, frm: int, all_rays: list[list[int]]) -> None:
+def _fill_piece(ppos: list, pdir: list, frm: int, all_rays: list[list[int]]) -> None:
     """nextpos runs through every ray in turn; nextdir jumps from any square of a ray to the
     first square of the next one."""
     _chain(ppos, frm, [u for ray in all_rays for u in ray])
@@ -102,7 +118,7 @@ def _fill_piece(ppos: np.ndarray, pdir: np.ndarray, frm: int, all_rays: list[lis
     pdir[frm] = starts[0] if starts else frm
 
 
-def _chain(table: np.ndarray, frm: int, squares: list[int]) -> None:
+def _chain(table: list, frm: int, squares: list[int]) -> None:
     """Link ``frm -> squares[0] -> squares[1] -> ... -> frm`` through ``table``."""
     prev = frm
     for u in squares:
@@ -116,9 +132,14 @@ def table_rows(table: np.ndarray) -> list[list[int]]:
     return [list(map(int, row)) for row in table.reshape(-1, 64)]
 
 
-NEXTPOS, NEXTDIR = build_posdata()
-NEXTPOS_ROWS = table_rows(NEXTPOS)
-NEXTDIR_ROWS = table_rows(NEXTDIR)
+NEXTPOS_ROWS, NEXTDIR_ROWS = build_rows(ORTHODOX_LAYOUT)
+
+
+def __getattr__(name: str):
+    """``NEXTPOS`` and ``NEXTDIR``, the arrays, built (and numpy imported) on first use."""
+    if name in ("NEXTPOS", "NEXTDIR"):
+        return build_posdata()[name == "NEXTDIR"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def walk(pt: int, frm: int, occupied=frozenset(), nextpos_rows=None, nextdir_rows=None

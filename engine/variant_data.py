@@ -18,7 +18,7 @@ from functools import cache
 
 from .defs import BLACK, PAWN, PAWN_MOVE, PROMO_SHIFT, PROMOTION, WHITE
 from .pieces import KIND_DEFINITION, AttackKind, parse_piece
-from .posdata import build_tables, table_rows
+from .posdata import build_rows
 from .variants import ORTHODOX, Variant, get_variant
 
 _LINE_KINDS = AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
@@ -41,8 +41,7 @@ class VariantData:
 @cache
 def variant_data(variant) -> VariantData:
     variant = get_variant(variant)
-    nextpos, nextdir = variant.tables()
-    pos, dirs = table_rows(nextpos), table_rows(nextdir)
+    pos, dirs = build_rows(variant.layout)  # plain lists: no numpy for a software walk
     pos_rows, dir_rows = [], []
     empty = [[frm] * 64 for frm in range(64)]  # codes a variant lacks walk nowhere
     for side in (WHITE, BLACK):
@@ -65,8 +64,8 @@ def variant_data(variant) -> VariantData:
     walks = []
     # leapers first (cheap), then riders, the king's steps last: any order gives the same answer
     for kind in sorted(kinds, key=lambda k: (bool(k & _RIDER_KINDS), k == AttackKind.KING_STEP)):
-        kpos, kdir = build_tables((None, KIND_DEFINITION[kind]) + (None,) * 6)
-        walks.append((table_rows(kpos[1]), table_rows(kdir[1]), bool(kind & _RIDER_KINDS),
+        kpos, kdir = build_rows((None, KIND_DEFINITION[kind]) + (None,) * 6)
+        walks.append((kpos[64:128], kdir[64:128], bool(kind & _RIDER_KINDS),
                       frozenset(kinds[kind])))
     orthogonal = frozenset(kinds.get(AttackKind.ORTHOGONAL_RIDER, ()))
     diagonal = frozenset(kinds.get(AttackKind.DIAGONAL_RIDER, ()))

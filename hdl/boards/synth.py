@@ -9,12 +9,13 @@ script reads, asks for the extra outputs through the platform's documented overr
 the report out of them.
 """
 
-import json
 import os
 import time
 from dataclasses import dataclass, field
 
 from ..common import children
+from . import build_place
+from .provenance import source_commit, utc_now
 from .synth_report import (
     cell_counts,
     cell_utilization,
@@ -62,7 +63,9 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
                variant=None) -> SynthResult:
     """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
     ``default_engines``) clocked at ``mhz``; returns the report (also written to
-    ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``)."""
+    ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``). The build runs
+    beside ``directory`` and moves in when complete (hdl.boards.build_place): a failed or
+    interrupted one leaves the previous build there untouched."""
     from amaranth import __version__ as amaranth_version
 
     from ..link.protocol import DEFAULT_BAUD
@@ -113,9 +116,29 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
 
     if progress:
         progress("build: " + ", ".join(os.path.basename(path) for path in tools.values()))
-    start = time.perf_counter()
-    products = run_build(plan, directory, tools)
-    seconds["build"] = round(time.perf_counter() - start, 2)
+    work = build_place.start(directory)
+    try:
+        start = time.perf_counter()
+        products = run_build(plan, work, tools)
+        seconds["build"] = round(time.perf_counter() - start, 2)
+        report = build_report(products, board, family, platform, top, engines, variant, seconds,
+                              directory, seed, tools, amaranth_version)
+    except SynthError as e:
+        kept = build_place.keep_failed(work, directory)
+        raise SynthError(f"{e}: see the tool's message above and the logs {NAME}.rpt (Yosys), "
+                         f"{NAME}.tim (nextpnr) in {kept}; "
+                         f"{build_place.previous(directory)}") from None
+    except BaseException:  # Ctrl-C, a damaged product: nothing of it goes into place
+        build_place.abandon(work)
+        raise
+    build_place.install(work, directory, report)
+    return SynthResult(board, platform.device, directory, report)
+
+
+def build_report(products, board, family, platform, top, engines, variant, seconds, directory,
+                 seed, tools, amaranth_version) -> dict:
+    """The report of a finished build, from its products (the bitstream's path: where it will
+    be once in place, ``directory``)."""
     yosys = yosys_seconds(products.get(f"{NAME}.rpt", "t"))
     if yosys is not None:
         seconds["yosys (from its log)"] = yosys
@@ -134,15 +157,15 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         "seconds": seconds,
         "bitstream": os.path.join(directory, f"{NAME}.{family.bitstream}"),
         "seed": seed,
+        "commit": source_commit(),
+        "built": utc_now(),
         "tools": {"amaranth": amaranth_version,
                   "yosys": tool_version(tools["YOSYS"], "-V"),
                   f"nextpnr-{family.name}": tool_version(tools[family.nextpnr], "--version")},
     }
     report["utilization"].update(cell_utilization(read_json(products, f"{NAME}.stat.json"), pnr,
                                                   family.cell_resources))
-    with open(os.path.join(directory, "report.json"), "w") as f:
-        json.dump(report, f, indent=2)
-    return SynthResult(board, platform.device, directory, report)
+    return report
 
 
 def run_build(plan, directory: str, tools: dict[str, str]):
@@ -156,7 +179,5 @@ def run_build(plan, directory: str, tools: dict[str, str]):
     done = children.run(["sh", f"{plan.script}.sh"], cwd=str(build_dir),
                         env={**os.environ, **tools})
     if done.returncode != 0:
-        raise SynthError(f"the build failed (exit status {done.returncode}): see the tool's "
-                         f"message above and the logs {NAME}.rpt (Yosys), {NAME}.tim (nextpnr) "
-                         f"in {directory}")
+        raise SynthError(f"the build failed (exit status {done.returncode})")
     return LocalBuildProducts(build_dir)

@@ -18,12 +18,16 @@ from .common import (
     add_json_arg,
     add_position_args,
     describe,
+    float_in_range,
     int_in_range,
     load_board,
     print_json,
 )
 
 SIM_DIVISOR = 4
+#: seconds: a reply takes milliseconds; a count may take days (a year is 3.2e7 s)
+TIMEOUT_RANGE = (0.001, 600.0)
+LIMIT_RANGE = (0.001, 1e8)
 ACTIONS = ("moves", "legal", "perft", "status", "abort", "ping")
 SELF_TEST_WORDS = {SelfTest.NONE: "none", SelfTest.RUNNING: "running",
                    SelfTest.PASSED: "passed", SelfTest.FAILED: "FAILED"}
@@ -61,7 +65,8 @@ def register(sub) -> None:
     p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=DEFAULT_BAUD,
                    help=f"baud rate of the port (default: {DEFAULT_BAUD}; must match the "
                         "bitstream)")
-    p.add_argument("--timeout", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=float_in_range(*TIMEOUT_RANGE, "--timeout"), default=1.0,
+                   metavar="SECONDS",
                    help="how long to wait for each reply from the board (default: 1)")
     add_position_args(p)
     p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=4,
@@ -75,7 +80,8 @@ def register(sub) -> None:
     p.add_argument("--split", type=int_in_range(0, MAX_DEPTH - 1, "--split"), default=None,
                    help="perft: the ply whose nodes the threads share (default: 2, at most "
                         "depth - 1)")
-    p.add_argument("--limit", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--limit", type=float_in_range(*LIMIT_RANGE, "--limit"), default=None,
+                   metavar="SECONDS",
                    help="perft: abort the count if it has not finished by then")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     add_json_arg(p)
@@ -83,10 +89,6 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if not args.timeout > 0:
-        raise CliError(f"--timeout must be positive, not {args.timeout}")
-    if args.limit is not None and not args.limit > 0:
-        raise CliError(f"--limit must be positive, not {args.limit}")
     split = args.split if args.split is not None else default_split(args.depth)
     if not split_in_range(args.depth, split):
         raise CliError(f"--split must be at most {max(0, args.depth - 1)} for --depth "

@@ -1,10 +1,10 @@
 """What every subcommand shares: one-line errors, board setup from --fen/--moves, JSON output,
-progress on stderr, the clock for projected hardware times."""
+progress on stderr, the range of --mhz (the clock itself: sim.cli.clock)."""
 
 import argparse
-import glob
 import json
-import os
+import math
+import re
 import sys
 import time
 
@@ -18,9 +18,31 @@ class CliError(Exception):
     """A problem with the user's input or environment: printed as one line, exit status 2."""
 
 
+class _NeverRaised(Exception):
+    pass
+
+
+def raised_class(module: str, name: str) -> type:
+    """``module.name``, an exception class, for an ``except`` clause (evaluated only when an
+    exception reaches it): the class if its module is loaded, else one nothing raises. A module
+    never imported cannot have raised its class, and importing it only to name the class would
+    cost every short command its start-up."""
+    loaded = sys.modules.get(module)
+    return getattr(loaded, name) if loaded is not None else _NeverRaised
+
+
+#: argparse's ``argument --depth: `` before a message of ours that names the option already
+_ARGUMENT = re.compile(r"argument ([^:]+): (.*)", re.DOTALL)
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise CliError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        # main() prints "posdata: error: ": say the subcommand, and the option, once each
+        match = _ARGUMENT.fullmatch(message)
+        if match and any(match[2].startswith(name) for name in match[1].split("/")):
+            message = match[2]
+        command = self.prog.removeprefix("posdata").strip()
+        raise CliError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
 
 
 def add_position_args(p: argparse.ArgumentParser) -> None:
@@ -92,46 +114,58 @@ def describe(board: Board, m: int) -> str:
     return board.uci(m) + (" " + flags if flags else "")
 
 
+def shorten(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut short: an error line quotes the input, not a megabyte of it."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def int_in_range(lo: int, hi: int, name: str):
-    """An argparse type: an integer in [lo, hi], with an error that names the option."""
+    """An argparse type: an integer in [lo, hi] (ASCII digits), with an error that names the
+    option. The bounds are on the function (``lo``, ``hi``) for the tests to find."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {text!r}") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, not {value}")
+        digits = text.strip()
+        if not _INTEGER.fullmatch(digits):
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, not {shorten(text)}")
+        # no int() of a 5000-digit number (Python refuses over 4300): it is out of range anyway
+        value = int(digits) if len(digits) <= 30 else None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, not "
+                                             f"{shorten(digits)}")
         return value
+    parse.lo, parse.hi = lo, hi
     return parse
 
 
-def latest_fmax(build_dir: str = "build", board: str = "*",
-                perft_chip: bool = False) -> float | None:
-    """Fmax (MHz) of the generator's clock from the newest synthesis report (of ``board``; with
-    ``perft_chip``, only of a build with perft engines, not an older generator-only one), if
-    one exists."""
-    newest = None
-    for path in glob.glob(os.path.join(build_dir, "synth", board, "report.json")):
+def float_in_range(lo: float, hi: float, name: str):
+    """An argparse type: a finite number in [lo, hi] (not nan, not inf), with an error that
+    names the option; ``lo``, ``hi`` on the function as for int_in_range."""
+    def parse(text: str) -> float:
         try:
-            with open(path) as f:
-                report = json.load(f)
-            fmax = float(report["fmax_mhz"])
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if perft_chip and not report.get("engines"):
-            continue
-        if newest is None or os.path.getmtime(path) > newest[0]:
-            newest = (os.path.getmtime(path), fmax)
-    return newest[1] if newest else None
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, not {shorten(text)}") \
+                from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{name} must be a finite number, not "
+                                             f"{shorten(text)}")
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo:g} and {hi:g}, not "
+                                             f"{shorten(text)}")
+        return value
+    parse.lo, parse.hi = lo, hi
+    return parse
 
 
-def clock_mhz(mhz: float | None) -> float | None:
-    """The clock for projected hardware times: --mhz when given, else the latest Fmax."""
-    if mhz is None:
-        return latest_fmax()
-    if mhz <= 0:
-        raise CliError(f"--mhz must be positive, not {mhz}")
-    return mhz
+#: --mhz of the projected hardware times: 1 kHz to 10 GHz
+MHZ_RANGE = (0.001, 10_000.0)
+
+
+def add_mhz_arg(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None,
+                   metavar="F", help=help)
 
 
 def print_json(obj) -> None:

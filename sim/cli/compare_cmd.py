@@ -6,11 +6,12 @@ import os
 from posdata.engine.positions import STANDARD_POSITIONS, PerftPosition
 from posdata.engine.variants import CHESS
 
+from .clock import clock_mhz
 from .common import (
     CliError,
     add_json_arg,
+    add_mhz_arg,
     add_variant_arg,
-    clock_mhz,
     int_in_range,
     print_json,
     require_chip_variant,
@@ -41,15 +42,16 @@ def register(sub) -> None:
     add_scheduler_arg(p)
     add_random_args(p)
     add_variant_arg(p)
-    p.add_argument("--mhz", type=float, default=None,
-                   help="clock for the hardware time (default: latest synthesis Fmax)")
+    add_mhz_arg(p, "clock for the hardware time, MHz (default: Fmax of the newest synthesis "
+                   "report of a build that holds what ran: the perft chip for hw, the "
+                   "generator for gen)")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     add_json_arg(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    mhz = clock_mhz(args.mhz)
+    clock = clock_mhz(args.mhz, "chip" if args.backend == "hw" else "generator")
     jobs = args.jobs or (1 if args.backend == "hw" or args.target == "board"
                          else os.cpu_count() or 1)
     target = target_from_args(args, jobs)
@@ -73,12 +75,13 @@ def run(args) -> int:
         raise CliError("--scheduler goes with --random N (a campaign's positions)")
     positions = STANDARD_POSITIONS if variant is CHESS else variant_positions(variant.name)
     rows = compare_table({p.name: args.depth for p in positions}, target, jobs,
-                         mhz, quiet=args.quiet, echo=not args.json, backend=args.backend,
+                         clock, quiet=args.quiet, echo=not args.json, backend=args.backend,
                          bulk=args.bulk, positions=positions, variant=variant.name)
     if args.json:
         print_json({"depth": args.depth, "backend": args.backend, "sim": str(target),
                     "variant": variant.name, "mode": "bulk" if args.bulk else "plain",
-                    "mhz": mhz, "positions": rows})
+                    "mhz": clock.mhz if clock else None,
+                    "clock": clock.as_dict() if clock else None, "positions": rows})
     return 0 if all(r["match"] for r in rows) else 1
 
 

@@ -7,18 +7,20 @@ from posdata.engine.positions import STANDARD_POSITIONS
 from .common import CliError, Progress
 
 
-def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
+def compare_table(depths: dict, sim, jobs: int, clock, quiet=False,
                   echo=True, backend: str = "hw", bulk: bool = False,
                   positions=STANDARD_POSITIONS, variant: str = "chess") -> list[dict]:
     """Run the comparison for each named position of ``positions`` (default: the standard
     ones; those of ``variant``'s game) at its depth on ``sim`` (a sim.drivers.targets target or its
-    name); print the table as it fills when ``echo``. Returns one dict per position."""
+    name); print the table as it fills when ``echo``; hardware times at ``clock`` (a
+    sim.cli.clock.Clock, or None: no times). Returns one dict per position."""
     from posdata.sim.drivers.fpga_board import BoardError
     from posdata.sim.drivers.targets import as_target, make_chip
     from posdata.sim.runs.chip_perft import run_chip_perft
     from posdata.sim.runs.gen_perft import run_perft
 
     target = as_target(sim)
+    mhz = clock.mhz if clock else None
     factory = None
     if backend == "hw" and target.name == "board":  # the board's own PERFT counts
         try:
@@ -62,6 +64,7 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
                "hw_cycles": clocks, ("cycles_per_node" if backend == "hw"
                                      else "cycles_per_move"): round(per, 3),
                "hw_seconds": hw_time, "host_seconds": round(report.seconds, 3),
+               "compile_seconds": round(report.compile_seconds, 3),
                "mismatch": report.mismatch}
         rows.append(row)
         if echo:
@@ -73,9 +76,12 @@ def compare_table(depths: dict, sim, jobs: int, mhz: float | None, quiet=False,
             if report.mismatch:
                 print(f"  MISMATCH {report.mismatch}")
     if echo:
-        clock = f"{mhz:g} MHz (latest synthesis Fmax or --mhz)" if mhz else \
-            "no clock known: run `posdata synth` or pass --mhz"
+        at = clock.describe() if clock else "no clock known: run `posdata synth` or pass --mhz"
         what = "the chip's clocks for the whole count" if backend == "hw" else \
             "the generator's cycles alone"
-        print(f"hw time: {what} at {clock}")
+        print(f"hw time: {what} at {at}")
+        compiled = sum(r["compile_seconds"] for r in rows)
+        if compiled:  # a board has no model to build
+            print(f"host s: the counts alone; building or loading the model took "
+                  f"{compiled:.2f} s before them")
     return rows

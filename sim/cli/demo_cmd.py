@@ -10,6 +10,8 @@ from posdata.engine.defs import move_uci
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 
+from .common import add_mhz_arg
+
 #: software perft depth per standard position: a few seconds in all
 DEMO_DEPTHS = {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 3, "position5": 3,
                "position6": 3}
@@ -21,22 +23,34 @@ def register(sub) -> None:
         "demo", help="run the demonstration (what `make demo` runs)",
         description="Software perft of the six standard positions against their published "
                     "counts; the gateware in the cycle-accurate simulator on the initial "
-                    "position and Kiwipete, with a VCD waveform under build/; the perft chip "
-                    "counting the standard positions by itself on its compiled model, against "
-                    "software perft; the "
-                    "ULX3S-25F bitstream and its report (skipped with SYNTH=0).")
+                    "position and Kiwipete, with a VCD waveform under build/; the ULX3S-25F "
+                    "bitstream and its report (skipped with SYNTH=0); the perft chip counting "
+                    "the standard positions by itself on its compiled model, against software "
+                    "perft, its hardware time at the ULX3S-25F build's clock.")
+    add_mhz_arg(p, "clock for the hardware time column, MHz (default: Fmax of the newest "
+                   "ULX3S-25F perft chip build, the demo's own once it has built one)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from .outputs import check_directory
+
+    synth = os.environ.get("SYNTH", "1") != "0"
+    # the waveform and the bitstream go under build/: proven writable before the first part
+    check_directory(BUILD_DIR, "the demo's output directory")
+    if synth:
+        from posdata.hdl.boards.synth import DEFAULT_BOARD
+        check_directory(os.path.join(BUILD_DIR, "synth", DEFAULT_BOARD),
+                        "the demo's output directory")
     ok = software_perft()
     print()
     ok &= cycle_simulation()
     print()
-    ok &= hardware_perft()
-    if os.environ.get("SYNTH", "1") != "0":
-        print()
+    # the bitstream before the hardware table: its report gives the table's clock
+    if synth:
         ok &= bitstream()
+        print()
+    ok &= hardware_perft(args.mhz)
     return 0 if ok else 1
 
 
@@ -61,17 +75,20 @@ def software_perft() -> bool:
 def cycle_simulation() -> bool:
     from posdata.sim.drivers.gen_pysim import PysimGenerator
 
+    from .waveform import generate_with_waveform
+
     print("== The gateware in Amaranth's cycle-accurate simulator (move@cycle it left the "
           "generator)")
-    os.makedirs(BUILD_DIR, exist_ok=True)
     vcd = os.path.join(BUILD_DIR, "kiwipete.vcd")
     gtkw = os.path.join(BUILD_DIR, "kiwipete.gtkw")
     ok = True
     for name in ("initial", "kiwipete"):
         board = Board(BY_NAME[name].fen)
-        options = {"vcd": vcd, "gtkw": gtkw} if name == "kiwipete" else {}
-        with PysimGenerator(trace=True, **options) as hw:
-            result = hw.generate(board)
+        if name == "kiwipete":
+            result = generate_with_waveform(board, vcd, gtkw, "the demo's waveform")
+        else:
+            with PysimGenerator(trace=True) as hw:
+                result = hw.generate(board)
         same = result.moves == board.moves()
         ok &= same
         n = len(result.moves)
@@ -85,13 +102,16 @@ def cycle_simulation() -> bool:
     return ok
 
 
-def hardware_perft() -> bool:
-    from .common import latest_fmax
+def hardware_perft(mhz: float | None = None) -> bool:
+    from posdata.hdl.boards.synth_targets import DEFAULT_BOARD
+
+    from .clock import clock_mhz
     from .compare_table import compare_table
 
     print("== Hardware vs software perft: the perft chip (compiled CXXRTL model) counts each "
           "tree by itself, bulk")
-    rows = compare_table(DEMO_DEPTHS, "cxxrtl", 1, latest_fmax(), backend="hw", bulk=True)
+    clock = clock_mhz(mhz, "chip", BUILD_DIR, DEFAULT_BOARD)
+    rows = compare_table(DEMO_DEPTHS, "cxxrtl", 1, clock, backend="hw", bulk=True)
     return all(r["match"] for r in rows)
 
 

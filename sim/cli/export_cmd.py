@@ -1,6 +1,10 @@
 """posdata export: the gateware as Verilog or RTLIL, for tools other than Amaranth."""
 
-from .common import CliError
+from .common import CliError, int_in_range
+from .outputs import Outputs
+
+#: UART clocks per bit: 2 .. 2**24 (300 baud at 5 GHz)
+MAX_DIVISOR = 2**24
 
 
 def register(sub) -> None:
@@ -16,7 +20,8 @@ def register(sub) -> None:
     p.add_argument("--rtlil", metavar="FILE", help="write RTLIL to FILE")
     p.add_argument("--design", choices=("generator", "board"), default="generator",
                    help="generator (default) or board")
-    p.add_argument("--divisor", type=int, default=None,
+    p.add_argument("--divisor", type=int_in_range(2, MAX_DIVISOR, "--divisor"), default=None,
+                   metavar="N",
                    help="board: UART clocks per bit (default 33: 3 Mbaud at 100 MHz)")
     p.set_defaults(run=run)
 
@@ -24,23 +29,31 @@ def register(sub) -> None:
 def run(args) -> int:
     if not args.verilog and not args.rtlil:
         raise CliError("export: give --verilog FILE and/or --rtlil FILE")
-    if args.divisor is not None and (args.design != "board" or args.divisor < 2):
-        raise CliError("--divisor goes with --design board and must be at least 2")
+    if args.divisor is not None and args.design != "board":
+        raise CliError("--divisor goes with --design board")
     from posdata.sim.models.toolchain import ToolchainError
     from posdata.sim.models.verilog_export import module_name, rtlil_text, verilog_text
 
     params = {"divisor": args.divisor} if args.divisor else None
-    try:
-        outputs = []
-        if args.verilog:
-            outputs.append((args.verilog, verilog_text(args.design, params)))
-        if args.rtlil:
-            outputs.append((args.rtlil, rtlil_text(args.design, params)))
-        for path, text in outputs:
-            with open(path, "w") as f:
-                f.write(text)
-    except (OSError, ToolchainError) as e:
-        raise CliError(str(e)) from None
-    for path, text in outputs:
+    wanted = [(path, option, make) for path, option, make in
+              ((args.verilog, "--verilog", verilog_text), (args.rtlil, "--rtlil", rtlil_text))
+              if path is not None]
+    with Outputs() as outputs:
+        for path, option, _ in wanted:  # every output checked before any is made
+            outputs.add(path, option)
+        written = []
+        for path, option, make in wanted:
+            try:
+                text = make(args.design, params)
+            except (ToolchainError, OSError) as e:  # Yosys failed, no temporary directory
+                raise CliError(str(e)) from None
+            try:
+                with open(outputs.temp(path), "w") as f:
+                    f.write(text)
+            except OSError as e:
+                raise CliError(f"cannot write {path} ({option}): {e.strerror or e}") from None
+            written.append((path, text))
+        outputs.commit()
+    for path, text in written:
         print(f"{path}: module {module_name(args.design)}, {text.count(chr(10))} lines")
     return 0

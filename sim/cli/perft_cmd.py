@@ -3,16 +3,18 @@ loop, or on the simulated perft chip, which counts by itself."""
 
 from posdata.hdl.common.contract import MAX_DEPTH
 
+from .clock import clock_mhz
 from .common import (
     CliError,
     Progress,
     add_json_arg,
+    add_mhz_arg,
     add_position_args,
     add_variant_arg,
-    clock_mhz,
     int_in_range,
     load_board,
     print_json,
+    raised_class,
     require_chip_variant,
 )
 from .perft_epd import add_suite_args, run_suite_cmd
@@ -46,16 +48,16 @@ def register(sub) -> None:
     add_target_args(p)
     p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=1,
                    help="local Dask workers sharing the nodes of a ply below the root (default: "
-                        "1, in this process; workers take about 3 s to start: worth it for "
+                        "1, in this process; workers take a few seconds to start: worth it for "
                         "counts of more than a few seconds)")
     add_scheduler_arg(p)
     p.add_argument("--engines", type=int_in_range(1, 64, "--engines"), default=1,
                    help="hw/both: perft engines on the simulated chip, sharing the count "
                         "(default: 1); on a mismatch each engine also counts alone, naming a "
                         "faulty one")
-    p.add_argument("--mhz", type=float, default=None,
-                   help="clock for the hardware time (default: Fmax of the latest synthesis "
-                        "report under build/, if any)")
+    add_mhz_arg(p, "clock for the hardware time, MHz (default: Fmax of the newest synthesis "
+                   "report under build/ of a build that holds what ran: the perft chip for hw "
+                   "and both, the generator for gen)")
     p.add_argument("--divide", action="store_true",
                    help="also print the count below each legal root move")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -74,14 +76,14 @@ def run(args) -> int:
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
     board = load_board(args)
-    mhz = clock_mhz(args.mhz)
+    clock = clock_mhz(args.mhz, "chip" if args.backend in ("hw", "both") else "generator")
+    mhz = clock.mhz if clock else None
     target = target_from_args(args, args.jobs)
     if args.backend in ("hw", "both"):
         require_chip_variant(args, target.name)
     if args.backend in ("hw", "both") and target.name == "verilator":
         raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
                        "is exported to Verilator (--backend gen --target verilator)")
-    from posdata.sim.drivers.fpga_board import BoardError
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):
@@ -100,7 +102,8 @@ def run(args) -> int:
             from posdata.sim.runs.gen_perft import run_perft
             report = run_perft(board, args.depth, args.backend, target, args.jobs, progress,
                                check=args.check, bulk=args.bulk, scheduler=args.scheduler)
-    except (RuntimeError, ValueError, OSError, BoardError) as e:  # a missing toolchain or
+    except (RuntimeError, ValueError, OSError,  # a missing toolchain or
+            raised_class("posdata.sim.drivers.fpga_board", "BoardError")) as e:
         raise CliError(str(e)) from None  # cluster, a stuck simulation, an unreachable board
     finally:
         progress.done()
@@ -109,6 +112,8 @@ def run(args) -> int:
     if args.json:
         out = report.as_dict(mhz)
         out["bulk"] = args.bulk
+        if args.backend != "sw":
+            out["clock"] = clock.as_dict() if clock else None
         if args.divide:
             out["divide"] = report.divide
         print_json(out)
@@ -141,12 +146,15 @@ def run(args) -> int:
         per = f" ({report.clocks / report.nodes:.3f} per leaf)" if report.nodes else ""
         runs = f", over {report.counts} chip counts" if report.counts > 1 else ""
         print(f"clocks   {report.clocks}{per}{runs}")
+    if args.backend != "sw":
+        print(f"compile  {report.compile_seconds:.3f} s to build or load the model (not in the "
+              "time below)")
     print(f"time     {report.seconds:.3f} s on the host ({nps:,.0f} nodes/s)")
     hw_clocks = report.clocks if args.backend in ("hw", "both") else report.cycles
     if args.backend != "sw" and mhz:
         what = "the chip's clocks" if args.backend in ("hw", "both") else \
             "the generator's cycles alone"
-        print(f"hw time  {hw_clocks / (mhz * 1e6):.6f} s at {mhz:g} MHz ({what})")
+        print(f"hw time  {hw_clocks / (mhz * 1e6):.6f} s ({what}) at {clock.describe()}")
     if report.mismatch:
         print(f"MISMATCH {report.mismatch}")
         return 1

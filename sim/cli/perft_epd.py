@@ -6,6 +6,9 @@ import argparse
 from .common import CliError, Progress, int_in_range, print_json
 from .target_args import target_from_args
 
+#: a suite is a few hundred lines; more than this is not one (and /dev/zero never ends)
+MAX_SUITE_BYTES = 16 * 2**20
+
 
 def add_suite_args(p: argparse.ArgumentParser, max_depth: int) -> None:
     p.add_argument("--epd", metavar="FILE", default=None,
@@ -24,15 +27,23 @@ def run_suite_cmd(args) -> int:
     if args.fen or args.moves or args.divide:
         raise CliError("--epd takes its positions from the file: no --fen, --moves or --divide")
     try:
-        with open(args.epd, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError(f"cannot read {args.epd}: {e}") from None
+        with open(args.epd, "rb") as f:
+            data = f.read(MAX_SUITE_BYTES + 1)
+    except OSError as e:
+        raise CliError(f"cannot read {args.epd}: {e.strerror or e}") from None
+    if len(data) > MAX_SUITE_BYTES:
+        raise CliError(f"{args.epd}: larger than {MAX_SUITE_BYTES // 2**20} MiB: not a perft "
+                       "suite")
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark from a Windows editor is fine
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise CliError(f"{args.epd}: line {line}: not UTF-8 text ({e.reason})") from None
     variant = args.variant.name
     target = target_from_args(args, args.jobs)
     progress = Progress(args.quiet)
     try:
-        entries = parse_suite(text, variant)
+        entries = parse_suite(text, variant, deeper=args.max_depth is not None)
         report = run_suite(entries, args.backend, target, args.max_depth, args.jobs,
                            args.scheduler, args.bulk, args.check, variant, progress)
     except SuiteError as e:

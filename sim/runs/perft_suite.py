@@ -11,12 +11,16 @@ import time
 from dataclasses import dataclass, field
 
 from posdata.engine.board import Board
-from posdata.engine.fen import FenError
+from posdata.engine.fen import FenError, shorten
+from posdata.hdl.common.contract import MAX_DEPTH
 
 from .gen_perft import frontier, subtree
 from .pool import run_in_workers, scheduler_address
 
-_COUNT = re.compile(r"D(\d+)\s+(\d+)")
+_OPCODE = re.compile(r"D\d")  # a depth opcode, then refused unless in ASCII digits:
+_COUNT = re.compile(r"D([0-9]+)\s+([0-9]+)")  # \d also matches '٣', which int() reads as 3
+#: every engine's perft counts in 64 bits; a count above is no count
+MAX_NODES = 2**64 - 1
 
 
 class SuiteError(ValueError):
@@ -55,9 +59,11 @@ class SuiteReport:
         return [c for c in self.counts if not c.match]
 
 
-def parse_suite(text: str, variant="chess") -> list[SuiteEntry]:
+def parse_suite(text: str, variant="chess", deeper: bool = False) -> list[SuiteEntry]:
     """The suite's positions; blank lines and ``#`` comments skipped, opcodes other than
-    ``Dn`` (``id``, ...) ignored; a malformed FEN or ``Dn`` count raises SuiteError."""
+    ``Dn`` (``id``, ...) ignored; a malformed FEN or ``Dn`` count, a depth given twice on a
+    line or deeper than MAX_DEPTH (``--depth``'s limit) raises SuiteError. ``deeper``: let
+    counts deeper than MAX_DEPTH through (the caller skips them: ``--max-depth``)."""
     entries = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -66,12 +72,24 @@ def parse_suite(text: str, variant="chess") -> list[SuiteEntry]:
         fen, *fields = (part.strip() for part in line.split(";"))
         counts = {}
         for f in fields:
-            if not re.match(r"D\d", f):
+            if not _OPCODE.match(f):
                 continue
             m = _COUNT.fullmatch(f)
-            if not m or int(m[1]) < 1:
-                raise SuiteError(f"line {number}: {f!r} is not a count (Dn NODES, n >= 1)")
-            counts[int(m[1])] = int(m[2])
+            if not m or not _number(m[1], MAX_DEPTH + 1) >= 1:
+                raise SuiteError(f"line {number}: {shorten(f)} is not a count (Dn NODES, "
+                                 "n >= 1)")
+            depth, nodes = _number(m[1], MAX_DEPTH + 1), _number(m[2], MAX_NODES + 1)
+            if depth > MAX_DEPTH and not deeper:
+                raise SuiteError(f"line {number}: D{_shown(m[1])} is deeper than "
+                                 f"{MAX_DEPTH}, the limit of --depth (--max-depth skips the "
+                                 "deeper counts)")
+            if nodes > MAX_NODES:
+                raise SuiteError(f"line {number}: D{depth}'s count {_shown(m[2])} is more "
+                                 "than 2**64 - 1")
+            if depth in counts:
+                raise SuiteError(f"line {number}: D{depth} given twice ({counts[depth]} and "
+                                 f"{nodes}); which is the count?")
+            counts[depth] = nodes
         if not counts:
             raise SuiteError(f"line {number}: no counts (expected FEN ;D1 N ;D2 N ...)")
         try:
@@ -82,6 +100,18 @@ def parse_suite(text: str, variant="chess") -> list[SuiteEntry]:
     if not entries:
         raise SuiteError("the suite has no positions")
     return entries
+
+
+def _shown(digits: str) -> str:
+    digits = digits.lstrip("0") or "0"
+    return digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits)} digits)"
+
+
+def _number(digits: str, above: int) -> int:
+    """The value of ASCII ``digits``, or ``above`` for a number with more digits than it: no
+    int() of a 5,000-digit number (Python refuses past 4,300)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(above)) else above
 
 
 def run_suite(entries: list[SuiteEntry], backend: str = "sw", target="cxxrtl",

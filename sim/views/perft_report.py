@@ -26,7 +26,8 @@ class PerftReport:
     calls: int = 0               #: generator calls answered by the gateware
     cycles: int = 0              #: gateware clock cycles over all calls
     moves: int = 0               #: moves the gateware emitted over all calls
-    seconds: float = 0.0
+    seconds: float = 0.0          #: the count's, the model's build not included
+    compile_seconds: float = 0.0  #: building (or loading) this process's model, before the count
     divide: dict = field(default_factory=dict)
     mismatch: str | None = None
 
@@ -54,6 +55,7 @@ class PerftReport:
                "nps": round(self.nodes / self.seconds) if self.seconds > 0 else 0}
         if self.backend != "sw":
             out.update({
+                "compile_seconds": round(self.compile_seconds, 6),
                 "sim": self.sim, "hw_nodes": self.nodes, "generator_calls": self.calls,
                 "hw_cycles": self.cycles, "hw_moves": self.moves,
                 "cycles_per_call": round(self.cycles / self.calls, 3) if self.calls else None,

@@ -47,6 +47,14 @@ BAD_FENS = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - \u0663 1", "halfmove"),  # Arabic 3
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ\u212aBNR w kq - 0 1", "piece letter"),  # Kelvin
     ("R3k3/8/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
+    # the counters: ASCII digits in 0..9999 (halfmove) and 1..9999 (fullmove); no int() of a
+    # number past Python's 4,300 digits
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 " + "9" * 5000, "fullmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - " + "9" * 5000 + " 1", "halfmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10000 1", "halfmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000", "fullmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1", "halfmove"),
     # more material than a game reaches (the hardware's move stack is sized by it)
     ("rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBN1 w Qkq - 0 1", "9 pawns"),
     ("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "17 pieces"),
@@ -105,6 +113,24 @@ def test_fullmove_number_follows_the_game():
     board = Board("4k3/8/8/8/8/8/8/R3K3 b - - 5 9")
     board.push_uci("e8d7")
     assert board.fen().endswith(" w - - 6 10")
+
+
+def test_counters_at_their_bounds_read_and_write_back():
+    """9999 and leading zeros read; past the bound (a game longer than the rules allow) the FEN
+    is written with the counter at the bound, so that every FEN written reads back (a worker
+    reads the FENs of a run's subtrees)."""
+    board = Board("4k3/8/8/8/8/8/8/R3K3 b - - 9999 0009999")
+    assert board.fifty == 9999 and board.fen().endswith(" 9999 9999")
+    board.push_uci("e8d7")
+    assert board.fifty == 10000  # the game's own count; only the text is bounded
+    assert board.fen().endswith(" w - - 9999 9999")
+    assert Board(board.fen()).fen() == board.fen()
+
+
+def test_a_long_input_is_quoted_short():
+    with pytest.raises(FenError) as info:
+        Board("x" * 100_000)
+    assert len(str(info.value)) < 200
 
 
 def test_unknown_move_is_a_value_error():

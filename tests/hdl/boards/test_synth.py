@@ -98,7 +98,7 @@ def test_cli_unknown_board_and_missing_tool(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--engines", "0"], "--engines must be at least 1"),
+    (["--engines", "0"], "--engines must be between 1 and 64"),
     (["--board", "icebreaker", "--engines", "2"], "no perft engines"),
     (["--variant", "chess960"], "castling squares"),
     (["--board", "icebreaker", "--variant", "amazon"], "orthodox chess only"),

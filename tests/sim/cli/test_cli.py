@@ -146,7 +146,7 @@ def test_latest_fmax_of_a_perft_chip_skips_generator_only_reports(tmp_path):
     import json
     import os
 
-    from posdata.sim.cli.common import latest_fmax
+    from posdata.sim.cli.clock import latest_fmax
 
     for name, report, mtime in (("a", {"fmax_mhz": 90.81, "engines": 1}, 1_000),
                                 ("b", {"fmax_mhz": 98.54}, 2_000)):

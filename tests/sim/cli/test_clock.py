@@ -1,0 +1,124 @@
+"""Every projected hardware time is at the clock of a build that holds what ran: the perft chip's
+clocks at a build with perft engines (never the iCEBreaker's generator-only Fmax, however new),
+the generator's cycles at the newest build's; the JSON names the report (board, commit, build
+time) or --mhz. The demo's table is at the ULX3S-25F's clock, its own build's once it has one.
+The runs themselves are stubbed: only the clock is under test."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from posdata.sim.cli import main
+from posdata.sim.cli.clock import latest_clock
+from posdata.sim.drivers.targets import Target
+from posdata.sim.runs.chip_perft import ChipReport
+from posdata.sim.views.perft_report import PerftReport
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def plant(root, board: str, report: dict, mtime: int) -> str:
+    d = root / "build" / "synth" / board
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "report.json").write_text(json.dumps({"board": board, **report}))
+    os.utime(d / "report.json", (mtime, mtime))
+    return os.path.join("build", "synth", board, "report.json")
+
+
+@pytest.fixture
+def builds(tmp_path, monkeypatch):
+    """A ULX3S-25F perft chip build, then a newer iCEBreaker build of the generator alone."""
+    monkeypatch.chdir(tmp_path)
+    chip = plant(tmp_path, "ulx3s-25f", {"fmax_mhz": 90.81, "engines": 1, "commit": "abc123",
+                                         "built": "2026-01-02T03:04:05Z"}, 1_000)
+    gen = plant(tmp_path, "icebreaker", {"fmax_mhz": 41.97, "engines": 0}, 2_000)
+    return chip, gen
+
+
+@pytest.fixture
+def stub_runs(monkeypatch):
+    def chip_perft(board, depth, backend, target, *args, **kwargs):
+        return ChipReport(board.fen(), depth, backend, Target(), False, nodes=20,
+                          clocks=9_081_000, counts=1, sw_nodes=20)
+
+    def gen_perft(board, depth, backend, target, *args, **kwargs):
+        return PerftReport(board.fen(), depth, backend, "cxxrtl", nodes=20, calls=1,
+                           cycles=4_197_000, moves=20)
+    monkeypatch.setattr("posdata.sim.runs.chip_perft.run_chip_perft", chip_perft)
+    monkeypatch.setattr("posdata.sim.runs.gen_perft.run_perft", gen_perft)
+
+
+@pytest.mark.parametrize("backend", ["hw", "both"])
+def test_the_chip_runs_at_a_chip_builds_clock(builds, stub_runs, capsys, backend):
+    assert main(["perft", "--depth", "1", "--backend", backend, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mhz"] == 90.81 and out["hw_seconds"] == pytest.approx(0.1)
+    assert out["clock"] == {"mhz": 90.81, "source": "report", "report": builds[0],
+                            "board": "ulx3s-25f", "commit": "abc123",
+                            "built": "2026-01-02T03:04:05Z"}
+    assert main(["perft", "--depth", "1", "--backend", backend]) == 0
+    assert "at 90.81 MHz (ulx3s-25f's Fmax, build/synth/ulx3s-25f/report.json, commit " \
+           "abc123" in capsys.readouterr().out
+
+
+def test_the_generator_runs_at_the_newest_builds_clock(builds, stub_runs, capsys):
+    assert main(["perft", "--depth", "1", "--backend", "gen", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mhz"] == 41.97 and out["clock"]["board"] == "icebreaker"
+    assert out["clock"]["commit"] is None and out["clock"]["built"].endswith("Z")
+
+
+def test_mhz_says_it_is_mhz(builds, stub_runs, capsys):
+    assert main(["perft", "--depth", "1", "--backend", "hw", "--mhz", "50", "--json"]) == 0
+    clock = json.loads(capsys.readouterr().out)["clock"]
+    assert clock["mhz"] == 50 and clock["source"] == "--mhz" and clock["report"] is None
+
+
+@pytest.mark.parametrize("backend, mhz", [("hw", 90.81), ("gen", 41.97)])
+def test_compare_takes_the_clock_of_what_ran(builds, capsys, monkeypatch, backend, mhz):
+    seen = []
+    monkeypatch.setattr("posdata.sim.cli.compare_cmd.compare_table",
+                        lambda depths, target, jobs, clock, **kw: seen.append(clock) or [])
+    assert main(["compare", "--backend", backend, "-j", "1", "--json"]) == 0
+    assert seen[0].mhz == mhz
+    assert json.loads(capsys.readouterr().out)["clock"]["mhz"] == mhz
+
+
+def test_only_a_chip_build_clocks_the_chip(tmp_path):
+    plant(tmp_path, "icebreaker", {"fmax_mhz": 41.97, "engines": 0}, 2_000)
+    assert latest_clock(str(tmp_path / "build"), design="chip") is None
+    assert latest_clock(str(tmp_path / "build"), design="generator").mhz == 41.97
+
+
+def demo_stubs(monkeypatch, build: bool):
+    """The demo's parts stubbed: its bitstream (a report at 77.7 MHz, newer than the others)
+    and the table, which records its clock."""
+    seen = []
+    for part in ("software_perft", "cycle_simulation"):
+        monkeypatch.setattr(f"posdata.sim.cli.demo_cmd.{part}", lambda: True)
+
+    def bitstream():
+        if build:
+            plant(Path("."), "ulx3s-25f",
+                  {"fmax_mhz": 77.7, "engines": 1}, 3_000)
+        return True
+    monkeypatch.setattr("posdata.sim.cli.demo_cmd.bitstream", bitstream)
+    monkeypatch.setattr("posdata.sim.cli.compare_table.compare_table",
+                        lambda depths, target, jobs, clock, **kw: seen.append(clock) or [])
+    return seen
+
+
+def test_the_demo_table_is_at_its_own_ulx3s_build_clock(builds, monkeypatch):
+    seen = demo_stubs(monkeypatch, build=True)
+    assert main(["demo"]) == 0
+    assert seen[0].mhz == 77.7 and seen[0].board == "ulx3s-25f"
+
+
+def test_the_demo_without_synthesis_takes_the_ulx3s_clock_or_mhz(builds, monkeypatch):
+    seen = demo_stubs(monkeypatch, build=False)
+    monkeypatch.setenv("SYNTH", "0")
+    assert main(["demo"]) == 0
+    assert main(["demo", "--mhz", "60"]) == 0
+    assert [c.mhz for c in seen] == [90.81, 60]  # never the newer iCEBreaker's 41.97
