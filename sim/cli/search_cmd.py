@@ -178,7 +178,9 @@ def run_chip(args, backend: str) -> int:
         score, best, pv, nodes = r.score, r.best_move, r.pv, r.nodes
         hw_nodes, hw_cycles = (r.leaf_nodes, r.leaf_clocks) if model is not None else (None, None)
     seconds = time.perf_counter() - t
+    load_cycles = None
     if model is not None:
+        load_cycles = getattr(model, "load_clocks", 0)  # the jobs' loads and starts, counted
         model.close()
     clock = None
     if backend != "sw":
@@ -186,7 +188,9 @@ def run_chip(args, backend: str) -> int:
         clock = clock_mhz(args.mhz, "chip", board=CLOCK_BOARD)
     mhz = clock.mhz if clock else None
     cpn = hw_cycles / hw_nodes if hw_nodes else None
-    hw_seconds = hw_cycles / (mhz * 1e6) if mhz and hw_cycles is not None else None
+    # the jobs' time on the thread: each one's load and start, then its search
+    hw_seconds = (hw_cycles + load_cycles) / (mhz * 1e6) if mhz and hw_cycles is not None \
+        else None
     match = None if backend != "both" else difference is None
     # moves in the position they are played from: the PV's on a board that follows it
     line = []
@@ -201,6 +205,7 @@ def run_chip(args, backend: str) -> int:
             "fen": fen, "backend": backend, "depth": args.depth, "chip_depth": chip_depth,
             "score": _score_json(score), "bestmove": line[0] if best is not None else None,
             "pv": line, "nodes": nodes, "hw_nodes": hw_nodes, "hw_cycles": hw_cycles,
+            "hw_load_cycles": load_cycles,
             "clocks_per_node": round(cpn, 3) if cpn is not None else None, "mhz": mhz,
             "clock": clock.as_dict() if clock else None,
             "hw_seconds": round(hw_seconds, 9) if hw_seconds is not None else None,
@@ -214,8 +219,9 @@ def run_chip(args, backend: str) -> int:
     print(f"nodes    {nodes} ({seconds:.2f} s)")
     print(f"pv       {' '.join(line)}")
     if hw_nodes is not None:
-        print(f"chip     {hw_nodes} nodes, {hw_cycles} clocks, "
-              f"{cpn:.2f} clocks per node" if cpn is not None else "chip     no jobs")
+        print(f"chip     {hw_nodes} nodes, {hw_cycles} clocks, {cpn:.2f} clocks per node; "
+              f"{load_cycles} clocks loading and starting the jobs" if cpn is not None
+              else "chip     no jobs")
     if hw_seconds is not None:
         print(f"hw time  {hw_seconds:.6f} s at {clock.describe()}")
     if backend == "both":

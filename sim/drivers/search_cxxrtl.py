@@ -19,7 +19,7 @@ from .interface import WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
 ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
-    "create", "destroy", "load", "start", "run", "phases"))
+    "create", "destroy", "load", "start", "run", "phases", "load_clocks"))
 
 
 def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
@@ -35,7 +35,8 @@ def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
 
 class SearchModel:
     """Jobs on the compiled search thread. ``phases`` sums each job's clocks per state of the
-    thread's control (``STATES``) since the model was made."""
+    thread's control (``STATES``) since the model was made; ``load_clocks`` the clocks its
+    ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result)."""
 
     def __init__(self, library: str | None = None, verbose: bool = True):
         self.lib = lib = load_model(library or build_library(verbose=verbose, design="search"),
@@ -48,6 +49,10 @@ class SearchModel:
         lib.posdata_search_run.argtypes = [vp, u64, ctypes.POINTER(u64)]
         lib.posdata_search_run.restype = ctypes.c_int32
         lib.posdata_search_phases.argtypes = [vp, ctypes.POINTER(u64)]
+        lib.posdata_search_load_clocks.argtypes = [vp]
+        lib.posdata_search_load_clocks.restype = u64
+        self.load_clocks = 0  #: the jobs' loads and starts, clocks counted by the model
+        self.jobs = 0
         self.phases = Counter()
         self._phases = (u64 * len(STATES))()
         self.handle = lib.posdata_search_create()
@@ -84,6 +89,8 @@ class SearchModel:
             if clocks > watchdog:
                 raise WatchdogError(f"the search thread did not finish within {watchdog} clocks")
         lib.posdata_search_phases(h, self._phases)
+        self.load_clocks += lib.posdata_search_load_clocks(h)
+        self.jobs += 1
         for i, name in enumerate(STATES):
             self.phases[name] += self._phases[i]
         score = out[0] - (1 << 16) if out[0] >> 15 else out[0]

@@ -16,12 +16,15 @@ template <size_t N> uint64_t rd(const cxxrtl::wire<N> &w) { return w.curr.templa
 struct Thread {
   cxxrtl_design::p_top top;
   uint64_t phase_clocks[POSDATA_SEARCH_PHASES] = {};
+  uint64_t ticks = 0;        // every clock the model has run
+  uint64_t load_clocks = 0;  // the clocks of the last load and start: the job's cost to hand over
 
   void tick() {
     top.p_clk.set<bool>(false);
     top.step();
     top.p_clk.set<bool>(true);
     top.step();
+    ticks++;
   }
 };
 
@@ -41,6 +44,7 @@ void posdata_search_destroy(void *handle) { delete static_cast<Thread *>(handle)
 void posdata_search_load(void *handle, const uint8_t *squares, uint32_t color_bits) {
   Thread *t = static_cast<Thread *>(handle);
   auto &top = t->top;
+  uint64_t before = t->ticks;
   for (uint32_t sq = 0; sq < 64; sq++) {
     top.p_load____en.set<bool>(true);
     top.p_load____sq.set<uint32_t>(sq);
@@ -50,15 +54,18 @@ void posdata_search_load(void *handle, const uint8_t *squares, uint32_t color_bi
   }
   top.p_load____en.set<bool>(false);
   for (int i = 0; i < 3; i++) t->tick();  // the writes reach the planes
+  t->load_clocks = t->ticks - before;
 }
 
 void posdata_search_start(void *handle, uint64_t job) {
   Thread *t = static_cast<Thread *>(handle);
   for (auto &n : t->phase_clocks) n = 0;
+  uint64_t before = t->ticks;
   t->top.p_job.set<uint64_t>(job);
   t->top.p_start.set<bool>(true);
   t->tick();
   t->top.p_start.set<bool>(false);
+  t->load_clocks += t->ticks - before;
 }
 
 // Run up to `max_clocks` clocks; returns 1 once the result is out (out[]: score, best move,
@@ -87,6 +94,12 @@ int32_t posdata_search_run(void *handle, uint64_t max_clocks, uint64_t *out) {
 void posdata_search_phases(void *handle, uint64_t *out) {
   Thread *t = static_cast<Thread *>(handle);
   for (int i = 0; i < POSDATA_SEARCH_PHASES; i++) out[i] = t->phase_clocks[i];
+}
+
+// Clocks of the last job's load and start, counted as they ran (the thread's own `clocks` output
+// counts from the start to the result).
+uint64_t posdata_search_load_clocks(void *handle) {
+  return static_cast<Thread *>(handle)->load_clocks;
 }
 
 }  // extern "C"
