@@ -32,7 +32,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.board import CASTLE_MASK
 from posdata.engine.defs import KING, QUEEN, Color
-from posdata.engine.leaf_search import QS_PLY_LIMIT
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, QS_PLY_LIMIT
 from posdata.engine.search import MATE
 
 from ..chip.attack import AttackUnit
@@ -47,8 +47,11 @@ from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 
 #: the control's states, as the ``phase`` output numbers them (where the clocks go)
 STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
-          "Leave", "Unmake", "Settle", "Return", "Check")
+          "Leave", "Unmake", "Settle", "Return", "Check", "Abort")
 SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
+WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the host's full window)
+#: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
+DRAIN = 7
 
 
 def _clamp(x, lo, hi):
@@ -58,9 +61,14 @@ def _clamp(x, lo, hi):
 class SearchThread(wiring.Component):
     """Ports
     -----
-    load : In(SquareWrite)   the job's squares, one a clock, while idle
+    load : In(SquareWrite)   the job's squares, one a clock, while idle: all 64, a1 first (the
+                             evaluation's sums are recomputed from them, whatever came before)
     job : In(Job); start : In(1)   the job, taken with ``start``
+    abort : In(1)            back to Idle from any state (``busy`` falls once the parts are
+                             quiet); the board is then whatever the search left: load it again
     busy, done : Out(1)      ``done`` pulses with the result
+    error : Out(1)           with ``done``, a job refused at its start (depth over MAX_JOB_DEPTH,
+                             a window not within +-(MATE+1), or empty): no search, nothing counted
     score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
     phase : Out  the control's state (``STATES``), for clock accounts
@@ -69,8 +77,10 @@ class SearchThread(wiring.Component):
     load: In(SquareWrite)
     job: In(Job)
     start: In(1)
+    abort: In(1)
     busy: Out(1)
     done: Out(1)
+    error: Out(1)
     score: Out(SCORE)
     best: Out(MOVE)
     best_valid: Out(1)
@@ -95,6 +105,7 @@ class SearchThread(wiring.Component):
             self._settle(m)
             self._return(m)
             self._check(m)
+            self._abort(m)
         return m
 
     @contextmanager
@@ -103,6 +114,10 @@ class SearchThread(wiring.Component):
         with m.State(name):
             m.d.comb += self.phase.eq(STATES.index(name))
             yield
+            if name not in ("Idle", "Abort"):  # last, so it wins over the state's own moves
+                with m.If(self.abort):
+                    m.d.sync += [self.done.eq(0), self._busy.eq(1), self.step.eq(0)]
+                    m.next = "Abort"
 
     # --- parts and registers ---------------------------------------------------------------
 
@@ -124,6 +139,7 @@ class SearchThread(wiring.Component):
         # one square write a clock, to both boards; the sums follow it
         self.w_en, self.w_sq = Signal(), Signal(6)
         self.w_color, self.w_piece = Signal(Color), Signal(3)
+        self.loading = Signal()  # the write is the host's load
         self.sums = Signal(Sums)
         old_black = board.attack.black.bit_select(self.w_sq, 1)
         old_occ = board.attack.occupied.bit_select(self.w_sq, 1)
@@ -133,9 +149,12 @@ class SearchThread(wiring.Component):
             gen.wr_en.eq(self.w_en), gen.wr_sq.eq(self.w_sq),
             gen.wr_color.eq(self.w_color), gen.wr_piece.eq(self.w_piece),
             board.lookup.sq.eq(self.w_sq),
-            update.sums.eq(self.sums), update.sq.eq(self.w_sq),
-            update.old.color.eq(Mux(old_occ, Mux(old_black, Color.BLACK, Color.WHITE),
-                                    Color.EMPTY)),
+                # a load rebuilds the sums from nothing (a1 first), so they cannot drift from the
+            # planes: after an abort, a reset mid-write, or a load that overwrote a live board
+            update.sums.eq(Mux(self.loading & (self.w_sq == 0), 0, self.sums)),
+            update.sq.eq(self.w_sq),
+            update.old.color.eq(Mux(old_occ & ~self.loading,
+                                    Mux(old_black, Color.BLACK, Color.WHITE), Color.EMPTY)),
             update.old.piece.eq(board.lookup.piece),
             update.new.color.eq(self.w_color), update.new.piece.eq(self.w_piece),
             score.sums.eq(self.sums), child.sums.eq(self.sums),
@@ -176,16 +195,23 @@ class SearchThread(wiring.Component):
         m.d.comb += self.busy.eq(busy)
         # the host writes while idle
         with m.If(~busy):
-            m.d.comb += [self.w_en.eq(self.load.en), self.w_sq.eq(self.load.sq),
+            m.d.comb += [self.loading.eq(self.load.en),
+                         self.w_en.eq(self.load.en), self.w_sq.eq(self.load.sq),
                          self.w_color.eq(self.load.color), self.w_piece.eq(self.load.piece)]
 
     # --- states ----------------------------------------------------------------------------
 
     def _idle(self, m):
         r, job = self.r, self.job
+        refused = ((job.depth > MAX_JOB_DEPTH) | (job.alpha < -WINDOW) | (job.beta > WINDOW)
+                   | (job.alpha >= job.beta))
         with self._in(m, "Idle"):
-            with m.If(self.start):
+            with m.If(self.start & refused):
+                m.d.sync += [self.error.eq(1), self.done.eq(1), self.score.eq(0),
+                             self.best_valid.eq(0), self.nodes.eq(0), self.clocks.eq(0)]
+            with m.Elif(self.start):
                 m.d.sync += [
+                    self.error.eq(0),
                     self._busy.eq(1), self.clocks.eq(0), self.nodes.eq(1),
                     self.best_valid.eq(0), self.ply.eq(0), self.sp.eq(0),
                     self.side.eq(job.side), self.castle.eq(job.castle),
@@ -456,6 +482,17 @@ class SearchThread(wiring.Component):
     def _note_best(self, m):
         with m.If(self.ply == 0):
             m.d.sync += [self.best.eq(self.r.move), self.best_valid.eq(1)]
+
+    def _abort(self, m):
+        """Drain what runs on: a walk under way (its moves taken and dropped), the attack unit's
+        answers still in flight; then Idle."""
+        with self._in(m, "Abort"):
+            m.d.comb += self.gen.moves.ready.eq(1)
+            with m.If(self.step != DRAIN):
+                m.d.sync += self.step.eq(self.step + 1)
+            with m.Elif(~self.gen.busy):
+                m.d.sync += [self._busy.eq(0), self.step.eq(0)]
+                m.next = "Idle"
 
     def _check(self, m):
         """No legal move at a full-width node: mated if in check, else stalemate."""

@@ -19,7 +19,7 @@ from .interface import WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
 ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
-    "create", "destroy", "load", "start", "run", "phases", "load_clocks"))
+    "create", "destroy", "load", "start", "run", "phases", "load_clocks", "abort"))
 
 
 def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
@@ -51,12 +51,14 @@ class SearchModel:
         lib.posdata_search_phases.argtypes = [vp, ctypes.POINTER(u64)]
         lib.posdata_search_load_clocks.argtypes = [vp]
         lib.posdata_search_load_clocks.restype = u64
+        lib.posdata_search_abort.argtypes = [vp, u64]
+        lib.posdata_search_abort.restype = u64
         self.load_clocks = 0  #: the jobs' loads and starts, clocks counted by the model
         self.jobs = 0
         self.phases = Counter()
         self._phases = (u64 * len(STATES))()
         self.handle = lib.posdata_search_create()
-        self._out = (u64 * 5)()
+        self._out = (u64 * 6)()
 
     def close(self) -> None:
         if getattr(self, "handle", None):
@@ -80,9 +82,29 @@ class SearchModel:
             raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
         if not board.data.orthodox or board.variant.chess960:
             raise ValueError("the search thread searches orthodox chess only")
+        result, error = self.job(board, alpha, beta, depth, ply, watchdog)
+        if error:
+            raise ValueError(f"the search thread refused the job ({alpha}, {beta}) depth {depth}")
+        return result
+
+    def begin(self, board, alpha: int, beta: int, depth: int, ply: int = 0) -> None:
+        """Load ``board`` and start the job, unchecked (the thread judges it)."""
+        self.lib.posdata_search_load(self.handle, square_codes(board), COLOR_BITS)
+        self.lib.posdata_search_start(self.handle, job_word(board, alpha, beta, depth, ply))
+
+    def run(self, clocks: int) -> bool:
+        """Run the job under way up to ``clocks`` clocks; True once its result is out."""
+        return bool(self.lib.posdata_search_run(self.handle, clocks, self._out))
+
+    def abort(self, max_clocks: int = 1 << 20) -> int:
+        """Abort the job under way; the clocks until the thread was idle."""
+        return self.lib.posdata_search_abort(self.handle, max_clocks)
+
+    def job(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+            watchdog: int = 1 << 32) -> tuple[LeafResult, bool]:
+        """A job as the thread takes it, unchecked: its result and whether it was refused."""
         lib, h, out = self.lib, self.handle, self._out
-        lib.posdata_search_load(h, square_codes(board), COLOR_BITS)
-        lib.posdata_search_start(h, job_word(board, alpha, beta, depth, ply))
+        self.begin(board, alpha, beta, depth, ply)
         clocks = 0
         while not lib.posdata_search_run(h, CHUNK, out):
             clocks += CHUNK
@@ -95,4 +117,4 @@ class SearchModel:
             self.phases[name] += self._phases[i]
         score = out[0] - (1 << 16) if out[0] >> 15 else out[0]
         best = out[1] if out[2] else None
-        return LeafResult(score, best, out[3], out[4])
+        return LeafResult(score, best, out[3], out[4]), bool(out[5])

@@ -69,12 +69,13 @@ void posdata_search_start(void *handle, uint64_t job) {
 }
 
 // Run up to `max_clocks` clocks; returns 1 once the result is out (out[]: score, best move,
-// best valid, nodes, clocks), else 0.
+// best valid, nodes, clocks, error), else 0.
 int32_t posdata_search_run(void *handle, uint64_t max_clocks, uint64_t *out) {
   Thread *t = static_cast<Thread *>(handle);
   auto &top = t->top;
-  int32_t done = 0;
-  for (uint64_t i = 0; i < max_clocks; i++) {
+  // a refused job's `done` comes with the start's own clock
+  int32_t done = rd(top.p_done) ? 1 : 0;
+  for (uint64_t i = 0; i < max_clocks && !done; i++) {
     t->phase_clocks[rd(top.p_phase) % POSDATA_SEARCH_PHASES]++;
     t->tick();
     if (rd(top.p_done)) {
@@ -87,7 +88,21 @@ int32_t posdata_search_run(void *handle, uint64_t max_clocks, uint64_t *out) {
   out[2] = rd(top.p_best__valid);
   out[3] = rd(top.p_nodes);
   out[4] = rd(top.p_clocks);
+  out[5] = rd(top.p_error);
   return done;
+}
+
+// Abort the job under way: `abort` for a clock, then the clocks until the thread is idle (at
+// most `max_clocks`). Returns the clocks taken, abort's own included.
+uint64_t posdata_search_abort(void *handle, uint64_t max_clocks) {
+  Thread *t = static_cast<Thread *>(handle);
+  auto &top = t->top;
+  uint64_t before = t->ticks;
+  top.p_abort.set<bool>(true);
+  t->tick();
+  top.p_abort.set<bool>(false);
+  while (rd(top.p_busy) && t->ticks - before < max_clocks) t->tick();
+  return t->ticks - before;
 }
 
 // Clocks per phase since the last start (the start's own clock in Idle).
