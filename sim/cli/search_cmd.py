@@ -152,6 +152,10 @@ def run_chip(args, backend: str) -> int:
         raise CliError(f"--backend {backend} searches to a --depth, not for a --movetime")
     if args.mhz is not None and backend == "sw":
         raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
+    if args.target != "cxxrtl" or args.port is not None:
+        # the search thread has a compiled model only (no board or other simulator yet)
+        raise CliError(f"--backend {backend} runs the search thread on the compiled model; "
+                       f"--target and --port go with --backend gen")
     require_orthodox(args, f"the chip's search (--backend {backend})")
     board = load_board(args)
     if board.variant.chess960:

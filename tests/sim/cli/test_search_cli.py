@@ -63,6 +63,9 @@ def test_both_names_the_first_differing_node(capsys, monkeypatch):
     (["--depth", "2", "--chip-depth", "1"], "--chip-depth goes with"),
     (["--backend", "sw", "--movegen", "hw", "--depth", "1"], "contradicts"),
     (["--backend", "sw", "--variant", "amazon", "--depth", "1"], "orthodox chess only"),
+    (["--backend", "hw", "--target", "pysim", "--depth", "1"], "--target and --port go with"),
+    (["--backend", "sw", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
+    (["--backend", "gen", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
 ])
 def test_bad_values_are_one_line(capsys, argv, said):
     assert main(["search", *argv]) == 2
