@@ -485,7 +485,8 @@ class SearchThread(wiring.Component):
 
     def _abort(self, m):
         """Drain what runs on: a walk under way (its moves taken and dropped), the attack unit's
-        answers still in flight; then Idle."""
+        answers still in flight; then Idle. Belt and braces: the next job's load (67 clocks)
+        outlasts both, but a shorter load (or a start without one) then finds nothing stale."""
         with self._in(m, "Abort"):
             m.d.comb += self.gen.moves.ready.eq(1)
             with m.If(self.step != DRAIN):
