@@ -231,6 +231,8 @@ def run_chip(args, backend: str) -> int:
     if backend == "both":
         print("match    yes" if difference is None else f"MISMATCH: first differing node: "
               f"{difference}")
+    if best is None:  # the root's window is full: no best move is no legal move
+        print("no legal move: " + ("checkmate" if board.in_check() else "stalemate"))
     print(f"bestmove {line[0] if best is not None else '(none)'}")
     return 0 if match is not False else 1
 
