@@ -9,7 +9,10 @@ script reads, asks for the extra outputs through the platform's documented overr
 the report out of them.
 """
 
+import contextlib
+import json
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -119,7 +122,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     work = build_place.start(directory)
     try:
         start = time.perf_counter()
-        products = run_build(plan, work, tools)
+        products = run_build(plan, work, tools, progress)
         seconds["build"] = round(time.perf_counter() - start, 2)
         report = build_report(products, board, family, platform, top, engines, variant, seconds,
                               directory, seed, tools, amaranth_version)
@@ -168,7 +171,60 @@ def build_report(products, board, family, platform, top, engines, variant, secon
     return report
 
 
-def run_build(plan, directory: str, tools: dict[str, str]):
+#: (a file the build writes when a phase is over, the next phase): the script runs Yosys (its
+#: cell counts written straight after synthesis), nextpnr (its report written once routed), then
+#: the packer, all quiet; the files say which is running
+PHASES = ((f"{NAME}.stat.json", "nextpnr: place and route"),
+          (f"{NAME}.nextpnr.json", "pack the bitstream"))
+FIRST_PHASE = "yosys: synthesis"
+
+
+def build_phase(directory: str) -> str:
+    """The phase of the build running in ``directory``, from the files it has written."""
+    phase = FIRST_PHASE
+    for name, after in PHASES:
+        path = os.path.join(directory, name)
+        if not os.path.exists(path):
+            break
+        if name.endswith("nextpnr.json"):  # written whole only at the end of routing
+            try:
+                with open(path) as f:
+                    json.load(f)
+            except (OSError, ValueError):
+                break
+        phase = after
+    return phase
+
+
+@contextlib.contextmanager
+def watch_phases(directory: str, progress, interval: float = 0.25):
+    """``progress(phase)`` each time the build in ``directory`` moves on (a thread polling its
+    files): the tools themselves say nothing for a minute."""
+    if progress is None:
+        yield
+        return
+    stop = threading.Event()
+
+    def watch():
+        shown = None
+        while True:
+            phase = build_phase(directory)
+            if phase != shown:
+                progress(phase)
+                shown = phase
+            if stop.wait(interval):
+                return
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def run_build(plan, directory: str, tools: dict[str, str], progress=None):
     """Extract the build plan into ``directory`` and run its script (what
     ``BuildPlan.execute_local`` does, but with the tools in the script's environment instead of
     ours and no programmer required), the tools dying with posdata: a nextpnr left running by a
@@ -176,8 +232,9 @@ def run_build(plan, directory: str, tools: dict[str, str]):
     from amaranth.build.run import LocalBuildProducts
 
     build_dir = plan.extract(directory)
-    done = children.run(["sh", f"{plan.script}.sh"], cwd=str(build_dir),
-                        env={**os.environ, **tools})
+    with watch_phases(str(build_dir), progress):
+        done = children.run(["sh", f"{plan.script}.sh"], cwd=str(build_dir),
+                            env={**os.environ, **tools})
     if done.returncode != 0:
         raise SynthError(f"the build failed (exit status {done.returncode})")
     return LocalBuildProducts(build_dir)

@@ -13,10 +13,14 @@ from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransp
 from posdata.sim.views.difference import describe_difference
 
 from .common import (
+    DEFAULT_DEPTH,
     CliError,
     Progress,
+    Renamed,
+    add_count_args,
     add_json_arg,
     add_position_args,
+    count_mode,
     describe,
     float_in_range,
     int_in_range,
@@ -29,6 +33,15 @@ SIM_DIVISOR = 4
 TIMEOUT_RANGE = (0.001, 600.0)
 LIMIT_RANGE = (0.001, 1e8)
 ACTIONS = ("moves", "legal", "perft", "status", "abort", "ping")
+BOARD_TARGETS = ("board", "cxxrtl", "pysim")
+#: --board NAME -> the compiled model's design (sim.models.cxxrtl.build_library)
+SIM_BOARDS = {"ulx3s-25f": "board", "icebreaker": "icebreaker"}
+#: the options each action reads beyond where it runs: another action refuses them
+POSITION_OPTIONS = {"fen": "--fen", "moves": "--moves"}
+PERFT_OPTIONS = {"depth": "--depth", "bulk": "--bulk/--plain", "split": "--split",
+                 "limit": "--limit"}
+READS = {"moves": POSITION_OPTIONS, "legal": POSITION_OPTIONS,
+         "perft": {**POSITION_OPTIONS, **PERFT_OPTIONS}}
 SELF_TEST_WORDS = {SelfTest.NONE: "none", SelfTest.RUNNING: "running",
                    SelfTest.PASSED: "passed", SelfTest.FAILED: "FAILED"}
 
@@ -47,36 +60,38 @@ def register(sub) -> None:
                     "the board's protocol version, engines, threads and power-up self-test. "
                     "Exit status 1 when a result differs from the reference. The bitstream must "
                     f"be built for the same baud rate (default {DEFAULT_BAUD}: the ULX3S's "
-                    "FT231X at its maximum). --sim talks to the board's compiled model instead "
-                    "(UART bits and all, power-up self-test first), --pysim to its gateware in "
-                    "Amaranth's simulator (slow: about a thousand clocks a second).")
+                    "FT231X at its maximum). --target cxxrtl talks to the board's compiled "
+                    "model instead (UART bits and all, power-up self-test first), --target pysim "
+                    "to its gateware in Amaranth's simulator (slow: about a thousand clocks a "
+                    "second); --board picks which board's design they run.")
     p.add_argument("action", nargs="?", choices=ACTIONS, default="moves", metavar="ACTION",
                    help=f"one of {', '.join(ACTIONS)} (default: moves)")
-    where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--port", metavar="DEV",
-                       help="the board's serial port (e.g. /dev/ttyUSB0, COM3)")
-    where.add_argument("--sim", action="store_true",
-                       help=f"the board's compiled model (UART divisor {SIM_DIVISOR})")
-    where.add_argument("--pysim", action="store_true",
-                       help="the board's gateware in Amaranth's simulator (no self-test)")
-    p.add_argument("--sim-board", choices=("ulx3s", "icebreaker"), default="ulx3s",
-                   help="with --sim: which board's model: ulx3s (the perft chip, default) or "
-                        "icebreaker (the generator alone: moves and ping only)")
-    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=DEFAULT_BAUD,
-                   help=f"baud rate of the port (default: {DEFAULT_BAUD}; must match the "
-                        "bitstream)")
-    p.add_argument("--timeout", type=float_in_range(*TIMEOUT_RANGE, "--timeout"), default=1.0,
+    # None until run(): an option given where it does not apply is refused, not ignored
+    p.add_argument("--target", choices=BOARD_TARGETS, default=None,
+                   help="what runs the board's design: board (default), the FPGA board on "
+                        "--port; cxxrtl its compiled model (UART divisor "
+                        f"{SIM_DIVISOR}); pysim its gateware in Amaranth's simulator (no "
+                        "self-test)")
+    p.add_argument("--port", metavar="DEV", default=None,
+                   help="with --target board: the board's serial port (e.g. /dev/ttyUSB0, COM3)")
+    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=None,
+                   help=f"with --target board: baud rate of the port (default: {DEFAULT_BAUD}; "
+                        "must match the bitstream)")
+    p.add_argument("--timeout", type=float_in_range(*TIMEOUT_RANGE, "--timeout"), default=None,
                    metavar="SECONDS",
-                   help="how long to wait for each reply from the board (default: 1)")
+                   help="with --target board: how long to wait for each reply (default: 1)")
+    p.add_argument("--board", choices=tuple(SIM_BOARDS), default=None,
+                   help="with --target cxxrtl or pysim: which board's design: ulx3s-25f (the "
+                        "perft chip, default) or icebreaker (the generator alone: moves and "
+                        "ping only)")
+    # the older spellings: one line naming the new one
+    p.add_argument("--sim", action=Renamed, new="--target cxxrtl")
+    p.add_argument("--pysim", action=Renamed, new="--target pysim")
+    p.add_argument("--sim-board", action=Renamed, nargs="?", new="--board")
     add_position_args(p)
-    p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=4,
-                   help=f"perft: the depth, 0 to {MAX_DEPTH} (default: 4)")
-    kind = p.add_mutually_exclusive_group()
-    kind.add_argument("--bulk", dest="bulk", action="store_true", default=True,
-                      help="perft: count the last ply's legal moves without making them "
-                           "(default)")
-    kind.add_argument("--plain", dest="bulk", action="store_false",
-                      help="perft: make, test and unmake every leaf (TSCP)")
+    p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=None,
+                   help=f"perft: the depth, 0 to {MAX_DEPTH} (default: {DEFAULT_DEPTH})")
+    add_count_args(p, bulk_help=" (perft)")
     p.add_argument("--split", type=int_in_range(0, MAX_DEPTH - 1, "--split"), default=None,
                    help="perft: the ply whose nodes the threads share (default: 2, at most "
                         "depth - 1)")
@@ -88,7 +103,37 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def check_options(args) -> None:
+    """Fill in --target, --depth and the counting mode, refusing an option the action or the
+    target does not read (``board moves --plain`` says nothing it would do)."""
+    reads = READS.get(args.action, {})
+    for dest, name in {**POSITION_OPTIONS, **PERFT_OPTIONS}.items():
+        if dest not in reads and getattr(args, dest) not in (None, []):
+            if dest == "bulk":
+                name = "--bulk" if args.bulk else "--plain"
+            actions = " or ".join(action for action in READS if dest in READS[action])
+            raise CliError(f"{name} goes with board {actions}, not {args.action}")
+    if args.target is None:
+        args.target = "board"
+    if args.target == "board":
+        if args.board is not None:
+            raise CliError("--board goes with --target cxxrtl or pysim (a real board says what "
+                           "it is: `posdata board ping`)")
+        if not args.port:
+            raise CliError("board needs --port DEV (the board's serial port), or --target "
+                           "cxxrtl or pysim for its simulated design")
+    else:
+        for name, value in (("--port", args.port), ("--baud", args.baud),
+                            ("--timeout", args.timeout)):
+            if value is not None:
+                raise CliError(f"{name} goes with --target board, not {args.target}")
+    if args.depth is None:
+        args.depth = DEFAULT_DEPTH
+    count_mode(args)
+
+
 def run(args) -> int:
+    check_options(args)
     split = args.split if args.split is not None else default_split(args.depth)
     if not split_in_range(args.depth, split):
         raise CliError(f"--split must be at most {max(0, args.depth - 1)} for --depth "
@@ -117,17 +162,27 @@ def run(args) -> int:
 
 
 def open_transport(args):
-    if args.sim:
+    """(transport, what the JSON's ``port`` says, what the text says) for ``args.target``; a
+    simulated board runs ``--board``'s design, on either simulator."""
+    name = args.board or "ulx3s-25f"
+    design = SIM_BOARDS[name]
+    if args.target == "cxxrtl":
         from posdata.sim.drivers.fpga_board_sim import CompiledBoard
-        design = "icebreaker" if args.sim_board == "icebreaker" else "board"
-        return (CompiledBoard(SIM_DIVISOR, design=design), "sim",
-                f"the simulated {args.sim_board} board (compiled, UART divisor {SIM_DIVISOR})")
-    if args.pysim:
+        return (CompiledBoard(SIM_DIVISOR, design=design), "cxxrtl",
+                f"the simulated {name} board (compiled, UART divisor {SIM_DIVISOR})")
+    if args.target == "pysim":
         from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
-        return (SimulatedTransport(SIM_DIVISOR), "pysim",
-                f"the simulated board (Amaranth's simulator, UART divisor {SIM_DIVISOR})")
-    return (SerialTransport(args.port, args.baud, timeout=args.timeout), args.port,
-            f"{args.port} at {args.baud} baud")
+        front_end = None  # SimulatedTransport's own: the ULX3S's perft chip
+        if design == "icebreaker":
+            from posdata.hdl.link.gen_frontend import GeneratorFrontEnd
+            front_end = GeneratorFrontEnd(SIM_DIVISOR)
+        return (SimulatedTransport(SIM_DIVISOR, front_end=front_end), "pysim",
+                f"the simulated {name} board (Amaranth's simulator, UART divisor "
+                f"{SIM_DIVISOR})")
+    baud = DEFAULT_BAUD if args.baud is None else args.baud
+    timeout = 1.0 if args.timeout is None else args.timeout
+    return (SerialTransport(args.port, baud, timeout=timeout), args.port,
+            f"{args.port} at {baud} baud")
 
 
 def run_moves(client, board, args, split, progress):

@@ -45,6 +45,19 @@ class Parser(argparse.ArgumentParser):
         raise CliError(f"{command + ': ' if command else ''}{message} (see '{self.prog} --help')")
 
 
+class Renamed(argparse.Action):
+    """An option's older spelling, hidden from --help: one line naming the new one, not a
+    second vocabulary. ``new``: what to say instead (``--target``, ``--target cxxrtl``)."""
+
+    def __init__(self, option_strings, dest, new: str, nargs=0, **kwargs):
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=nargs, default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is now {self.new}")
+
+
 def add_position_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fen", default=None, metavar="FEN",
                    help="the position (6-field FEN or 4-field EPD; default: the initial position "
@@ -157,6 +170,28 @@ def float_in_range(lo: float, hi: float, name: str):
         return value
     parse.lo, parse.hi = lo, hi
     return parse
+
+
+#: --depth when not given, for perft, compare and board perft alike: seconds in software and on
+#: the compiled models on a small machine (perft 4 of Kiwipete is 4 M nodes: minutes in Python)
+DEFAULT_DEPTH = 3
+
+
+def add_count_args(p: argparse.ArgumentParser, bulk_help: str = "") -> None:
+    """``--bulk``/``--plain``, the counting mode; plain, every leaf made and unmade (TSCP), unless
+    asked. ``args.bulk`` is None when neither is given (``count_mode`` reads it): an option
+    that does not apply can then be refused."""
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--bulk", dest="bulk", action="store_const", const=True, default=None,
+                      help="count the last ply's legal moves without making them" + bulk_help)
+    kind.add_argument("--plain", dest="bulk", action="store_const", const=False,
+                      help="make, test and unmake every leaf (TSCP; the default)")
+
+
+def count_mode(args) -> bool:
+    """``args.bulk`` filled in: True for bulk counting."""
+    args.bulk = bool(args.bulk)
+    return args.bulk
 
 
 #: --mhz of the projected hardware times: 1 kHz to 10 GHz

@@ -35,7 +35,7 @@ def register(sub) -> None:
 def run(args) -> int:
     board = load_board(args)
     cycles = None
-    target = target_from_args(args)
+    target = target_from_args(args, runs="--backend hw" if args.backend == "sw" else None)
     if args.backend == "hw":
         from posdata.sim.drivers.fpga_board import BoardError
         from posdata.sim.drivers.targets import make_driver

@@ -5,12 +5,15 @@ from posdata.hdl.common.contract import MAX_DEPTH
 
 from .clock import clock_mhz
 from .common import (
+    DEFAULT_DEPTH,
     CliError,
     Progress,
+    add_count_args,
     add_json_arg,
     add_mhz_arg,
     add_position_args,
     add_variant_arg,
+    count_mode,
     int_in_range,
     load_board,
     print_json,
@@ -35,14 +38,12 @@ def register(sub) -> None:
                     "chip's; on a difference, the first position whose legal moves differ.")
     add_position_args(p)
     add_variant_arg(p)
-    p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=4,
-                   help="plies to search (default: 4)")
+    p.add_argument("--depth", type=int_in_range(0, MAX_DEPTH, "--depth"), default=None,
+                   help=f"plies to search (default: {DEFAULT_DEPTH}; not with --epd)")
     p.add_argument("--backend", choices=BACKENDS, default="sw",
                    help="sw (reference, default), hw (the chip), gen (generator in the loop), "
                         "both (sw against hw)")
-    p.add_argument("--bulk", action="store_true",
-                   help="count the last ply's legal moves without making them (default: plain, "
-                        "every leaf made and unmade)")
+    add_count_args(p)
     p.add_argument("--check", action="store_true",
                    help="with --backend gen: hold the generator to the reference at every node")
     add_target_args(p)
@@ -67,8 +68,16 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    count_mode(args)
+    if args.mhz is not None and args.backend == "sw":
+        raise CliError("--mhz goes with --backend gen, hw or both (a hardware time)")
     if args.epd:
+        if args.depth is not None:
+            raise CliError("--depth goes without --epd (the suite names its depths; "
+                           "--max-depth D skips the deeper ones)")
         return run_suite_cmd(args)
+    if args.depth is None:
+        args.depth = DEFAULT_DEPTH
     if args.max_depth is not None:
         raise CliError("--max-depth goes with --epd (a suite's counts)")
     if args.engines > 1 and args.backend not in ("hw", "both"):
@@ -78,7 +87,8 @@ def run(args) -> int:
     board = load_board(args)
     clock = clock_mhz(args.mhz, "chip" if args.backend in ("hw", "both") else "generator")
     mhz = clock.mhz if clock else None
-    target = target_from_args(args, args.jobs)
+    target = target_from_args(args, args.jobs,
+                              "--backend gen, hw or both" if args.backend == "sw" else None)
     if args.backend in ("hw", "both"):
         require_chip_variant(args, target.name)
     if args.backend in ("hw", "both") and target.name == "verilator":

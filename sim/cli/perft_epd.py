@@ -13,8 +13,8 @@ MAX_SUITE_BYTES = 16 * 2**20
 def add_suite_args(p: argparse.ArgumentParser, max_depth: int) -> None:
     p.add_argument("--epd", metavar="FILE", default=None,
                    help="run the perft suite in FILE (one position a line: FEN ;D1 20 ;D2 400 "
-                        "...): every count checked (--depth is ignored), a summary table, exit "
-                        "status 1 on any mismatch; with --backend sw or gen")
+                        "...): every count checked (the file names the depths), a summary "
+                        "table, exit status 1 on any mismatch; with --backend sw or gen")
     p.add_argument("--max-depth", type=int_in_range(1, max_depth, "--max-depth"), default=None,
                    metavar="D", help="with --epd: skip the counts deeper than D (default: all)")
 
@@ -40,7 +40,8 @@ def run_suite_cmd(args) -> int:
         line = data[:e.start].count(b"\n") + 1
         raise CliError(f"{args.epd}: line {line}: not UTF-8 text ({e.reason})") from None
     variant = args.variant.name
-    target = target_from_args(args, args.jobs)
+    target = target_from_args(args, args.jobs,
+                              "--backend gen" if args.backend == "sw" else None)
     progress = Progress(args.quiet)
     try:
         entries = parse_suite(text, variant, deeper=args.max_depth is not None)

@@ -89,15 +89,29 @@ def build_variant(args):
 
 
 def run(args) -> int:
-    from posdata.hdl.boards.synth import SynthError, synthesize
+    from posdata.sim.models.ticker import Ticker
+
+    # on a terminal each phase's time so far, then what it took; in a log one line a phase
+    ticker = Ticker(quiet=args.json)
 
     def progress(step):
-        if not args.json:
+        if ticker.enabled:
+            ticker.step(step)
+        elif not args.json:
             print(f"... {step}", file=sys.stderr, flush=True)
+
+    try:
+        return run_one(args, progress, ticker)
+    finally:
+        ticker.done()
+
+
+def run_one(args, progress, ticker) -> int:
+    from posdata.hdl.boards.synth import SynthError, synthesize
 
     variant = build_variant(args)
     if args.seeds is not None:
-        return run_seeds(args, variant, progress)
+        return run_seeds(args, variant, progress, ticker)
     directory = os.path.join(args.build_dir, "synth", args.board)
     check_directory(directory, "--build-dir")
     try:
@@ -106,8 +120,10 @@ def run(args) -> int:
     except SynthError as e:
         raise CliError(str(e)) from None
     except KeyboardInterrupt:
+        ticker.done()
         return interrupted(directory)
     report = add_speed(result.report, progress)
+    ticker.done()  # its last line before the report
     if args.json:
         print_json(report)
     else:
@@ -115,7 +131,7 @@ def run(args) -> int:
     return 0
 
 
-def run_seeds(args, variant, progress) -> int:
+def run_seeds(args, variant, progress, ticker) -> int:
     """One build per placement seed; the Fmax spread says how much margin the clock has."""
     import statistics
 
@@ -135,7 +151,9 @@ def run_seeds(args, variant, progress) -> int:
         except SynthError as e:
             raise CliError(str(e)) from None
         except KeyboardInterrupt:
+            ticker.done()
             return interrupted(directory)
+        ticker.done()
         r = result.report
         rows.append({"seed": seed, "fmax_mhz": r["fmax_mhz"], "timing_met": r["timing_met"]})
         if not args.json:

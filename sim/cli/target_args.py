@@ -1,25 +1,30 @@
-"""``--target pysim|cxxrtl|verilator|board`` (with ``--port``/``--baud`` for a board; ``--sim``
-the older spelling) and ``--scheduler`` (with its TLS options): where the gateware runs and where
-the jobs go, shared by perft, moves, compare, search and uci."""
+"""``--target pysim|cxxrtl|verilator|board`` (with ``--port``/``--baud`` for a board; the older
+spelling ``--sim`` a one-line error that names the new one) and ``--scheduler`` (with its TLS
+options): where the gateware runs and where the jobs go, shared by perft, moves, compare,
+search and uci."""
 
 import argparse
 
 from posdata.sim.drivers.targets import DEFAULT_BAUD, TARGETS
 
-from .common import CliError, int_in_range
+from .common import CliError, Renamed, int_in_range
 
 
 def add_target_args(p: argparse.ArgumentParser, default: str = "cxxrtl",
                     names=TARGETS) -> None:
-    p.add_argument("--target", "--sim", dest="target", choices=names, default=default,
+    # None until target_from_args: a --target (or --baud) given where no gateware runs is an
+    # error there, which a filled-in default would hide
+    p.add_argument("--target", dest="target", choices=names, default=None,
                    help=f"what runs the gateware: {', '.join(names)} (default: {default}); "
                         "cxxrtl the compiled model, pysim Amaranth's simulator (slow), "
                         "verilator the exported Verilog under Verilator, board the FPGA board "
-                        "on --port (--sim is the older name of this option)")
+                        "on --port")
+    p.add_argument("--sim", action=Renamed, nargs="?", new="--target")
     p.add_argument("--port", metavar="DEV", default=None,
                    help="with --target board: the board's serial port (e.g. /dev/ttyUSB0)")
-    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=DEFAULT_BAUD,
+    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=None,
                    help=f"with --target board: the port's baud rate (default: {DEFAULT_BAUD})")
+    p.set_defaults(target_default=default)
 
 
 def add_scheduler_arg(p: argparse.ArgumentParser) -> None:
@@ -65,11 +70,22 @@ def resolve_scheduler(args) -> None:
         raise CliError(str(e)) from None
 
 
-def target_from_args(args, jobs: int = 1):
-    """The sim.drivers.targets.Target the options name; one line for a bad combination."""
+def target_from_args(args, jobs: int = 1, runs: str | None = None):
+    """The sim.drivers.targets.Target the options name (``args.target`` filled in); one line
+    for a bad combination. ``runs``: where the options apply, when no gateware runs this time
+    (``"--backend gen, hw or both"``): then --target, --port or --baud is an error."""
     from posdata.sim.drivers.targets import Target
+    if runs is not None:
+        given = [name for name, value in (("--target", args.target), ("--port", args.port),
+                                          ("--baud", args.baud)) if value is not None]
+        if given:
+            raise CliError(f"{given[0]} goes with {runs} (where the gateware runs)")
+    if args.target is None:
+        args.target = args.target_default
     if args.target != "board" and args.port:
         raise CliError("--port goes with --target board")
+    if args.target != "board" and args.baud is not None:
+        raise CliError("--baud goes with --target board")
     if args.target == "board":
         if not args.port:
             raise CliError("--target board needs --port (the board's serial port)")
@@ -77,4 +93,4 @@ def target_from_args(args, jobs: int = 1):
             raise CliError("--target board is one serial port: run it with -j 1 and no "
                            "--scheduler")
     resolve_scheduler(args)
-    return Target(args.target, args.port, args.baud)
+    return Target(args.target, args.port, DEFAULT_BAUD if args.baud is None else args.baud)

@@ -20,6 +20,7 @@ from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
 from .entry_constants import contract_cxx
+from .ticker import Ticker
 from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
@@ -170,7 +171,11 @@ def build_library(dut=None, verbose=False, design: str = "generator",
         if verbose:  # a compile takes tens of seconds: say why the wait
             print(f"posdata: compiling the CXXRTL model of the {design} (once per RTL change) "
                   f"into {directory} ...", file=sys.stderr, flush=True)
-        compile_shared(compiler, CXXFLAGS, [include], [src], output, f"the CXXRTL model ({design})")
+        # tens of seconds: the time so far on a terminal, then what it took
+        with Ticker(quiet=not verbose) as ticker:
+            ticker.step(f"posdata: compiling the CXXRTL model of the {design}")
+            compile_shared(compiler, CXXFLAGS, [include], [src], output,
+                           f"the CXXRTL model ({design})")
 
     library = cache.artifact(entry.hexdigest()[:16], LIBRARY, build)
     if key:

@@ -21,7 +21,7 @@ def find_compiler() -> str:
         if path:
             return path
     raise ToolchainError("no C++ compiler found for the compiled simulation: install g++ "
-                         "(Debian: apt install g++) or set CXX, or use --sim pysim")
+                         "(Debian: apt install g++) or set CXX, or use --target pysim")
 
 
 def cxxrtl_runtime_include() -> str:

@@ -22,6 +22,7 @@ from importlib import resources
 from posdata.hdl.common import children
 
 from .cache import ModelCache, hash_sources, write_atomic
+from .ticker import Ticker
 from .toolchain import ToolchainError, find_compiler
 from .verilog_export import module_name, verilog_text
 
@@ -113,8 +114,10 @@ def build_library(verbose: bool = False, dut=None) -> str:
                    "--Mdir", obj, "-o", output, "model.v", ENTRY]
         os.makedirs(obj, exist_ok=True)
         try:
-            done = children.run(command, cwd=directory, capture_output=True, text=True,
-                                env=verilator_env(tmpdir=obj))
+            with Ticker(quiet=not verbose) as ticker:  # 20-90 s: the time so far, then in all
+                ticker.step("posdata: building the Verilator model of the generator")
+                done = children.run(command, cwd=directory, capture_output=True, text=True,
+                                    env=verilator_env(tmpdir=obj))
         except BaseException:
             shutil.rmtree(obj, ignore_errors=True)
             raise

@@ -159,12 +159,13 @@ def test_board_cli_on_the_simulated_icebreaker():
     import subprocess
     import sys
     run = [sys.executable, "-m", "posdata.sim", "board"]
-    out = subprocess.run(run + ["moves", "--sim", "--sim-board", "icebreaker", "--json"],
+    out = subprocess.run(run + ["moves", "--target", "cxxrtl", "--board", "icebreaker",
+                               "--json"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["match"] and len(result["moves"]) == 20 and result["cycles"] == 65
-    out = subprocess.run(run + ["perft", "--sim", "--sim-board", "icebreaker"],
+    out = subprocess.run(run + ["perft", "--target", "cxxrtl", "--board", "icebreaker"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "UNSUPPORTED" in out.stderr and "no perft chip" in out.stderr

@@ -47,9 +47,9 @@ def one_line(capsys, *words):
     (["synth", "--seeds", HUGE], "--seeds"),
     (["export", "--verilog", "x.v", "--design", "board", "--divisor", "1"], "--divisor"),
     (["export", "--verilog", "x.v", "--design", "board", "--divisor", HUGE], "--divisor"),
-    (["board", "--sim", "--timeout", "inf"], "--timeout"),
-    (["board", "--sim", "--timeout", "nan"], "--timeout"),
-    (["board", "perft", "--sim", "--limit", "inf"], "--limit"),
+    (["board", "--target", "cxxrtl", "--timeout", "inf"], "--timeout"),
+    (["board", "--target", "cxxrtl", "--timeout", "nan"], "--timeout"),
+    (["board", "perft", "--target", "cxxrtl", "--limit", "inf"], "--limit"),
     (["perft", "--depth", HUGE], "--depth"),
     (["perft", "--depth", "\u0663"], "--depth"),  # an Arabic-Indic 3: int() reads it
     (["perft", "-j", "0"], "--jobs"),
@@ -64,8 +64,10 @@ def test_bad_number_is_one_line(capsys, no_work, tmp_path, monkeypatch, argv, wo
 
 
 def test_a_good_clock_is_used(capsys):
-    assert main(["perft", "--depth", "1", "--mhz", "0.001", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["nodes"] == 20
+    assert main(["perft", "--depth", "1", "--mhz", "0.001", "--backend", "gen", "--target",
+                 "pysim", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["nodes"] == 20 and out["clock"]["mhz"] == 0.001
 
 
 def test_a_damaged_report_gives_no_clock(tmp_path):

@@ -28,5 +28,6 @@ def test_perft_on_the_board(capsys):
 
 
 def test_board_target_refuses_workers(capsys):
-    assert main(["perft", "--target", "board", "--port", "/dev/null", "-j", "2"]) == 2
+    assert main(["perft", "--backend", "gen", "--target", "board", "--port", "/dev/null",
+                 "-j", "2"]) == 2
     assert "one serial port" in capsys.readouterr().err

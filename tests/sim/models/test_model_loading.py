@@ -90,7 +90,7 @@ def test_a_file_that_is_no_library_is_refused(tmp_path):
     one_line(e)
 
 
-@pytest.mark.parametrize("argv", [["board", "--sim", "perft", "--depth", "1"],
+@pytest.mark.parametrize("argv", [["board", "--target", "cxxrtl", "perft", "--depth", "1"],
                                   ["perft", "--backend", "hw", "--depth", "1", "-j", "1"]])
 def test_an_unwritable_cache_is_one_line_from_the_cli(tmp_path, monkeypatch, capsys, argv):
     """Nothing cached and nowhere to build (the cache's root is a file: root may write

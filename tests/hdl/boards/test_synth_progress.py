@@ -1,0 +1,89 @@
+"""Progress on long steps (issue 30, 8): the synthesis phases (Yosys, nextpnr, the packer) named
+as the build reaches them, and on a terminal each one's elapsed time; nothing of it under --json
+or in a log. The tools are test_synth_place's stand-in, each taking a second."""
+
+import io
+import sys
+
+import pytest
+
+from posdata.hdl.boards.synth import build_phase, synthesize
+from posdata.sim.cli import main
+from posdata.sim.models.ticker import Ticker
+
+from .test_synth_place import TOOL
+
+#: the stand-in, a second a tool: long enough for the build's watcher to see each phase
+SLOW_TOOL = TOOL.replace('[ "$FAIL" = "$1" ]', 'sleep 1\n[ "$FAIL" = "$1" ]')
+PHASES = ["yosys: synthesis", "nextpnr: place and route", "pack the bitstream"]
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def slow_tools(tmp_path, monkeypatch):
+    assert SLOW_TOOL != TOOL
+    tool = tmp_path / "stand-in"
+    tool.write_text(SLOW_TOOL)
+    tool.chmod(0o755)
+    for variable in ("YOSYS", "NEXTPNR_ICE40", "ICEPACK"):
+        monkeypatch.setenv(variable, str(tool))
+    monkeypatch.delenv("FAIL", raising=False)
+    monkeypatch.delenv("PIDS", raising=False)
+    return tmp_path
+
+
+def test_the_build_names_its_phases_in_order(slow_tools):
+    seen = []
+    synthesize("icebreaker", build_dir=str(slow_tools / "build"), progress=seen.append)
+    assert [step for step in seen if step in PHASES] == PHASES, seen
+
+
+def test_a_phase_from_the_files(tmp_path):
+    assert build_phase(str(tmp_path)) == PHASES[0]
+    (tmp_path / "posdata.stat.json").write_text("{}")
+    assert build_phase(str(tmp_path)) == PHASES[1]
+    (tmp_path / "posdata.nextpnr.json").write_text('{"fmax": ')  # nextpnr still writing
+    assert build_phase(str(tmp_path)) == PHASES[1]
+    (tmp_path / "posdata.nextpnr.json").write_text("{}")
+    assert build_phase(str(tmp_path)) == PHASES[2]
+
+
+def test_synth_shows_each_phase_with_its_time_on_a_terminal(slow_tools, monkeypatch, capsys):
+    from posdata.sim.cli import synth_cmd
+    shown = []  # the stand-in's report is too thin to print: the report is not at issue here
+    monkeypatch.setattr(synth_cmd, "print_report", shown.append)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["synth", "--board", "icebreaker", "--build-dir",
+                 str(slow_tools / "build")]) == 0
+    err = terminal.getvalue()
+    for phase in PHASES:  # each phase's line once it is over: its time
+        assert f"\r\x1b[K{phase}: " in err, err
+    assert "yosys: synthesis ... 0 s" in err  # the live line while it runs
+    assert shown and shown[0]["fmax_mhz"] == 55.5
+
+
+def test_synth_json_is_quiet(slow_tools, monkeypatch, capsys):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["synth", "--board", "icebreaker", "--json", "--build-dir",
+                 str(slow_tools / "build")]) == 0
+    assert terminal.getvalue() == ""
+
+
+def test_the_ticker_on_a_terminal_only():
+    terminal = Terminal()
+    with Ticker(stream=terminal, interval=0.01) as ticker:
+        ticker.step("compiling")
+        ticker.step("linking")
+    text = terminal.getvalue()
+    assert "compiling ... 0 s" in text and "\r\x1b[Kcompiling: 0.0 s\n" in text
+    assert text.endswith("\r\x1b[Klinking: 0.0 s\n")
+    for stream, quiet in ((io.StringIO(), False), (Terminal(), True)):
+        with Ticker(quiet=quiet, stream=stream) as ticker:
+            ticker.step("compiling")
+        assert stream.getvalue() == ""
