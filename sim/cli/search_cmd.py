@@ -109,7 +109,7 @@ def run(args) -> int:
         result = searcher.think(board, limits)
         print_json({
             "fen": fen, "variant": board.variant.name, "backend": backend or "tscp",
-            "movegen": movegen_name, "target": args.target if backend == "gen" else None,
+            "movegen": movegen_name, "target": (args.target or args.target_default) if backend == "gen" else None,
             "bestmove": board.uci(result.best_move) if result.best_move is not None else None,
             "score": _score_json(result.score), "depth": result.depth,
             "pv": [board.uci(m) for m in result.pv], "nodes": result.nodes,
@@ -124,7 +124,7 @@ def run(args) -> int:
     if board.variant.name != "chess":
         print(f"variant  {board.variant.name}")
     print(f"fen      {fen}")
-    print(f"movegen  {movegen_name}" + (f" on {args.target}" if backend == "gen" else ""))
+    print(f"movegen  {movegen_name}" + (f" on {args.target or args.target_default}" if backend == "gen" else ""))
 
     def show(it):
         if it.depth == 1:
@@ -152,7 +152,7 @@ def run_chip(args, backend: str) -> int:
         raise CliError(f"--backend {backend} searches to a --depth, not for a --movetime")
     if args.mhz is not None and backend == "sw":
         raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
-    if args.target != "cxxrtl" or args.port is not None:
+    if args.target is not None or args.port is not None:
         # the search thread has a compiled model only (no board or other simulator yet)
         raise CliError(f"--backend {backend} runs the search thread on the compiled model; "
                        f"--target and --port go with --backend gen")
