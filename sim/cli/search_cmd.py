@@ -109,7 +109,8 @@ def run(args) -> int:
         result = searcher.think(board, limits)
         print_json({
             "fen": fen, "variant": board.variant.name, "backend": backend or "tscp",
-            "movegen": movegen_name, "target": (args.target or args.target_default) if backend == "gen" else None,
+            "movegen": movegen_name,
+            "target": (args.target or args.target_default) if backend == "gen" else None,
             "bestmove": board.uci(result.best_move) if result.best_move is not None else None,
             "score": _score_json(result.score), "depth": result.depth,
             "pv": [board.uci(m) for m in result.pv], "nodes": result.nodes,
@@ -124,7 +125,8 @@ def run(args) -> int:
     if board.variant.name != "chess":
         print(f"variant  {board.variant.name}")
     print(f"fen      {fen}")
-    print(f"movegen  {movegen_name}" + (f" on {args.target or args.target_default}" if backend == "gen" else ""))
+    ran_on = f" on {args.target or args.target_default}" if backend == "gen" else ""
+    print(f"movegen  {movegen_name}{ran_on}")
 
     def show(it):
         if it.depth == 1:
