@@ -34,16 +34,21 @@ exit 0
 """
 
 
-@pytest.fixture
-def tools(tmp_path, monkeypatch):
+def install_stand_in(tmp_path, monkeypatch, script: str):
+    """``script`` as the iCEBreaker flow's Yosys, nextpnr and icepack."""
     tool = tmp_path / "stand-in"
-    tool.write_text(TOOL)
+    tool.write_text(script)
     tool.chmod(0o755)
     for variable in ("YOSYS", "NEXTPNR_ICE40", "ICEPACK"):
         monkeypatch.setenv(variable, str(tool))
     monkeypatch.delenv("FAIL", raising=False)
     monkeypatch.delenv("PIDS", raising=False)
     return tmp_path
+
+
+@pytest.fixture
+def tools(tmp_path, monkeypatch):
+    return install_stand_in(tmp_path, monkeypatch, TOOL)
 
 
 def final(build_dir):

@@ -11,7 +11,7 @@ from posdata.hdl.boards.synth import build_phase, synthesize
 from posdata.sim.cli import main
 from posdata.sim.models.ticker import Ticker
 
-from .test_synth_place import TOOL
+from .test_synth_place import TOOL, install_stand_in
 
 #: the stand-in, a second a tool: long enough for the build's watcher to see each phase
 SLOW_TOOL = TOOL.replace('[ "$FAIL" = "$1" ]', 'sleep 1\n[ "$FAIL" = "$1" ]')
@@ -26,14 +26,7 @@ class Terminal(io.StringIO):
 @pytest.fixture
 def slow_tools(tmp_path, monkeypatch):
     assert SLOW_TOOL != TOOL
-    tool = tmp_path / "stand-in"
-    tool.write_text(SLOW_TOOL)
-    tool.chmod(0o755)
-    for variable in ("YOSYS", "NEXTPNR_ICE40", "ICEPACK"):
-        monkeypatch.setenv(variable, str(tool))
-    monkeypatch.delenv("FAIL", raising=False)
-    monkeypatch.delenv("PIDS", raising=False)
-    return tmp_path
+    return install_stand_in(tmp_path, monkeypatch, SLOW_TOOL)
 
 
 def test_the_build_names_its_phases_in_order(slow_tools):
