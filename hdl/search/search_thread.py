@@ -38,7 +38,8 @@ from posdata.engine.search import MATE
 from ..chip.attack import AttackUnit
 from ..chip.chessboard import PerftBoard, SquareWrite
 from ..common.layouts import MoveLayout
-from ..gen.movegen import MoveGenerator
+from ..gen.core import GeneratorCore
+from ..gen.rom import PosdataRom, StartRom
 from .child_eval import ChildEval
 from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
@@ -126,7 +127,13 @@ class SearchThread(wiring.Component):
         # a query's tag: the in-check query of a node entered (and its ply), or a legality query
         self.tag = data.StructLayout({"check": 1, "ply": PLY_BITS})
         m.submodules.attack = self.unit = unit = AttackUnit(self.tag)
-        m.submodules.gen = self.gen = gen = MoveGenerator()
+        # the generator core walks the board's own planes, as in the perft thread
+        m.submodules.gen = self.gen = gen = GeneratorCore()
+        m.submodules.rom = rom = PosdataRom()
+        m.submodules.starts = starts = StartRom()
+        wiring.connect(m, board.planes, gen.planes)
+        wiring.connect(m, gen.walk, rom.a)
+        wiring.connect(m, gen.starts, starts.a)
         m.submodules.finder = self.finder = finder = CaptureFinder()
         m.submodules.update = self.update = update = SumsUpdate()
         m.submodules.eval = self.eval = score = Score()
@@ -146,9 +153,10 @@ class SearchThread(wiring.Component):
         m.d.comb += [
             board.write.en.eq(self.w_en), board.write.sq.eq(self.w_sq),
             board.write.color.eq(self.w_color), board.write.piece.eq(self.w_piece),
-            gen.wr_en.eq(self.w_en), gen.wr_sq.eq(self.w_sq),
-            gen.wr_color.eq(self.w_color), gen.wr_piece.eq(self.w_piece),
-            board.lookup.sq.eq(self.w_sq),
+            # the board's one lookup: the square written, whose old piece the sums take out,
+            # else the core's (a walk writes nothing)
+            board.lookup.sq.eq(Mux(self.w_en, self.w_sq, gen.lookup.sq)),
+            gen.lookup.piece.eq(board.lookup.piece), gen.expand.eq(1),
                 # a load rebuilds the sums from nothing (a1 first), so they cannot drift from the
             # planes: after an abort, a reset mid-write, or a load that overwrote a live board
             update.sums.eq(Mux(self.loading & (self.w_sq == 0), 0, self.sums)),
@@ -373,8 +381,9 @@ class SearchThread(wiring.Component):
                      f.victim_sq.eq(Mux(current, vsq + 1, vsq)),
                      f.target.eq(vsq), f.slot.eq(r.slot),
                      self.stack_r.addr.eq(r.ptr)]
-        m.d.comb += [gen.side.eq(self.side), gen.castle.eq(self.castle),
-                     gen.ep_valid.eq(self.ep_valid), gen.ep_sq.eq(self.ep_sq),
+        pos = gen.position
+        m.d.comb += [pos.side.eq(self.side), pos.castle.eq(self.castle),
+                     pos.ep_valid.eq(self.ep_valid), pos.ep_sq.eq(self.ep_sq),
                      self.stack_w.addr.eq(self.sp), self.stack_w.data.eq(gen.moves.payload)]
         c, side, board = self.cand, self.side, self.board
         m.d.comb += [board.probe_a.sq.eq(c.frm), board.probe_b.sq.eq(c.to)]
