@@ -6,9 +6,10 @@ from amaranth.lib.memory import Memory
 
 from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
 
-from ..common.layouts import PIECE, SQUARE
+from ..chip.make_unmake import Undo
+from ..common.layouts import SQUARE, MoveLayout
 from .evaluator import SCORE
-from .finder import MOVE, SLOT_BITS
+from .finder import SLOT_BITS
 
 STACK_BITS = 12  #: the stage-2 move stack: MAX_JOB_DEPTH full-width plies of <= 323 moves
 DEPTH = signed(7)  #: remaining depth: MAX_JOB_DEPTH down to -QS_PLY_LIMIT (the limit's node)
@@ -31,8 +32,7 @@ FIELDS = {
     "base": STACK_BITS, "ptr": STACK_BITS, "end": STACK_BITS,   # the node's stage-2 moves
     "found": 1,                       # a legal move (full-width: mate or stalemate if none)
     "incheck": 1, "known": 1,         # the side to move in check, once the unit has answered
-    "move": MOVE, "mover": PIECE, "captured": PIECE,            # the move made, its undo
-    "castle": 4, "ep_valid": 1, "ep_sq": SQUARE,
+    "move": MoveLayout, "undo": Undo,      # the move made, and what unmake needs (make/unmake's)
 }
 #: records: the job's full-width plies, the quiescence plies, and the limit's node
 RECORDS = PLY_RECORDS + 1

@@ -25,25 +25,25 @@ two clocks after they are asked for: Settle waits the clock between.
 
 from contextlib import contextmanager
 
-from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.board import CASTLE_MASK
 from posdata.engine.defs import KING, QUEEN, Color
 from posdata.engine.leaf_search import MAX_JOB_DEPTH, QS_PLY_LIMIT
 from posdata.engine.search import MATE
 
 from ..chip.attack import AttackUnit
 from ..chip.chessboard import PerftBoard, SquareWrite
+from ..chip.make_unmake import MakeUnmake
+from ..chip.move_stack import StackEntry
 from ..common.layouts import MoveLayout
 from ..gen.core import GeneratorCore
 from ..gen.rom import PosdataRom, StartRom
 from .child_eval import ChildEval
 from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
-from .move_writes import MoveWrites
 from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 
 #: the control's states, as the ``phase`` output numbers them (where the clocks go)
@@ -138,21 +138,26 @@ class SearchThread(wiring.Component):
         m.submodules.update = self.update = update = SumsUpdate()
         m.submodules.eval = self.eval = score = Score()
         m.submodules.child_eval = self.child_eval = child = ChildEval()
-        m.submodules.writes = self.writes = MoveWrites()
+        # make and unmake: the perft thread's sequencer, which keeps the position (side to
+        # move, castling rights, en passant square) and writes the board one square a clock
+        m.submodules.make_unmake = self.moves = moves = MakeUnmake(StackEntry, "chess")
+        wiring.connect(m, moves.write, board.write)
+        wiring.connect(m, moves.probe_from, board.probe_a)
+        wiring.connect(m, moves.probe_to, board.probe_b)
+        wiring.connect(m, wiring.flipped(self.load), moves.host)
+        m.d.comb += [moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king)]
         m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
         self.stack_w, self.stack_r = stack.write_port(), stack.read_port(domain="comb")
         wiring.connect(m, board.attack, unit.planes, finder.planes)
         m.d.comb += [score.kings.eq(board.attack.king), child.kings.eq(board.attack.king)]
-        # one square write a clock, to both boards; the sums follow it
-        self.w_en, self.w_sq = Signal(), Signal(6)
-        self.w_color, self.w_piece = Signal(Color), Signal(3)
+        # one square write a clock (the host's load, make's or unmake's); the sums follow it
+        w = moves.write
+        self.w_en, self.w_sq, self.w_color, self.w_piece = w.en, w.sq, w.color, w.piece
         self.loading = Signal()  # the write is the host's load
         self.sums = Signal(Sums)
         old_black = board.attack.black.bit_select(self.w_sq, 1)
         old_occ = board.attack.occupied.bit_select(self.w_sq, 1)
         m.d.comb += [
-            board.write.en.eq(self.w_en), board.write.sq.eq(self.w_sq),
-            board.write.color.eq(self.w_color), board.write.piece.eq(self.w_piece),
             # the board's one lookup: the square written, whose old piece the sums take out,
             # else the core's (a walk writes nothing)
             board.lookup.sq.eq(Mux(self.w_en, self.w_sq, gen.lookup.sq)),
@@ -174,8 +179,9 @@ class SearchThread(wiring.Component):
         self.r = PlyRecords()
         m.submodules.records = self.r.memory
         self.ply = Signal(PLY_BITS)
-        self.side, self.castle = Signal(), Signal(4)
-        self.ep_valid, self.ep_sq = Signal(), Signal(6)
+        pos = self.moves.position
+        self.side, self.castle, self.ep_valid, self.ep_sq = (pos.side, pos.castle,
+                                                             pos.ep_valid, pos.ep_sq)
         self.sp = Signal(STACK_BITS)
         self.root_ply = Signal(7)
         self.ret = Signal(SCORE)       # the score a leaving node hands up
@@ -201,11 +207,20 @@ class SearchThread(wiring.Component):
             m.d.sync += self.clocks.eq(self.clocks + 1)
         self._busy = busy
         m.d.comb += self.busy.eq(busy)
-        # the host writes while idle
-        with m.If(~busy):
-            m.d.comb += [self.loading.eq(self.load.en),
-                         self.w_en.eq(self.load.en), self.w_sq.eq(self.load.sq),
-                         self.w_color.eq(self.load.color), self.w_piece.eq(self.load.piece)]
+        # the host writes while idle; make/unmake's hand is the move under test, its records
+        # (the move made from the ply, the undo record) the ply's
+        moves, r = self.moves, self.r
+        m.d.comb += [moves.control.host_ok.eq(~busy), self.loading.eq(~busy & self.load.en),
+                     moves.hand.entry.frm.eq(self.cand.frm), moves.hand.entry.to.eq(self.cand.to),
+                     moves.hand.entry.promote.eq(self.cand.flags.promotion),
+                     moves.hand.piece.eq(self.cand.promo),
+                     moves.hand.made.move.frm.eq(r.move.frm), moves.hand.made.move.to.eq(r.move.to),
+                     moves.hand.made.move.promote.eq(r.move.flags.promotion),
+                     moves.undo.q.eq(r.undo)]
+        with m.If(moves.use.record):
+            m.d.sync += r.move.eq(self.cand)
+        with m.If(moves.undo.en):
+            m.d.sync += r.undo.eq(moves.undo.data)
 
     # --- states ----------------------------------------------------------------------------
 
@@ -222,12 +237,14 @@ class SearchThread(wiring.Component):
                     self.error.eq(0),
                     self._busy.eq(1), self.clocks.eq(0), self.nodes.eq(1),
                     self.best_valid.eq(0), self.ply.eq(0), self.sp.eq(0),
-                    self.side.eq(job.side), self.castle.eq(job.castle),
-                    self.ep_valid.eq(job.ep_valid), self.ep_sq.eq(job.ep_sq),
                     self.root_ply.eq(job.ply),
                     r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
                     self.step.eq(0),
                 ]
+                root = self.moves.root
+                m.d.comb += [self.moves.control.load.eq(1), root.side.eq(job.side),
+                             root.castle.eq(job.castle), root.ep_valid.eq(job.ep_valid),
+                             root.ep_sq.eq(job.ep_sq)]
                 m.next = "Settle"
 
     def _enter(self, m):
@@ -358,6 +375,7 @@ class SearchThread(wiring.Component):
         child = r.depth - 1
         e = self.child_eval.score
         with m.If((child > 0) | self.cand.flags.castle):
+            m.d.comb += self.moves.control.make.eq(1)
             m.next = "Make"
         # a quiescence child settled from the parent: its node counted, no make
         with m.Elif(child <= -QS_PLY_LIMIT):
@@ -368,6 +386,7 @@ class SearchThread(wiring.Component):
             m.d.sync += [self.nodes.eq(self.nodes + 1), r.found.eq(1)]
             m.next = "Next"
         with m.Else():
+            m.d.comb += self.moves.control.make.eq(1)
             m.next = "Make"
 
     def _comb(self, m):
@@ -385,8 +404,7 @@ class SearchThread(wiring.Component):
         m.d.comb += [pos.side.eq(self.side), pos.castle.eq(self.castle),
                      pos.ep_valid.eq(self.ep_valid), pos.ep_sq.eq(self.ep_sq),
                      self.stack_w.addr.eq(self.sp), self.stack_w.data.eq(gen.moves.payload)]
-        c, side, board = self.cand, self.side, self.board
-        m.d.comb += [board.probe_a.sq.eq(c.frm), board.probe_b.sq.eq(c.to)]
+        c, side, board = self.cand, self.side, self.board  # (make/unmake probes c's squares)
         king = board.attack.king[side]
         ep_victim = Mux(side, c.to + 8, c.to - 8)[:6]
         q = self.unit.query.payload.query
@@ -410,38 +428,18 @@ class SearchThread(wiring.Component):
                          self.illegal.eq(self.illegal | res.payload.attacked)]
 
     def _make(self, m):
-        r, p, c, side = self.r, self.ply, self.cand, self.side
-        mask = Cat(*[Const(v, 4) for v in CASTLE_MASK])
+        """Make/unmake writes the move's squares (begun as the move was judged legal); with
+        its last write, the child's ply: its window, one node more."""
+        r, p = self.r, self.ply
         with self._in(m, "Make"):
-            m.d.sync += self.step.eq(self.step + 1)
-            self._writes(m, unmake=0)
-            with m.If(self.step == 0):
-                m.d.sync += [r.move.eq(c), r.mover.eq(self.mover),
-                             r.captured.eq(self.captured), r.castle.eq(self.castle),
-                             r.ep_valid.eq(self.ep_valid), r.ep_sq.eq(self.ep_sq)]
-            with m.If(self.writes.last):
+            with m.If(self.moves.control.made):
                 r.spill(m, p)
                 m.d.sync += [
-                    self.side.eq(~side),
-                    self.castle.eq(self.castle & mask.word_select(c.frm, 4)
-                                   & mask.word_select(c.to, 4)),
-                    self.ep_valid.eq(c.flags.double),
-                    self.ep_sq.eq((c.frm + c.to) >> 1),
                     self.nodes.eq(self.nodes + 1), self.ply.eq(p + 1),
                     r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
                     self.step.eq(0),
                 ]
                 m.next = "Settle"
-
-    def _writes(self, m, unmake):
-        """Make's or unmake's square write of this step (``MoveWrites``)."""
-        mw, r = self.writes, self.r
-        m.d.comb += [mw.unmake.eq(unmake), mw.step.eq(self.step), mw.side.eq(self.side),
-                     mw.move.eq(r.move if unmake else self.cand),
-                     mw.mover.eq(r.mover if unmake else self.mover),
-                     mw.captured.eq(r.captured if unmake else self.captured)]
-        m.d.comb += [self.w_en.eq(mw.write.en), self.w_sq.eq(mw.write.sq),
-                     self.w_color.eq(mw.write.color), self.w_piece.eq(mw.write.piece)]
 
     def _leave(self, m):
         r, p = self.r, self.ply
@@ -451,18 +449,15 @@ class SearchThread(wiring.Component):
                 m.d.sync += [self.score.eq(self.ret), self.done.eq(1), self._busy.eq(0)]
                 m.next = "Idle"
             with m.Else():
-                m.d.sync += [self.ply.eq(p - 1), self.side.eq(~self.side), self.step.eq(0)]
+                # back to the parent's side and records; unmake begins with them
+                m.d.comb += [self.moves.control.flip.eq(1), self.moves.control.unmake.eq(1)]
+                m.d.sync += [self.ply.eq(p - 1), self.step.eq(0)]
                 r.restore(m, p - 1)
                 m.next = "Unmake"
 
     def _unmake(self, m):
-        r = self.r
         with self._in(m, "Unmake"):
-            m.d.sync += self.step.eq(self.step + 1)
-            self._writes(m, unmake=1)
-            with m.If(self.writes.last):
-                m.d.sync += [self.castle.eq(r.castle), self.ep_valid.eq(r.ep_valid),
-                             self.ep_sq.eq(r.ep_sq), self.step.eq(0)]
+            with m.If(self.moves.control.unmade):
                 m.next = "Return"  # the parent reads the planes in Next, a clock later
 
     def _settle(self, m):
