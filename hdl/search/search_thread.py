@@ -18,9 +18,10 @@ A quiescence child is settled without a make when its evaluation (``ChildEval``,
 parent's sums and the move) stands pat or it sits at the ply limit: its node is counted, the
 parent goes on. A node asks the attack unit whether its side is in check as it is entered; the
 pin test (``leaf_search.needs_query``) then settles most moves' legality without a query. (The
-answer comes 5 clocks later, tagged with the ply; the next node at that ply is entered 10 clocks
-later at the soonest, so no answer is taken for another node's.) Board writes reach the planes
-two clocks after they are asked for: Settle waits the clock between.
+answer comes ``attack.LATENCY`` clocks later, tagged with the ply; the next node at that ply is
+entered ``REENTRY`` clocks later at the soonest, so no answer is taken for another node's.)
+Board writes reach the planes two clocks after they are asked for: Settle waits the clock
+between.
 """
 
 from contextlib import contextmanager
@@ -34,7 +35,7 @@ from posdata.engine.defs import KING, QUEEN, Color
 from posdata.engine.leaf_search import MAX_JOB_DEPTH, QS_PLY_LIMIT
 from posdata.engine.search import MATE
 
-from ..chip.attack import AttackUnit
+from ..chip.attack import LATENCY, AttackUnit
 from ..chip.chessboard import PerftBoard, SquareWrite
 from ..chip.make_unmake import MakeUnmake
 from ..chip.move_stack import StackEntry
@@ -50,6 +51,11 @@ from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
           "Leave", "Unmake", "Settle", "Return", "Check", "Abort")
 SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
+#: the fewest clocks from entering a node to entering the next node at its ply: Enter, Leave,
+#: Unmake (2), Return, Next, Test, Make (2), Settle, then Enter. A node's in-check answer,
+#: tagged with its ply only, must arrive before then.
+REENTRY = 10
+assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
 WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the host's full window)
 #: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
 DRAIN = 7
