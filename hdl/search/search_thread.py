@@ -153,7 +153,9 @@ class SearchThread(wiring.Component):
         wiring.connect(m, wiring.flipped(self.load), moves.host)
         m.d.comb += [moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king)]
         m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
-        self.stack_w, self.stack_r = stack.write_port(), stack.read_port(domain="comb")
+        # read a clock after its address (block RAM): the cursor never moves in the clock
+        # before Next reads it (Next -> Test, Walk -> Collect, Leave -> Unmake come between)
+        self.stack_w, self.stack_r = stack.write_port(), stack.read_port()
         wiring.connect(m, board.attack, unit.planes, finder.planes)
         m.d.comb += [score.kings.eq(board.attack.king), child.kings.eq(board.attack.king)]
         # one square write a clock (the host's load, make's or unmake's); the sums follow it

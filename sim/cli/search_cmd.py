@@ -98,7 +98,8 @@ def run(args) -> int:
     board = load_board(args)
     from ..drivers.movegens import make_movegen
     try:
-        movegen = make_movegen(movegen_name, target_from_args(args))
+        runs = None if backend == "gen" else "--backend gen"
+        movegen = make_movegen(movegen_name, target_from_args(args, runs=runs))
     except MoveGenUnavailable as e:
         raise CliError(str(e)) from None
     fen = board.fen()

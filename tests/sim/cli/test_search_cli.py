@@ -66,6 +66,8 @@ def test_both_names_the_first_differing_node(capsys, monkeypatch):
     (["--backend", "hw", "--target", "pysim", "--depth", "1"], "--target and --port go with"),
     (["--backend", "sw", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
     (["--backend", "gen", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
+    (["--target", "pysim", "--depth", "1"], "--target goes with --backend gen"),
+    (["--movegen", "sw", "--port", "/dev/null", "--depth", "1"], "--port goes with --backend gen"),
 ])
 def test_bad_values_are_one_line(capsys, argv, said):
     assert main(["search", *argv]) == 2
