@@ -78,9 +78,10 @@ def run(args) -> int:
               "engines": build["engines"], "fmax_mhz": build["fmax_mhz"],
               "into": "flash" if args.flash else "sram", "command": argv, "tool": source,
               "seconds": round(seconds, 3)}
+    fmax = f"Fmax {build['fmax_mhz']:g} MHz" if build["fmax_mhz"] else "Fmax unknown"
     lines = [f"bitstream {build['bitstream']} ({build['board']}, the perft chip with "
-             f"{build['engines']} engine(s), Fmax {build['fmax_mhz']:g} MHz, commit "
-             f"{build['commit'] or 'unknown'}, built {build['built']})",
+             f"{build['engines']} engine(s), {fmax}, commit {build['commit'] or 'unknown'}, "
+             f"built {build['built']})",
              f"program   {where}"
              + ("" if args.flash else " (lost at power-off; --flash keeps it)")
              + f" in {seconds:.1f} s, with {source}"]
@@ -183,7 +184,10 @@ def read_status(args, build) -> tuple[list[str], dict]:
             info = client.wait_self_test(SELF_TEST_WAIT_S)
             obj, text = status_report(client.status())
     except BoardError as e:
-        raise CliError(f"programmed, but the board does not answer on {args.port}: {e}") \
+        hint = ""
+        if "Permission denied" in str(e):  # the serial port's group, not the USB device's rule
+            hint = " (add yourself to its group: sudo usermod -aG dialout $USER, log in again)"
+        raise CliError(f"programmed, but the board does not answer on {args.port}: {e}{hint}") \
             from None
     obj = {"version": info.version, "engines": info.engines, "threads": info.threads,
            "self_test_state": info.self_test.name.lower(), **obj}

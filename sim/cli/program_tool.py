@@ -105,8 +105,7 @@ _LIBRARY = re.compile(r"error while loading shared libraries: ([^\s:]+)")
 #: libftdi's and libusb's words for a device this user may not open (ftdi_usb_open: -8
 #: "inappropriate permissions on device!", -4 "usb_open() failed"; libusb's LIBUSB_ERROR_ACCESS)
 _PERMISSION = re.compile(r"inappropriate permissions|LIBUSB_ERROR_ACCESS|access denied|"
-                         r"permission denied|unable to open ftdi device: -[48]\b|"
-                         r"usb_open\(\) failed", re.I)
+                         r"unable to open ftdi device: -[48]\b|usb_open\(\) failed", re.I)
 #: ... and for no such device on the bus
 _ABSENT = re.compile(r"device not found|unable to open ftdi device|no cable|cable not found|"
                      r"no device found|JTAG init failed|fail to find|not found on usb", re.I)

@@ -229,3 +229,18 @@ def test_a_port_that_does_not_answer(tmp_path, loader, capsys, monkeypatch):
     assert main(["program", "--build-dir", str(tmp_path / "build"), "--port", missing]) == 2
     assert f"programmed, but the board does not answer on {missing}" in error_line(capsys)
     assert len(loader()) == 1
+
+
+def test_text_output_of_a_report_without_fmax(tmp_path, loader, capsys):
+    bitstream = plant_build(tmp_path / "build")
+    report = os.path.join(os.path.dirname(bitstream), "report.json")
+    with open(report) as f:
+        data = json.load(f)
+    del data["fmax_mhz"], data["commit"]
+    with open(report, "w") as f:
+        json.dump(data, f)
+    assert main(["program", "--build-dir", str(tmp_path / "build")]) == 0
+    out = capsys.readouterr().out
+    assert f"bitstream {bitstream} (ulx3s-25f, the perft chip with 1 engine(s), Fmax unknown, " \
+           "commit unknown" in out
+    assert "program   the FPGA's SRAM (lost at power-off; --flash keeps it)" in out
