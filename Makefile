@@ -18,7 +18,7 @@ help:
 	@echo "make perft-hw    the perft chip against software perft: six positions to depth 4, initial to 5"
 	@echo "make synth       bitstream and report for the ULX3S-25F (BOARD=... for another)"
 	@echo "make synth-seeds the same build with 5 placement seeds: min/median Fmax"
-	@echo "make bench       software perft speed against python-chess"
+	@echo "make bench       software perft speed against python-chess, in process and whole process"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
 	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s"
 	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"

@@ -7,6 +7,11 @@ Two kinds of perft, each for both peers:
 * bulk:  the last ply only counts the legal moves (ours: ``perft(..., bulk=True)``,
   python-chess: ``board.legal_moves.count()``).
 
+Then the whole process, as a user meets it: ``posdata perft --depth 5 --plain -j 1`` of the
+initial position against a Python running python-chess's plain perft(5) of it, each timed from
+its start to its exit (imports and start-up included), and each one's start-up alone (the same
+command at depth 1).
+
 The runs of the two peers alternate (ours, theirs, ours, theirs, ...) so that drift of the
 machine hits both alike; each figure is the median of ``--repeat`` runs. Node counts are checked
 against the published ones. Usage::
@@ -15,8 +20,12 @@ against the published ones. Usage::
 """
 
 import argparse
+import json
+import os
 import platform
+import shlex
 import statistics
+import subprocess
 import sys
 import time
 
@@ -37,6 +46,25 @@ QUICK_DEPTHS = {"plain": {"initial": 3, "kiwipete": 2, "position3": 3, "position
                           "position5": 2, "position6": 2},
                 "bulk": {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 3,
                          "position5": 3, "position6": 3}}
+
+
+#: the whole-process row: depth (--quick) of the initial position, plain, one process
+WHOLE_DEPTH, WHOLE_QUICK_DEPTH = 5, 4
+POSDATA = os.path.join(os.path.dirname(sys.executable), "posdata")
+#: python-chess's whole process: chess_perft below, and nothing else imported
+CHESS_SCRIPT = """import sys
+import chess
+def perft(board, depth):
+    if depth == 0:
+        return 1
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += perft(board, depth - 1)
+        board.pop()
+    return nodes
+print(perft(chess.Board(sys.argv[1]), int(sys.argv[2])))
+"""
 
 
 def chess_perft(board: chess.Board, depth: int) -> int:
@@ -75,6 +103,59 @@ def time_theirs(fen: str, depth: int, bulk: bool) -> tuple[int, float]:
     start = time.perf_counter()
     nodes = (chess_perft_bulk if bulk else chess_perft)(board, depth)
     return nodes, time.perf_counter() - start
+
+
+def whole_commands(fen: str, depth: int) -> tuple[list[str], list[str]]:
+    """(ours, theirs): the two processes that count plain perft(``depth``) of ``fen``."""
+    return ([POSDATA, "perft", "--backend", "sw", "--fen", fen, "--depth", str(depth),
+             "--plain", "-j", "1", "--json"],
+            [sys.executable, "-c", CHESS_SCRIPT, fen, str(depth)])
+
+
+def time_process(argv: list[str]) -> tuple[int, float]:
+    """(the nodes it printed, seconds from its start to its exit)."""
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - start
+    out = done.stdout.strip()
+    return (json.loads(out)["nodes"] if out.startswith("{") else int(out)), seconds
+
+
+def whole_process(depth: int, repeat: int) -> dict:
+    """The whole-process row: both peers' processes at ``depth`` and at depth 1 (start-up),
+    alternating."""
+    fen = STANDARD_POSITIONS[0].fen
+    ours, theirs = whole_commands(fen, depth)
+    times = {"ours": [], "theirs": [], "ours_start": [], "theirs_start": []}
+    counts = set()
+    for _ in range(repeat):
+        for key, argv in (("ours", ours), ("theirs", theirs)):
+            nodes, seconds = time_process(argv)
+            counts.add(nodes)
+            times[key].append(seconds)
+        for key, argv in zip(("ours_start", "theirs_start"), whole_commands(fen, 1)):
+            times[key].append(time_process(argv)[1])
+    median = {key: statistics.median(values) for key, values in times.items()}
+    want = STANDARD_POSITIONS[0].counts[depth - 1]
+    return {"position": STANDARD_POSITIONS[0].name, "depth": depth, "nodes": want,
+            "ok": counts == {want}, "seconds": round(median["ours"], 3),
+            "peer_seconds": round(median["theirs"], 3),
+            "startup_seconds": round(median["ours_start"], 3),
+            "peer_startup_seconds": round(median["theirs_start"], 3),
+            "ratio": round(median["theirs"] / median["ours"], 3),
+            "command": shlex.join(["posdata", *ours[1:]]),
+            "peer_command": "python -c SCRIPT FEN DEPTH (bench/perft_sw.py's CHESS_SCRIPT)"}
+
+
+def print_whole(w: dict) -> None:
+    print(f"whole process, {w['position']} perft({w['depth']}) plain, {w['nodes']:,} nodes: "
+          f"start to exit, start-up alone (depth 1)")
+    print(f"  ours    {w['seconds']:8.2f} s  start-up {w['startup_seconds']:.2f} s  "
+          f"{w['command']}")
+    print(f"  theirs  {w['peer_seconds']:8.2f} s  start-up {w['peer_startup_seconds']:.2f} s  "
+          f"{w['peer_command']}")
+    print(f"  ratio   {w['ratio']:8.2f}" + ("" if w["ok"] else "  COUNT MISMATCH"))
+    print()
 
 
 def main(argv=None) -> int:
@@ -134,6 +215,11 @@ def main(argv=None) -> int:
         results[mode] = {"nodes": total_nodes, "nps": round(total_nodes / total_ours),
                          "peer_nps": round(total_nodes / total_theirs),
                          "ratio": round(total_theirs / total_ours, 3), "positions": rows}
+    if "plain" in modes and not args.positions:
+        w = whole_process(WHOLE_QUICK_DEPTH if args.quick else WHOLE_DEPTH, args.repeat)
+        print_whole(w)
+        results["whole_process"] = w
+        ok = ok and w["ok"]
     results["ok"] = ok
     write_json(args.json, results)
     print("ratio = python-chess time / our time on the same tree (> 1: we are faster)")

@@ -61,6 +61,9 @@ def headlines(runs: dict) -> list[tuple[str, str, str, str]]:
     add("software perft, bulk (the last ply counted, not made)", "bench", "make bench",
         lambda r: f"{kilo(r['bulk']['nps'])} nodes/s, {r['bulk']['ratio']:.2f}x "
                   f"{r['peer'].split()[0]}")
+    if runs.get("bench") and "whole_process" in runs["bench"]["results"]:
+        add("software perft, whole process (start to exit, plain, -j 1)", "bench",
+            "make bench", whole_figure)
     add("move generator, six standard positions", "bench-hw", "make bench-hw",
         lambda r: f"{r['cycles_per_move']:.2f} clocks per move ({r['cycles']} clocks for "
                   f"{r['moves']} moves)")
@@ -84,6 +87,12 @@ def headlines(runs: dict) -> list[tuple[str, str, str, str]]:
     add("search, eight positions, software and hardware generator", "search-hw",
         "make bench-search", lambda r: search_figure(runs.get("search"), r))
     return rows
+
+
+def whole_figure(r: dict) -> str:
+    w = r["whole_process"]
+    return (f"perft({w['depth']}) of the {w['position']} position in {w['seconds']:.2f} s, "
+            f"{w['ratio']:.2f}x {r['peer'].split()[0]} ({w['peer_seconds']:.2f} s)")
 
 
 def chip_figure(r: dict) -> str:
@@ -138,6 +147,17 @@ def section_bench(r: dict) -> list[str]:
                    f"**{r[mode]['ratio']:.2f}** |")
     out.append("")
     out.append(f"Peer: {r['peer']}, medians of {r['repeat']} alternating runs ({r['python']}).")
+    if "whole_process" in r:
+        w = r["whole_process"]
+        out += ["", f"The whole process, start to exit: plain perft({w['depth']}) of the "
+                    f"{w['position']} position ({thousands(w['nodes'])} nodes), and each "
+                    "process's start-up alone (the same command at depth 1).", "",
+                "| process | seconds | start-up | command |", "|---|---|---|---|",
+                f"| ours | **{w['seconds']:.2f}** | {w['startup_seconds']:.2f} | "
+                f"`{w['command']}` |",
+                f"| python-chess | {w['peer_seconds']:.2f} | {w['peer_startup_seconds']:.2f} | "
+                f"{w['peer_command']} |",
+                "", f"Ratio (python-chess time / ours): **{w['ratio']:.2f}**."]
     return out
 
 

@@ -47,10 +47,12 @@ class BoardTop(Elaboratable):
         self.divisor = None
 
     def elaborate(self, platform):
-        m = Module()
+        # the settings first: a clock or baud rate they refuse leaves no Module made and dropped
+        # (Amaranth warns of each as UnusedElaboratable)
         clk_in_hz = platform.default_clk_frequency
         self.settings = settings = pll_settings(clk_in_hz / 1e6, self.mhz)
         self.divisor = uart_divisor(settings.output_mhz * 1e6, self.baud)
+        m = Module()
 
         clk_pin = platform.request(platform.default_clk, dir="-")
         m.submodules.clk_buf = clk_buf = io.Buffer("i", clk_pin)

