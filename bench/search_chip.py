@@ -1,0 +1,79 @@
+"""The search thread's clocks per node on the compiled model: the host's search of the bench
+positions (bench/search.py's eight) with the compiled thread below the split, held to the same
+search over the reference, against the design note's estimate (docs/chip_search.md).
+
+    .venv/bin/python bench/search_chip.py [--depth 4] [--chip-depth 2] [--mhz F]
+
+Clocks per node: the jobs' clocks from start to result over the jobs' nodes (the whole tree),
+and the mean of the positions' figures; with each job's load of its 64 squares and its start,
+as the model counted them, and without. Projected nodes/s per thread: at --mhz, else at the
+newest ULX3S-25F perft-chip build's Fmax (the thread itself is in no build yet).
+"""
+
+import argparse
+import statistics
+import sys
+import time
+
+from posdata.engine.board import Board
+from posdata.engine.host_search import HostSearch, ReferenceLeaf
+from posdata.sim.cli.clock import Clock, latest_clock
+from posdata.sim.drivers.search_cxxrtl import SearchModel
+
+from search import POSITIONS
+
+ESTIMATE = 17.8  #: docs/chip_search.md, the whole tree at chip depth 2
+ESTIMATED_LOAD = 72  #: the estimate's clocks a job's load, start and result take
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--depth", type=int, default=4)
+    p.add_argument("--chip-depth", type=int, default=2)
+    p.add_argument("--mhz", type=float, default=None,
+                   help="clock of the projection (default: the newest ULX3S-25F report's)")
+    args = p.parse_args(argv)
+    clock = Clock(args.mhz) if args.mhz else latest_clock(board="ulx3s-25f", design="chip")
+    model = SearchModel()
+    print(f"{'position':<10} {'nodes':>8} {'jobs':>6} {'chip nodes':>10} {'clocks':>10} "
+          f"{'c/node':>7} {'+load':>7} {'match':>5} {'seconds':>7}")
+    totals = [0, 0, 0, 0]
+    per_position, ok = [], True
+    for name, fen in POSITIONS:
+        t = time.perf_counter()
+        loaded_before = model.load_clocks
+        chip = HostSearch(Board(fen), model, args.chip_depth).search(args.depth)
+        seconds = time.perf_counter() - t
+        load = model.load_clocks - loaded_before
+        ref = HostSearch(Board(fen), ReferenceLeaf(), args.chip_depth).search(args.depth)
+        match = (chip.score, chip.best_move, chip.pv, chip.nodes) == (
+            ref.score, ref.best_move, ref.pv, ref.nodes)
+        ok &= match
+        cpn = chip.leaf_clocks / chip.leaf_nodes
+        loaded = (chip.leaf_clocks + load) / chip.leaf_nodes
+        per_position.append(loaded)
+        for i, n in enumerate((chip.leaf_clocks, chip.leaf_nodes, chip.jobs, load)):
+            totals[i] += n
+        print(f"{name:<10} {chip.nodes:>8} {chip.jobs:>6} {chip.leaf_nodes:>10} "
+              f"{chip.leaf_clocks:>10} {cpn:>7.2f} {loaded:>7.2f} {str(match):>5} "
+              f"{seconds:>7.1f}")
+    clocks, nodes, jobs, load = totals
+    with_load = (clocks + load) / nodes
+    mean = statistics.mean(per_position)
+    print("clocks per node by state: " + ", ".join(
+        f"{name} {n / nodes:.2f}" for name, n in model.phases.most_common()))
+    print(f"load and start: {load / jobs:.2f} clocks a job, measured (the estimate counted "
+          f"{ESTIMATED_LOAD})")
+    print(f"whole tree: {clocks / nodes:.2f} clocks per node, {with_load:.2f} with the load; "
+          f"mean of positions {mean:.2f}; estimate {ESTIMATE} ({(mean / ESTIMATE - 1):+.0%})")
+    if clock is None:
+        print("projected nodes/s per thread: no ULX3S-25F report under build/ (run `posdata "
+              "synth --board ulx3s-25f`, or pass --mhz)")
+    else:
+        print(f"projected nodes/s per thread: {clock.mhz * 1e6 / mean / 1e6:.2f} M (mean of "
+              f"positions, with the load) at {clock.describe()}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""The search thread's interfaces and per-ply records (docs/chip_search.md, "The per-ply state")."""
+
+from amaranth import Signal, signed
+from amaranth.lib import data
+from amaranth.lib.memory import Memory
+
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
+
+from ..chip.make_unmake import Undo
+from ..common.layouts import SQUARE, MoveLayout
+from .evaluator import SCORE
+from .finder import SLOT_BITS
+
+STACK_BITS = 12  #: the stage-2 move stack: MAX_JOB_DEPTH full-width plies of <= 323 moves
+DEPTH = signed(7)  #: remaining depth: MAX_JOB_DEPTH down to -QS_PLY_LIMIT (the limit's node)
+PLY_BITS = 6
+assert PLY_RECORDS + 1 <= 1 << PLY_BITS and MAX_JOB_DEPTH * 323 <= 1 << STACK_BITS
+assert -QS_PLY_LIMIT - 1 >= -(1 << DEPTH.width - 1)
+
+#: a job: the position besides its squares, the window, the depth, the ply from the search root
+Job = data.StructLayout({
+    "side": 1, "castle": 4, "ep_valid": 1, "ep_sq": SQUARE,
+    "alpha": SCORE, "beta": SCORE, "depth": 4, "ply": 7,
+})
+
+#: per ply, what the node needs when its child returns
+FIELDS = {
+    "alpha": SCORE, "beta": SCORE, "depth": DEPTH,
+    "stage": 2,                       # 0 push promotions, 1 captures, 2 the walk's moves
+    "promo_file": 4,                  # the push promotions' cursor
+    "vkind": 3, "vsq": SQUARE, "vvalid": 1, "slot": SLOT_BITS,  # the victim and its aggressors
+    "base": STACK_BITS, "ptr": STACK_BITS, "end": STACK_BITS,   # the node's stage-2 moves
+    "found": 1,                       # a legal move (full-width: mate or stalemate if none)
+    "incheck": 1, "known": 1,         # the side to move in check, once the unit has answered
+    "move": MoveLayout, "undo": Undo,      # the move made, and what unmake needs (make/unmake's)
+}
+#: records: the job's full-width plies, the quiescence plies, and the limit's node
+RECORDS = PLY_RECORDS + 1
+
+
+class PlyRecords:
+    """The current ply's record in registers (``records.alpha``, ...), the others in a memory:
+    written as a child is made (``spill``), read back as it is left (``restore``)."""
+
+    def __init__(self):
+        self.layout = data.StructLayout(FIELDS)
+        self.cur = Signal(self.layout)
+        for name in FIELDS:
+            setattr(self, name, self.cur[name])
+        self.memory = Memory(shape=self.layout, depth=RECORDS, init=[])
+        self.write = self.memory.write_port()
+        self.read = self.memory.read_port(domain="comb")
+
+    def spill(self, m, ply) -> None:
+        """Keep the current record at ``ply`` (comb: within the state that makes a child)."""
+        m.d.comb += [self.write.en.eq(1), self.write.addr.eq(ply), self.write.data.eq(self.cur)]
+
+    def restore(self, m, ply) -> None:
+        """The record at ``ply`` becomes the current one (sync)."""
+        m.d.comb += self.read.addr.eq(ply)
+        m.d.sync += self.cur.eq(self.read.data)

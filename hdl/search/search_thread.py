@@ -1,0 +1,520 @@
+"""The search thread: one job (engine/leaf_search.py) searched node for node on the chip.
+
+Parts: the perft thread's board (``hdl.chip.chessboard.PerftBoard``: planes and piece memory)
+and attack unit, the move generator (stage 2's walk, into a move stack), the capture finder
+(stage 1), the evaluation's sums and score, and per-ply records. The control is a state machine
+over the node procedure of docs/chip_search.md:
+
+* Enter: a quiescence node stands pat on its evaluation (or returns it at the ply limit);
+* Next: the next move from the finder (push promotions, then victim by victim, aggressor by
+  aggressor) or, at a full-width node, from the stack the walk filled (quiet moves, castling,
+  under-promotions, in generation order);
+* Test: its legality by the attack unit with the move applied (castling: not in check, nor
+  crossing an attacked square);
+* Make: the squares written one a clock (each write keeps the evaluation's sums), the child's
+  window; Leave: its score; Unmake: the squares back; Return: alpha-beta at the parent.
+
+A quiescence child is settled without a make when its evaluation (``ChildEval``, from the
+parent's sums and the move) stands pat or it sits at the ply limit: its node is counted, the
+parent goes on. A node asks the attack unit whether its side is in check as it is entered; the
+pin test (``leaf_search.needs_query``) then settles most moves' legality without a query. (The
+answer comes ``attack.LATENCY`` clocks later, tagged with the ply; the next node at that ply is
+entered ``REENTRY`` clocks later at the soonest, so no answer is taken for another node's.)
+Board writes reach the planes two clocks after they are asked for: Settle waits the clock
+between.
+"""
+
+from contextlib import contextmanager
+
+from amaranth import Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.defs import KING, QUEEN, Color
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, QS_PLY_LIMIT
+from posdata.engine.search import MATE
+
+from ..chip.attack import LATENCY, AttackUnit
+from ..chip.chessboard import PerftBoard, SquareWrite
+from ..chip.make_unmake import MakeUnmake
+from ..chip.move_stack import StackEntry
+from ..common.layouts import MoveLayout
+from ..gen.core import GeneratorCore
+from ..gen.rom import PosdataRom, StartRom
+from .child_eval import ChildEval
+from .evaluator import SCORE, Score, Sums, SumsUpdate
+from .finder import MOVE, CaptureFinder
+from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
+
+#: the control's states, as the ``phase`` output numbers them (where the clocks go)
+STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
+          "Leave", "Unmake", "Settle", "Return", "Check", "Abort")
+SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
+#: the fewest clocks from entering a node to entering the next node at its ply: Enter, Leave,
+#: Unmake (2), Return, Next, Test, Make (2), Settle, then Enter. A node's in-check answer,
+#: tagged with its ply only, must arrive before then.
+REENTRY = 10
+assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
+WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the host's full window)
+#: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
+DRAIN = 7
+
+
+def _clamp(x, lo, hi):
+    return Mux(x < lo, lo, Mux(x > hi, hi, x))
+
+
+class SearchThread(wiring.Component):
+    """Ports
+    -----
+    load : In(SquareWrite)   the job's squares, one a clock, while idle: all 64, a1 first (the
+                             evaluation's sums are recomputed from them, whatever came before)
+    job : In(Job); start : In(1)   the job, taken with ``start``
+    abort : In(1)            back to Idle from any state (``busy`` falls once the parts are
+                             quiet); the board is then whatever the search left: load it again
+    busy, done : Out(1)      ``done`` pulses with the result
+    error : Out(1)           with ``done``, a job refused at its start (depth over MAX_JOB_DEPTH,
+                             a window not within +-(MATE+1), or empty): no search, nothing counted
+    score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
+    nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
+    phase : Out  the control's state (``STATES``), for clock accounts
+    """
+
+    load: In(SquareWrite)
+    job: In(Job)
+    start: In(1)
+    abort: In(1)
+    busy: Out(1)
+    done: Out(1)
+    error: Out(1)
+    score: Out(SCORE)
+    best: Out(MOVE)
+    best_valid: Out(1)
+    nodes: Out(64)
+    clocks: Out(64)
+    phase: Out(range(len(STATES)))
+
+    def elaborate(self, platform):
+        m = Module()
+        self._parts(m)
+        self._state(m)
+        self._comb(m)
+        with m.FSM():
+            self._idle(m)
+            self._enter(m)
+            self._next(m)
+            self._walk(m)
+            self._test(m)
+            self._make(m)
+            self._leave(m)
+            self._unmake(m)
+            self._settle(m)
+            self._return(m)
+            self._check(m)
+            self._abort(m)
+        return m
+
+    @contextmanager
+    def _in(self, m, name):
+        """``m.State(name)``, numbered on the phase output."""
+        with m.State(name):
+            m.d.comb += self.phase.eq(STATES.index(name))
+            yield
+            if name not in ("Idle", "Abort"):  # last, so it wins over the state's own moves
+                with m.If(self.abort):
+                    m.d.sync += [self.done.eq(0), self._busy.eq(1), self.step.eq(0)]
+                    m.next = "Abort"
+
+    # --- parts and registers ---------------------------------------------------------------
+
+    def _parts(self, m):
+        m.submodules.board = self.board = board = PerftBoard()
+        # a query's tag: the in-check query of a node entered (and its ply), or a legality query
+        self.tag = data.StructLayout({"check": 1, "ply": PLY_BITS})
+        m.submodules.attack = self.unit = unit = AttackUnit(self.tag)
+        # the generator core walks the board's own planes, as in the perft thread
+        m.submodules.gen = self.gen = gen = GeneratorCore()
+        m.submodules.rom = rom = PosdataRom()
+        m.submodules.starts = starts = StartRom()
+        wiring.connect(m, board.planes, gen.planes)
+        wiring.connect(m, gen.walk, rom.a)
+        wiring.connect(m, gen.starts, starts.a)
+        m.submodules.finder = self.finder = finder = CaptureFinder()
+        m.submodules.update = self.update = update = SumsUpdate()
+        m.submodules.eval = self.eval = score = Score()
+        m.submodules.child_eval = self.child_eval = child = ChildEval()
+        # make and unmake: the perft thread's sequencer, which keeps the position (side to
+        # move, castling rights, en passant square) and writes the board one square a clock
+        m.submodules.make_unmake = self.moves = moves = MakeUnmake(StackEntry, "chess")
+        wiring.connect(m, moves.write, board.write)
+        wiring.connect(m, moves.probe_from, board.probe_a)
+        wiring.connect(m, moves.probe_to, board.probe_b)
+        wiring.connect(m, wiring.flipped(self.load), moves.host)
+        m.d.comb += [moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king)]
+        m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
+        # read a clock after its address (block RAM): the cursor never moves in the clock
+        # before Next reads it (Next -> Test, Walk -> Collect, Leave -> Unmake come between)
+        self.stack_w, self.stack_r = stack.write_port(), stack.read_port()
+        wiring.connect(m, board.attack, unit.planes, finder.planes)
+        m.d.comb += [score.kings.eq(board.attack.king), child.kings.eq(board.attack.king)]
+        # one square write a clock (the host's load, make's or unmake's); the sums follow it
+        w = moves.write
+        self.w_en, self.w_sq, self.w_color, self.w_piece = w.en, w.sq, w.color, w.piece
+        self.loading = Signal()  # the write is the host's load
+        self.sums = Signal(Sums)
+        old_black = board.attack.black.bit_select(self.w_sq, 1)
+        old_occ = board.attack.occupied.bit_select(self.w_sq, 1)
+        m.d.comb += [
+            # the board's one lookup: the square written, whose old piece the sums take out,
+            # else the core's (a walk writes nothing)
+            board.lookup.sq.eq(Mux(self.w_en, self.w_sq, gen.lookup.sq)),
+            gen.lookup.piece.eq(board.lookup.piece), gen.expand.eq(1),
+                # a load rebuilds the sums from nothing (a1 first), so they cannot drift from the
+            # planes: after an abort, a reset mid-write, or a load that overwrote a live board
+            update.sums.eq(Mux(self.loading & (self.w_sq == 0), 0, self.sums)),
+            update.sq.eq(self.w_sq),
+            update.old.color.eq(Mux(old_occ & ~self.loading,
+                                    Mux(old_black, Color.BLACK, Color.WHITE), Color.EMPTY)),
+            update.old.piece.eq(board.lookup.piece),
+            update.new.color.eq(self.w_color), update.new.piece.eq(self.w_piece),
+            score.sums.eq(self.sums), child.sums.eq(self.sums),
+        ]
+        with m.If(self.w_en):
+            m.d.sync += self.sums.eq(update.after)
+
+    def _state(self, m):
+        self.r = PlyRecords()
+        m.submodules.records = self.r.memory
+        self.ply = Signal(PLY_BITS)
+        pos = self.moves.position
+        self.side, self.castle, self.ep_valid, self.ep_sq = (pos.side, pos.castle,
+                                                             pos.ep_valid, pos.ep_sq)
+        self.sp = Signal(STACK_BITS)
+        self.root_ply = Signal(7)
+        self.ret = Signal(SCORE)       # the score a leaving node hands up
+        self.cand = Signal(MoveLayout)  # the move under test
+        self.mover, self.captured = Signal(3), Signal(3)
+        self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
+        self.illegal = Signal()
+        self.testing = Signal()        # Test judges a move whose legality needs no query
+        self.answers = Signal(2)
+        m.d.comb += [
+            self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
+            self.child_eval.move.eq(self.cand),
+            # in Test the move's pieces are read as it is judged; in Judge, the registers
+            self.child_eval.mover.eq(Mux(self.testing, self.board.probe_a.piece, self.mover)),
+            self.child_eval.captured.eq(Mux(self.testing, self.board.probe_b.piece,
+                                            self.captured)),
+            self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
+            self.finder.ep_sq.eq(self.ep_sq),
+        ]
+        m.d.sync += self.done.eq(0)
+        busy = Signal()
+        with m.If(busy):
+            m.d.sync += self.clocks.eq(self.clocks + 1)
+        self._busy = busy
+        m.d.comb += self.busy.eq(busy)
+        # the host writes while idle; make/unmake's hand is the move under test, its records
+        # (the move made from the ply, the undo record) the ply's
+        moves, r = self.moves, self.r
+        m.d.comb += [moves.control.host_ok.eq(~busy), self.loading.eq(~busy & self.load.en),
+                     moves.hand.entry.frm.eq(self.cand.frm), moves.hand.entry.to.eq(self.cand.to),
+                     moves.hand.entry.promote.eq(self.cand.flags.promotion),
+                     moves.hand.piece.eq(self.cand.promo),
+                     moves.hand.made.move.frm.eq(r.move.frm), moves.hand.made.move.to.eq(r.move.to),
+                     moves.hand.made.move.promote.eq(r.move.flags.promotion),
+                     moves.undo.q.eq(r.undo)]
+        with m.If(moves.use.record):
+            m.d.sync += r.move.eq(self.cand)
+        with m.If(moves.undo.en):
+            m.d.sync += r.undo.eq(moves.undo.data)
+
+    # --- states ----------------------------------------------------------------------------
+
+    def _idle(self, m):
+        r, job = self.r, self.job
+        refused = ((job.depth > MAX_JOB_DEPTH) | (job.alpha < -WINDOW) | (job.beta > WINDOW)
+                   | (job.alpha >= job.beta))
+        with self._in(m, "Idle"):
+            with m.If(self.start & refused):
+                m.d.sync += [self.error.eq(1), self.done.eq(1), self.score.eq(0),
+                             self.best_valid.eq(0), self.nodes.eq(0), self.clocks.eq(0)]
+            with m.Elif(self.start):
+                m.d.sync += [
+                    self.error.eq(0),
+                    self._busy.eq(1), self.clocks.eq(0), self.nodes.eq(1),
+                    self.best_valid.eq(0), self.ply.eq(0), self.sp.eq(0),
+                    self.root_ply.eq(job.ply),
+                    r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
+                    self.step.eq(0),
+                ]
+                root = self.moves.root
+                m.d.comb += [self.moves.control.load.eq(1), root.side.eq(job.side),
+                             root.castle.eq(job.castle), root.ep_valid.eq(job.ep_valid),
+                             root.ep_sq.eq(job.ep_sq)]
+                m.next = "Settle"
+
+    def _enter(self, m):
+        r = self.r
+        e = self.eval.score
+        alpha, beta, depth = r.alpha, r.beta, r.depth
+        q = self.unit.query.payload
+        with self._in(m, "Enter"):
+            m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
+                         r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
+                         r.found.eq(0), r.known.eq(0)]
+            # in check? (the pin test's question, and mate or stalemate's)
+            m.d.comb += [self.unit.query.valid.eq(1), q.tag.check.eq(1),
+                         q.query.sq.eq(self.board.attack.king[self.side]),
+                         q.query.clr_valid.eq(0), q.query.put_valid.eq(0),
+                         q.query.epc_valid.eq(0)]
+            m.next = "Next"
+            with m.If(depth <= 0):
+                with m.If(depth <= -QS_PLY_LIMIT):
+                    m.d.sync += self.ret.eq(_clamp(e, alpha, beta))
+                    m.next = "Leave"
+                with m.Elif(e >= beta):
+                    m.d.sync += self.ret.eq(beta)
+                    m.next = "Leave"
+                with m.Elif(e > alpha):
+                    m.d.sync += alpha.eq(e)
+
+    def _next(self, m):
+        r, f = self.r, self.finder
+        with self._in(m, "Next"):
+            with m.Switch(r.stage):
+                with m.Case(0):
+                    with m.If(f.promo_valid):
+                        m.d.sync += [self.cand.eq(f.promo_move),
+                                     r.promo_file.eq(f.promo_next_file)]
+                        m.next = "Test"
+                    with m.Else():  # no push promotion (left): the captures at once
+                        m.d.sync += r.stage.eq(1)
+                        self._next_capture(m)
+                with m.Case(1):
+                    self._next_capture(m)
+                with m.Case(2):
+                    with m.If(r.ptr != r.end):
+                        m.d.sync += [self.cand.eq(self.stack_r.data), r.ptr.eq(r.ptr + 1)]
+                        m.next = "Test"
+                    with m.Elif(r.found):
+                        m.d.sync += self.ret.eq(r.alpha)
+                        m.next = "Leave"
+                    with m.Else():
+                        m.d.sync += self.step.eq(0)
+                        m.next = "Check"
+
+    def _next_capture(self, m):
+        r, f = self.r, self.finder
+        # while a victim is current the scan looks past it, so that a victim done and the next
+        # one found take one clock
+        with m.If(r.vvalid & f.aggressor_valid):
+            m.d.sync += [self.cand.eq(f.aggressor_move), r.slot.eq(f.aggressor_slot + 1)]
+            m.next = "Test"
+        with m.Elif(f.victim_valid):
+            m.d.sync += [r.vvalid.eq(1), r.vkind.eq(f.found_kind), r.vsq.eq(f.found_sq),
+                         r.slot.eq(0)]
+        with m.Elif(r.depth > 0):
+            m.d.sync += [r.stage.eq(2), r.ptr.eq(self.sp)]
+            m.next = "Walk"
+        with m.Else():
+            m.d.sync += self.ret.eq(r.alpha)
+            m.next = "Leave"
+
+    def _walk(self, m):
+        """Stage 2: the generator's moves onto the stack, stage 1's left out."""
+        r, gen = self.r, self.gen
+        mv = gen.moves.payload
+        stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
+        with self._in(m, "Walk"):
+            m.d.comb += gen.start.eq(1)
+            m.next = "Collect"
+        with self._in(m, "Collect"):
+            m.d.comb += gen.moves.ready.eq(1)
+            with m.If(gen.moves.valid & ~stage1):
+                m.d.comb += self.stack_w.en.eq(1)
+                m.d.sync += self.sp.eq(self.sp + 1)
+            with m.If(gen.done):
+                m.next = "Collected"
+        with self._in(m, "Collected"):
+            m.d.sync += r.end.eq(self.sp)
+            m.next = "Next"
+
+    def _test(self, m):
+        """One query a move, where the king stands after it; castling three: the king's square,
+        the square it crosses, and where it lands."""
+        unit, board, c = self.unit, self.board, self.cand
+        r = self.r
+        king = board.attack.king[self.side]
+        kf, kr, ff, fr = king[:3], king[3:], c.frm[:3], c.frm[3:]
+        on_a_line = (kf == ff) | (kr == fr) | (kf + fr == ff + kr) | (kf + kr == ff + fr)
+        needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck | on_a_line
+        with self._in(m, "Test"):
+            with m.If(self.step == 0):
+                m.d.sync += [self.mover.eq(board.probe_a.piece),
+                             self.captured.eq(board.probe_b.piece),
+                             self.illegal.eq(0), self.answers.eq(0)]
+            with m.If(c.flags.castle):
+                m.d.comb += unit.query.valid.eq(1)
+                m.d.sync += self.step.eq(self.step + 1)
+                with m.If(self.step == 2):
+                    m.next = "Judge"
+            with m.Elif(r.known):  # the pin test (leaf_search.needs_query)
+                m.d.comb += self.testing.eq(1)
+                with m.If(needs_query):
+                    m.d.comb += unit.query.valid.eq(1)
+                    m.next = "Judge"
+                with m.Else():  # legal: the child judged in this clock
+                    self._decide(m)
+        res = unit.result
+        answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
+        with self._in(m, "Judge"):
+            with m.If(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
+                m.d.sync += self.step.eq(0)
+                with m.If(self.illegal | res.payload.attacked):
+                    m.next = "Next"
+                with m.Else():
+                    self._decide(m)
+
+    def _decide(self, m):
+        """A legal move: make it, or settle its child from the parent's evaluation of it."""
+        r = self.r
+        child = r.depth - 1
+        e = self.child_eval.score
+        with m.If((child > 0) | self.cand.flags.castle):
+            m.d.comb += self.moves.control.make.eq(1)
+            m.next = "Make"
+        # a quiescence child settled from the parent: its node counted, no make
+        with m.Elif(child <= -QS_PLY_LIMIT):
+            m.d.sync += [self.nodes.eq(self.nodes + 1), r.move.eq(self.cand),
+                         self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
+            m.next = "Return"
+        with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
+            m.d.sync += [self.nodes.eq(self.nodes + 1), r.found.eq(1)]
+            m.next = "Next"
+        with m.Else():
+            m.d.comb += self.moves.control.make.eq(1)
+            m.next = "Make"
+
+    def _comb(self, m):
+        """What the states share: the finder's cursors and the stack's read address from the
+        ply's records, the generator's position, the query of the move under test (Test) and
+        the answers it collects (Judge)."""
+        r, p, f, gen = self.r, self.ply, self.finder, self.gen
+        vkind, vsq, current = r.vkind, r.vsq, r.vvalid
+        m.d.comb += [f.promo_file.eq(r.promo_file),
+                     f.victim_kind.eq(Mux(current & (vsq == 63), vkind + 1, vkind)),
+                     f.victim_sq.eq(Mux(current, vsq + 1, vsq)),
+                     f.target.eq(vsq), f.slot.eq(r.slot),
+                     self.stack_r.addr.eq(r.ptr)]
+        pos = gen.position
+        m.d.comb += [pos.side.eq(self.side), pos.castle.eq(self.castle),
+                     pos.ep_valid.eq(self.ep_valid), pos.ep_sq.eq(self.ep_sq),
+                     self.stack_w.addr.eq(self.sp), self.stack_w.data.eq(gen.moves.payload)]
+        c, side, board = self.cand, self.side, self.board  # (make/unmake probes c's squares)
+        king = board.attack.king[side]
+        ep_victim = Mux(side, c.to + 8, c.to - 8)[:6]
+        q = self.unit.query.payload.query
+        castling, last = c.flags.castle, self.step == 2
+        m.d.comb += [
+            q.by.eq(~side), q.clr.eq(c.frm), q.put.eq(c.to), q.epc.eq(ep_victim),
+            q.epc_valid.eq(c.flags.ep),
+            q.sq.eq(Mux(castling, Mux(self.step == 0, c.frm,
+                                      Mux(self.step == 1, (c.frm + c.to) >> 1, c.to)),
+                        Mux(board.probe_a.piece == KING, c.to, king))),
+            q.clr_valid.eq(~castling | last), q.put_valid.eq(~castling | last),
+        ]
+        m.d.comb += [self.unit.query.payload.tag.check.eq(0),
+                     self.unit.query.payload.tag.ply.eq(p)]
+        res = self.unit.result
+        with m.If(res.valid & res.payload.tag.check):
+            with m.If(res.payload.tag.ply == p):  # else a child's, left before its answer
+                m.d.sync += [r.incheck.eq(res.payload.attacked), r.known.eq(1)]
+        with m.Elif(res.valid):
+            m.d.sync += [self.answers.eq(self.answers + 1),
+                         self.illegal.eq(self.illegal | res.payload.attacked)]
+
+    def _make(self, m):
+        """Make/unmake writes the move's squares (begun as the move was judged legal); with
+        its last write, the child's ply: its window, one node more."""
+        r, p = self.r, self.ply
+        with self._in(m, "Make"):
+            with m.If(self.moves.control.made):
+                r.spill(m, p)
+                m.d.sync += [
+                    self.nodes.eq(self.nodes + 1), self.ply.eq(p + 1),
+                    r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
+                    self.step.eq(0),
+                ]
+                m.next = "Settle"
+
+    def _leave(self, m):
+        r, p = self.r, self.ply
+        with self._in(m, "Leave"):
+            m.d.sync += self.sp.eq(r.base)
+            with m.If(p == 0):
+                m.d.sync += [self.score.eq(self.ret), self.done.eq(1), self._busy.eq(0)]
+                m.next = "Idle"
+            with m.Else():
+                # back to the parent's side and records; unmake begins with them
+                m.d.comb += [self.moves.control.flip.eq(1), self.moves.control.unmake.eq(1)]
+                m.d.sync += [self.ply.eq(p - 1), self.step.eq(0)]
+                r.restore(m, p - 1)
+                m.next = "Unmake"
+
+    def _unmake(self, m):
+        with self._in(m, "Unmake"):
+            with m.If(self.moves.control.unmade):
+                m.next = "Return"  # the parent reads the planes in Next, a clock later
+
+    def _settle(self, m):
+        with self._in(m, "Settle"):
+            m.d.sync += self.step.eq(self.step + 1)
+            with m.If(self.step == SETTLE - 2):
+                m.d.sync += self.step.eq(0)
+                m.next = "Enter"
+
+    def _return(self, m):
+        r = self.r
+        x = Signal(SCORE)
+        m.d.comb += x.eq(-self.ret)
+        with self._in(m, "Return"):
+            with m.If(x >= r.beta):
+                self._note_best(m)
+                m.d.sync += self.ret.eq(r.beta)
+                m.next = "Leave"
+            with m.Else():
+                m.d.sync += r.found.eq(1)
+                with m.If(x > r.alpha):
+                    m.d.sync += r.alpha.eq(x)
+                    self._note_best(m)
+                m.next = "Next"
+
+    def _note_best(self, m):
+        with m.If(self.ply == 0):
+            m.d.sync += [self.best.eq(self.r.move), self.best_valid.eq(1)]
+
+    def _abort(self, m):
+        """Drain what runs on: a walk under way (its moves taken and dropped), the attack unit's
+        answers still in flight; then Idle. Belt and braces: the next job's load (67 clocks)
+        outlasts both, but a shorter load (or a start without one) then finds nothing stale."""
+        with self._in(m, "Abort"):
+            m.d.comb += self.gen.moves.ready.eq(1)
+            with m.If(self.step != DRAIN):
+                m.d.sync += self.step.eq(self.step + 1)
+            with m.Elif(~self.gen.busy):
+                m.d.sync += [self._busy.eq(0), self.step.eq(0)]
+                m.next = "Idle"
+
+    def _check(self, m):
+        """No legal move at a full-width node: mated if in check, else stalemate."""
+        r, p = self.r, self.ply
+        mated = Signal(SCORE)
+        m.d.comb += mated.eq(-(MATE - (self.root_ply + p)))
+        with self._in(m, "Check"):
+            with m.If(r.known):
+                m.d.sync += self.ret.eq(Mux(r.incheck,
+                                            _clamp(mated, r.alpha, r.beta),
+                                            _clamp(Const(0, SCORE), r.alpha, r.beta)))
+                m.next = "Leave"

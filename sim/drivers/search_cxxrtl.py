@@ -1,0 +1,120 @@
+"""The search thread (hdl.search.search_thread) as a compiled model: a job in, the score, best
+move, nodes and clocks out. A ``host_search.LeafSearcher``: ``search(board, alpha, beta, depth,
+ply)`` returns a ``LeafResult`` as the reference does, with the chip's clocks.
+
+The library is built and cached like the perft chip's (sim.models.cxxrtl, design ``search``).
+"""
+
+import ctypes
+from collections import Counter
+
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, LeafResult
+from posdata.hdl.common.contract import COLOR_BITS, square_codes
+from posdata.hdl.search.records import Job
+from posdata.hdl.search.search_thread import STATES
+
+from ..models.cxxrtl import build_library
+from ..models.library import load_model
+from .interface import WatchdogError
+
+CHUNK = 1 << 20  #: clocks per call into the native loop
+ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
+    "create", "destroy", "load", "start", "run", "phases", "load_clocks", "abort"))
+
+
+def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
+    """The Job layout's bits for a job on ``board``."""
+    values = {"side": board.side, "castle": board.castle, "ep_valid": int(board.ep >= 0),
+              "ep_sq": max(board.ep, 0), "alpha": alpha, "beta": beta, "depth": depth,
+              "ply": ply}
+    word = 0
+    for name, f in Job:
+        word |= (values[name] & ((1 << f.width) - 1)) << f.offset
+    return word
+
+
+class SearchModel:
+    """Jobs on the compiled search thread. ``phases`` sums each job's clocks per state of the
+    thread's control (``STATES``) since the model was made; ``load_clocks`` the clocks its
+    ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result)."""
+
+    def __init__(self, library: str | None = None, verbose: bool = True):
+        self.lib = lib = load_model(library or build_library(verbose=verbose, design="search"),
+                                    "the compiled search thread", ENTRY_POINTS)
+        vp, u64 = ctypes.c_void_p, ctypes.c_uint64
+        lib.posdata_search_create.restype = vp
+        lib.posdata_search_destroy.argtypes = [vp]
+        lib.posdata_search_load.argtypes = [vp, ctypes.c_char_p, ctypes.c_uint32]
+        lib.posdata_search_start.argtypes = [vp, u64]
+        lib.posdata_search_run.argtypes = [vp, u64, ctypes.POINTER(u64)]
+        lib.posdata_search_run.restype = ctypes.c_int32
+        lib.posdata_search_phases.argtypes = [vp, ctypes.POINTER(u64)]
+        lib.posdata_search_load_clocks.argtypes = [vp]
+        lib.posdata_search_load_clocks.restype = u64
+        lib.posdata_search_abort.argtypes = [vp, u64]
+        lib.posdata_search_abort.restype = u64
+        self.load_clocks = 0  #: the jobs' loads and starts, clocks counted by the model
+        self.jobs = 0
+        self.phases = Counter()
+        self._phases = (u64 * len(STATES))()
+        self.handle = lib.posdata_search_create()
+        self._out = (u64 * 6)()
+
+    def close(self) -> None:
+        if getattr(self, "handle", None):
+            self.lib.posdata_search_destroy(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+               watchdog: int = 1 << 32) -> LeafResult:
+        if not alpha < beta:
+            raise ValueError(f"empty window ({alpha}, {beta})")
+        if not 0 <= depth <= MAX_JOB_DEPTH:
+            raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
+        if not board.data.orthodox or board.variant.chess960:
+            raise ValueError("the search thread searches orthodox chess only")
+        result, error = self.job(board, alpha, beta, depth, ply, watchdog)
+        if error:
+            raise ValueError(f"the search thread refused the job ({alpha}, {beta}) depth {depth}")
+        return result
+
+    def begin(self, board, alpha: int, beta: int, depth: int, ply: int = 0) -> None:
+        """Load ``board`` and start the job, unchecked (the thread judges it)."""
+        self.lib.posdata_search_load(self.handle, square_codes(board), COLOR_BITS)
+        self.lib.posdata_search_start(self.handle, job_word(board, alpha, beta, depth, ply))
+
+    def run(self, clocks: int) -> bool:
+        """Run the job under way up to ``clocks`` clocks; True once its result is out."""
+        return bool(self.lib.posdata_search_run(self.handle, clocks, self._out))
+
+    def abort(self, max_clocks: int = 1 << 20) -> int:
+        """Abort the job under way; the clocks until the thread was idle."""
+        return self.lib.posdata_search_abort(self.handle, max_clocks)
+
+    def job(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+            watchdog: int = 1 << 32) -> tuple[LeafResult, bool]:
+        """A job as the thread takes it, unchecked: its result and whether it was refused."""
+        lib, h, out = self.lib, self.handle, self._out
+        self.begin(board, alpha, beta, depth, ply)
+        clocks = 0
+        while not lib.posdata_search_run(h, CHUNK, out):
+            clocks += CHUNK
+            if clocks > watchdog:
+                raise WatchdogError(f"the search thread did not finish within {watchdog} clocks")
+        lib.posdata_search_phases(h, self._phases)
+        self.load_clocks += lib.posdata_search_load_clocks(h)
+        self.jobs += 1
+        for i, name in enumerate(STATES):
+            self.phases[name] += self._phases[i]
+        score = out[0] - (1 << 16) if out[0] >> 15 else out[0]
+        best = out[1] if out[2] else None
+        return LeafResult(score, best, out[3], out[4]), bool(out[5])
