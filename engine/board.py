@@ -99,6 +99,7 @@ class Board:
         self.color, self.piece = pos.color, pos.piece
         self.side, self.castle, self.ep = pos.side, pos.castle, pos.ep
         self.root_ep_victim = pos.ep_victim
+        self.root_count = pos.count_limit, pos.count_ply
         self.fifty, self.start_fullmove, self.start_side = pos.fifty, pos.fullmove, pos.side
         self.king = kings
         self.castles = pos.castles
@@ -121,8 +122,13 @@ class Board:
         victim = NO_SQUARE
         if self.ep != NO_SQUARE and self.variant.ep_pair:
             victim = self._ep_victim(1)
+        count = (0, 0)
+        if self.variant.counting:
+            from .counting import count_after
+            count = count_after(self, *self.root_count)
         return format_fen(self.color, self.piece, self.side, self.castle, self.ep, self.fifty,
-                          self.start_fullmove + black_moves, self.variant, self.castles, victim)
+                          self.start_fullmove + black_moves, self.variant, self.castles, victim,
+                          count)
 
     # --- attacks ---------------------------------------------------------------------------
 
@@ -269,7 +275,7 @@ class Board:
         if captured:
             h ^= KEY_ROWS[xside * 8 + captured][to]
             fifty = 0
-        elif p == PAWN:
+        elif p == PAWN and (frm ^ to) > 7:  # a pawn's step sideways can be undone
             fifty = 0
         else:
             fifty += 1

@@ -58,6 +58,9 @@ class Position:
     castles: tuple = CASTLES
     #: the pawn en passant would take, where the variant writes it (``Variant.ep_pair``)
     ep_victim: int = NO_SQUARE
+    #: makruk's count (engine.counting): its limit in plies (0: none) and the plies counted
+    count_limit: int = 0
+    count_ply: int = 0
 
 
 def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) -> Position:
@@ -80,7 +83,11 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
     else:
         castle, castles = _parse_castling(castling_s, color, piece), CASTLES
     ep_victim = NO_SQUARE
-    if variant.ep_pair and ep_s != "-":
+    count_limit = 0
+    if variant.counting and ep_s.isascii() and ep_s.isdigit():
+        count_limit = _parse_count(ep_s, "counting limit", 1, MAX_HALFMOVE)
+        ep = NO_SQUARE
+    elif variant.ep_pair and ep_s != "-":
         ep, ep_victim = _parse_ep_pair(ep_s, side, color, piece)
     else:
         ep = _parse_ep(ep_s, side, color, piece)
@@ -89,7 +96,11 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
     if len(fields) == 6:
         fifty = _parse_count(fields[4], "halfmove clock", 0, MAX_HALFMOVE)
         fullmove = _parse_count(fields[5], "fullmove number", 1, MAX_FULLMOVE)
-    return Position(color, piece, side, castle, ep, fifty, fullmove, castles, ep_victim)
+    count_ply = 0
+    if count_limit:  # the halfmove field holds the plies counted
+        count_ply, fifty = fifty, 0
+    return Position(color, piece, side, castle, ep, fifty, fullmove, castles, ep_victim,
+                    count_limit, count_ply)
 
 
 def _parse_placement(placement: str, variant: Variant) -> tuple[list[int], list[int]]:
@@ -290,9 +301,11 @@ def shorten(text: str, limit: int = 40) -> str:
 
 
 def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant = CHESS,
-               castles=CASTLES, ep_victim: int = NO_SQUARE) -> str:
+               castles=CASTLES, ep_victim: int = NO_SQUARE, count=(0, 0)) -> str:
     """``ep_victim``: where the variant writes it (``Variant.ep_pair``), the pawn en passant
-    would take, written with the square passed in square order, as Fairy-Stockfish does."""
+    would take, written with the square passed in square order, as Fairy-Stockfish does.
+    ``count``: makruk's (limit, plies counted); a count in progress takes the en passant and
+    halfmove fields."""
     rows = []
     for rank in range(7, -1, -1):
         row, gap = "", 0
@@ -312,6 +325,8 @@ def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant
     ep_s = SQUARE_NAMES[ep] if ep != NO_SQUARE else "-"
     if ep != NO_SQUARE and ep_victim != NO_SQUARE:
         ep_s = "".join(SQUARE_NAMES[s] for s in sorted((ep, ep_victim)))
+    if count[0]:
+        ep_s, fifty = str(count[0]), count[1]
     fifty, fullmove = min(fifty, MAX_HALFMOVE), min(fullmove, MAX_FULLMOVE)
     return f"{'/'.join(rows)} {'wb'[side]} {rights} {ep_s} {fifty} {fullmove}"
 

@@ -179,7 +179,7 @@ class Component:
     def steps(self, color: int = _WHITE) -> tuple[tuple[int, int], ...]:
         """The leaps, in generation order, as ``color`` sees the board."""
         steps = _select_steps(self.atom, self.dirs)
-        if color == _BLACK:  # turned half round, as GNU Chess turns the black pawn's directions
+        if color == _BLACK and self.dirs:  # turned half round, as GNU Chess's black pawn
             steps = tuple((-df, -dr) for df, dr in steps)
         return steps
 

@@ -71,6 +71,8 @@ class Variant:
     #: Fairy-Stockfish's extinction rule of shatranj: a side left with its bare king loses,
     #: unless it bares the other king on its move; the game's end has no moves
     bare_king: bool = False
+    #: makruk's counting, in the FEN as Fairy-Stockfish writes it (engine.counting)
+    counting: bool = False
     by_code: dict = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self):
@@ -239,7 +241,7 @@ VARIANTS = (
             (PAWN_T, KNIGHT_T, _piece(BISHOP, "s", "khon", "FfW", 250), ROOK_T,
              _piece(QUEEN, "m", "met", "F", 150), KING_T),
             "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
-            ((QUEEN,), (QUEEN,)), pawn=SINGLE_STEP_PAWN, promotion_rank=5),
+            ((QUEEN,), (QUEEN,)), pawn=SINGLE_STEP_PAWN, promotion_rank=5, counting=True),
     Variant("pawnsideways", "pawnsideways", "pawns may also step sideways (fsmWifmnDfceF)",
             ORTHODOX, START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS),
             pawn="fsmWifmnDfceF"),
