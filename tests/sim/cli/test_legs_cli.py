@@ -85,3 +85,8 @@ def test_the_gateware_refuses_a_variant_with_modes_in_one_line(backend, words, c
     status, out, err = run_cli(["perft", "--variant", "makruk", "--backend", backend,
                                 "--depth", "1"], capsys)
     assert status == 2 and words in err and err.count("\n") == 1
+
+
+def test_the_simulator_refuses_a_variant_with_modes_in_one_line(capsys):
+    status, out, err = run_cli(["sim", "--variant", "berolina"], capsys)
+    assert status == 2 and out == "" and "walk with modes" in err and err.count("\n") == 1
