@@ -253,11 +253,21 @@ VARIANT_NAMES = tuple(BY_NAME)
 _ALIASES = {v.fsf_name: v for v in VARIANTS}
 
 
+#: Fairy-Stockfish's variants that posdata refuses, and why (one line each)
+REFUSED = {
+    "spartan": "spartan gives Black two kings (losing one is no loss) and an army of its own, "
+               "hoplites, lieutenants, generals, captains and a warlord: posdata's board holds "
+               "one king per side and 3-bit piece codes that mean one kind for both colours",
+}
+
+
 def get_variant(name) -> Variant:
     """A variant by its name or Fairy-Stockfish's (a Variant passes through)."""
     if isinstance(name, Variant):
         return name
     variant = BY_NAME.get(name) or _ALIASES.get(name)
+    if variant is None and name in REFUSED:
+        raise VariantError(f"variant {name!r} is refused: {REFUSED[name]}")
     if variant is None:
         raise VariantError(f"unknown variant {name!r} (known: {', '.join(VARIANT_NAMES)})")
     return variant

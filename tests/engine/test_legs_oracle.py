@@ -22,7 +22,7 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
-from posdata.engine.variants import get_variant
+from posdata.engine.variants import VariantError, get_variant
 from posdata.engine.zobrist import full_hash
 
 LEGS = ("grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk", "pawnsideways")
@@ -87,7 +87,7 @@ START_PERFT = {
     "berolina": (30, 900, 28328, 882717),
     "shatranj": (16, 256, 4176, 68122),
     "makruk": (23, 529, 12012, 273026),
-    "pawnsideways": (20, 400, 10022, 244048),
+    "pawnsideways": (20, 400, 10022, 250145),
 }
 
 
@@ -326,3 +326,13 @@ def test_directed_positions(name, fen):
     ours = sorted(board.uci(x) for x in board.legal_moves())
     assert ours == sorted(pyffish.legal_moves(name, fen, [])), fen
     assert perft(board, 2) == perft(board, 2, bulk=True) == oracle_perft(name, fen, 2)
+
+
+def test_spartan_is_refused_in_one_line():
+    """Fairy-Stockfish's spartan (Black's two kings and army of its own) does not fit the
+    board's codes: refused by name, with the reason, not as an unknown variant."""
+    assert pyffish.start_fen("spartan").split()[0].count("k") == 2
+    with pytest.raises(VariantError) as info:
+        get_variant("spartan")
+    message = str(info.value)
+    assert "two kings" in message and "unknown" not in message and "\n" not in message
