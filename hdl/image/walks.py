@@ -6,13 +6,15 @@ distance to the nextdir entry, nextpos being the next entry. A walk with modes
 (``engine.pieces``: a hopper's screen search, a lame leap's blocking square, move-only and
 capture-only entries, a pawn in the notation) generalises the entry in two fields:
 
-* ``mode`` (4 bits, ``engine.pieces``): QUIET (emit a quiet move on an empty square), CAPTURE
-  (a capture on an enemy's), DOUBLE (a pawn's double step), EN_PASSANT; 0 passes through;
+* ``mode`` (5 bits): ``engine.pieces``' QUIET (emit a quiet move on an empty square), CAPTURE
+  (a capture on an enemy's), DOUBLE (a pawn's double step), EN_PASSANT, and PROMOTE (a pawn's
+  move there promotes: the variant's promotion ranks are data, makruk's sixth as the eighth);
+  0 passes through;
 * ``pos_skip``: the distance to the entry taken on an empty square (1 in Sandström's walks;
   a grasshopper's screen search skips its landing entries, a lame leap its target).
 
 Word, lowest bits first: ``nextpos`` (6), ``nextdir`` (6), ``dir_skip``, ``pos_skip`` (both
-``skip_bits``), ``mode`` (4); beside it the two end bits (nextpos / nextdir leads home). A
+``skip_bits``), ``mode`` (5); beside it the two end bits (nextpos / nextdir leads home). A
 successor that ends the walk has skip 0 and the from-square as its square, as in the dense
 layout. Start entries: the first square (the from-square for an empty walk) and the walk's
 base address.
@@ -32,11 +34,13 @@ from functools import cache
 from posdata.engine.defs import BLACK, N_TABLES, PAWN, WHITE, ptype
 from posdata.engine.pieces import Walk, parse_piece
 from posdata.engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS, piece_walks, sandstrom_walk
+from posdata.engine.variant_data import variant_data
 from posdata.engine.variants import Variant, VariantError, get_variant
 
 from .addressing import SQUARE_BITS
 
-MODE_BITS = 4
+MODE_BITS = 5
+PROMOTE = 16  #: a mode bit beside engine.pieces' four: the move promotes
 
 
 def word_fields(skip_bits: int) -> dict[str, int]:
@@ -117,6 +121,8 @@ def walk_image(variant) -> WalkImage:
     for (color, code), t in sorted(tables.items(), key=lambda kv: kv[1]):
         by_table.setdefault(t, piece_walk_rows(variant, color, code))
     entries, ends, starts = [], [], [(0, 0)] * ((1 + max(tables.values())) * 64)
+    promoting = {t: variant_data(variant).promoting[color]
+                 for (color, code), t in tables.items() if code == PAWN}
     for t in sorted(by_table):
         for frm, walk in enumerate(by_table[t]):
             base = len(entries)
@@ -124,8 +130,9 @@ def walk_image(variant) -> WalkImage:
             starts[t * 64 + frm] = (walk.squares[0] if n else frm, base)
             for i, u in enumerate(walk.squares):
                 e, o = walk.on_empty[i], walk.on_occupied[i]
+                promote = PROMOTE if t in promoting and u in promoting[t] else 0
                 entries.append({
-                    "square": u, "mode": walk.modes[i],
+                    "square": u, "mode": walk.modes[i] | promote,
                     "nextpos": walk.squares[e] if e < n else frm,
                     "nextdir": walk.squares[o] if o < n else frm,
                     "pos_skip": e - i if e < n else 0, "dir_skip": o - i if o < n else 0})

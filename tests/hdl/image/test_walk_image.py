@@ -14,7 +14,13 @@ from posdata.engine.variants import VARIANTS, get_variant
 from posdata.hdl.image.addressing import PAWN_TABLES
 from posdata.hdl.image.dense import walk_order
 from posdata.hdl.image.variant import variant_image
-from posdata.hdl.image.walks import piece_walk_rows, walk_image, walk_tables, word_fields
+from posdata.hdl.image.walks import (
+    PROMOTE,
+    piece_walk_rows,
+    walk_image,
+    walk_tables,
+    word_fields,
+)
 
 PLAIN = [v for v in VARIANTS if not v.has_modes]
 MODED = [v for v in VARIANTS if v.has_modes]
@@ -48,9 +54,9 @@ def test_sandstrom_s_walks_are_the_dense_image_entry_for_entry(variant):
                 assert e["mode"] == BOTH and e["pos_skip"] == (0 if walks.ends[a] & 1 else 1)
 
 
-def image_moves(board, image) -> list[tuple[int, int, bool]]:
-    """The moves the image's words make, as (from, to, capture), promotions once, castling
-    aside: Sandström's rule generalised, read from the packed entries alone."""
+def image_moves(board, image) -> list[tuple[int, int, bool, bool]]:
+    """The moves the image's words make, as (from, to, capture, promotes), promotions once,
+    castling aside: Sandström's rule generalised, read from the packed entries alone."""
     fields = word_fields(image.skip_bits)
     words = image.words()
     out = []
@@ -76,28 +82,33 @@ def image_moves(board, image) -> list[tuple[int, int, bool]]:
             mode = field(w, "mode")
             if color[u] == EMPTY:
                 if mode & QUIET or (mode & EN_PASSANT and u == board.ep):
-                    out.append((sq, u, not mode & QUIET))
+                    out.append((sq, u, not mode & QUIET, bool(mode & PROMOTE)))
                 if image.ends[a] & 1:
                     break
                 a += field(w, "pos_skip")
             else:
                 if color[u] == side ^ 1 and mode & CAPTURE_MODE:
-                    out.append((sq, u, True))
+                    out.append((sq, u, True, bool(mode & PROMOTE)))
                 if image.ends[a] & 2:
                     break
                 a += field(w, "dir_skip")
     return out
 
 
-def reference_moves(board) -> list[tuple[int, int, bool]]:
+def reference_moves(board) -> list[tuple[int, int, bool, bool]]:
     out = []
     for m in board.moves():
         if m & CASTLE:
             continue
-        move = (m & 63, m >> 6 & 63, bool(m & (CAPTURE | EP)))
+        move = (m & 63, m >> 6 & 63, bool(m & (CAPTURE | EP)), bool(m & PROMOTION))
         if not (m & PROMOTION and out and out[-1] == move):
             out.append(move)
     return out
+
+
+#: per variant, a position with promotions of both colours to come (the start has none)
+PROMOTING = "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1"
+PROMOTING_MAKRUK = "4k3/8/8/1P4P1/1p4p1/8/8/4K3 w - - 0 1"
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
@@ -105,17 +116,20 @@ def test_the_image_makes_the_reference_s_moves(variant):
     """Random playouts of each variant: the image's moves, in order, are the reference's."""
     image = walk_image(variant)
     rng = random.Random(variant.name)
-    checked = 0
-    for _ in range(6):
-        board = Board(variant=variant)
+    checked = promotions = 0
+    for game in range(8):
+        fen = None if game % 2 else PROMOTING_MAKRUK if variant.name == "makruk" else PROMOTING
+        board = Board(fen, variant)
         for _ in range(30):
-            assert image_moves(board, image) == reference_moves(board), board.fen()
+            moves = image_moves(board, image)
+            assert moves == reference_moves(board), board.fen()
             checked += 1
+            promotions += sum(m[3] for m in moves)
             legal = board.legal_moves()
             if not legal:
                 break
             board.makemove(rng.choice(legal))
-    assert checked > 100
+    assert checked > 100 and promotions > 5
 
 
 def test_asymmetric_pieces_walk_a_table_per_colour():
