@@ -53,43 +53,15 @@ def gen(board) -> None:
     pos_rows, dir_rows = data.pos_rows[side], data.dir_rows[side]  # by piece code, per side
     promotions = data.promotion_words[side]
     promoting = data.promoting[side]
-    moded = data.moded[side]
+    # the orthodox pawn's threads; a pawn with modes walks its entries (its rows are None)
+    thread_pawn = PAWN if data.pawn_threads else -1
     if data.bare_king and bare_king_ended(board):
         board.first_move[ply + 1] = len(moves)
         return
 
     for sq in [s for s in range(64) if color[s] == side]:
         p = piece[sq]
-        if moded and p in moded:
-            walk = data.walks[side][p * 64 + sq]
-            squares, modes = walk.squares, walk.modes
-            on_empty, on_occupied = walk.on_empty, walk.on_occupied
-            pawn = PAWN_MOVE if p == PAWN else 0
-            i, n = 0, len(squares)
-            while i < n:
-                u = squares[i]
-                c = color[u]
-                mode = modes[i]
-                if c == EMPTY:
-                    if mode & _QUIET:
-                        if pawn and u in promoting:
-                            for w in promotions:
-                                push(sq | u << 6 | w)
-                        else:
-                            push(sq | u << 6 | pawn | (DOUBLE if mode & _DOUBLE else 0))
-                    elif mode & _EN_PASSANT and u == ep:
-                        push(sq | u << 6 | CAPTURE | EP | PAWN_MOVE)
-                    i = on_empty[i]
-                else:
-                    if c == xside and mode & _CAPTURE:
-                        if pawn and u in promoting:
-                            for w in promotions:
-                                push(sq | u << 6 | CAPTURE | w)
-                        else:
-                            push(sq | u << 6 | CAPTURE | pawn)
-                    i = on_occupied[i]
-            continue
-        if p == PAWN:
+        if p == thread_pawn:
             ppos = pos_rows[_PAWN_ROW + sq]
             pdir = dir_rows[_PAWN_ROW + sq]
             u = ppos[sq]  # push thread
@@ -117,6 +89,10 @@ def gen(board) -> None:
         else:
             row = p * 64 + sq
             ppos = pos_rows[row]
+            if ppos is None:  # a piece with modes: its walk's entries
+                _walk_entries(data.walks[side][row], sq, p == PAWN, color, xside, ep, push,
+                              promoting, promotions)
+                continue
             pdir = dir_rows[row]
             u = ppos[sq]
             while u != sq:
@@ -135,6 +111,36 @@ def gen(board) -> None:
             if castle & c.right and all(color[s] == EMPTY for s in c.empty):
                 push(c.king_from | c.king_to << 6 | CASTLE)
     board.first_move[ply + 1] = len(moves)
+
+
+def _walk_entries(walk, sq, is_pawn, color, xside, ep, push, promoting, promotions) -> None:
+    """The moves of a walk with modes (see the module's docstring)."""
+    squares, modes = walk.squares, walk.modes
+    on_empty, on_occupied = walk.on_empty, walk.on_occupied
+    pawn = PAWN_MOVE if is_pawn else 0
+    i, n = 0, len(squares)
+    while i < n:
+        u = squares[i]
+        c = color[u]
+        mode = modes[i]
+        if c == EMPTY:
+            if mode & _QUIET:
+                if pawn and u in promoting:
+                    for w in promotions:
+                        push(sq | u << 6 | w)
+                else:
+                    push(sq | u << 6 | pawn | (DOUBLE if mode & _DOUBLE else 0))
+            elif mode & _EN_PASSANT and u == ep:
+                push(sq | u << 6 | CAPTURE | EP | PAWN_MOVE)
+            i = on_empty[i]
+        else:
+            if c == xside and mode & _CAPTURE:
+                if pawn and u in promoting:
+                    for w in promotions:
+                        push(sq | u << 6 | CAPTURE | w)
+                else:
+                    push(sq | u << 6 | CAPTURE | pawn)
+            i = on_occupied[i]
 
 
 def bare_king_ended(board) -> bool:

@@ -130,8 +130,8 @@ _NOT_HELD = {
     "h": "direction 'h' (half the directions)",
     "z": "crooked move ('z')",
     "q": "circular move ('q')",
-    "k": "modifier 'k'",
-    "u": "modifier 'u'",
+    "k": "modifier 'k' (no walk entry has a mode for it)",
+    "u": "modifier 'u' (no walk entry has a mode for it)",
     "d": "modifier 'd' (destroy own piece)",
 }
 

@@ -2,7 +2,7 @@
 
 * ``pos_rows[side][code * 64 + sq]`` / ``dir_rows[...]``: the nextpos/nextdir row of the table
   that a piece of ``code`` of ``side`` walks from ``sq`` (``Variant.table_index`` folded in, so
-  the generator indexes by piece code alone, black pawns included).
+  the generator indexes by piece code alone, black pawns included); None for a piece with modes.
 * ``promotion_words[side]``: the flag and piece bits of a side's promotions, in generation order.
 * ``attack_walks``: for the attack test, one super-piece walk per attack kind the variant has:
   (nextpos rows, nextdir rows, rider?, the piece codes that attack that way). Sandström's
@@ -85,6 +85,7 @@ def variant_data(variant) -> VariantData:
         for side in (WHITE, BLACK):
             rows = piece_walks(definition, side, pawn)
             walks[side][p.code * 64:(p.code + 1) * 64] = rows
+            pos_rows[side][p.code * 64:(p.code + 1) * 64] = [None] * 64  # the walks instead
             moded[side].add(p.code)
             if pawn or moves.scanned:
                 sources = [[] for _ in range(64)]
