@@ -6,18 +6,23 @@ distance to the nextdir entry, nextpos being the next entry. A walk with modes
 (``engine.pieces``: a hopper's screen search, a lame leap's blocking square, move-only and
 capture-only entries, a pawn in the notation) generalises the entry in two fields:
 
-* ``mode`` (5 bits): ``engine.pieces``' QUIET (emit a quiet move on an empty square), CAPTURE
+* a mode (5 bits): ``engine.pieces``' QUIET (emit a quiet move on an empty square), CAPTURE
   (a capture on an enemy's), DOUBLE (a pawn's double step), EN_PASSANT, and PROMOTE (a pawn's
   move there promotes: the variant's promotion ranks are data, makruk's sixth as the eighth);
   0 passes through;
 * ``pos_skip``: the distance to the entry taken on an empty square (1 in Sandström's walks;
   a grasshopper's screen search skips its landing entries, a lame leap its target).
 
+The walker decides what a square emits while its entry is still being read (``hdl.gen.walker``:
+the rule is applied to a context waiting for the ROM), so, as with the squares, an entry's mode
+is stored in the entry before it: each word holds the modes of its two successors, and the
+start entry the first entry's.
+
 Word, lowest bits first: ``nextpos`` (6), ``nextdir`` (6), ``dir_skip``, ``pos_skip`` (both
-``skip_bits``), ``mode`` (5); beside it the two end bits (nextpos / nextdir leads home). A
-successor that ends the walk has skip 0 and the from-square as its square, as in the dense
-layout. Start entries: the first square (the from-square for an empty walk) and the walk's
-base address.
+``skip_bits``), ``np_mode``, ``nd_mode`` (5 each); beside it the two end bits (nextpos /
+nextdir leads home). A successor that ends the walk has skip 0, mode 0 and the from-square as
+its square, as in the dense layout. Start entries: the first square (the from-square for an
+empty walk), the walk's base address and the first entry's mode.
 
 Tables: a piece walks table ptype (``engine.defs``), as in the sparse and dense images; an
 asymmetric piece (``f``, ``b``, ... directions, makruk's khon) walks one table per colour, as
@@ -46,16 +51,19 @@ PROMOTE = 16  #: a mode bit beside engine.pieces' four: the move promotes
 def word_fields(skip_bits: int) -> dict[str, int]:
     """A walk entry's fields and widths, lowest bits first."""
     return {"nextpos": SQUARE_BITS, "nextdir": SQUARE_BITS, "dir_skip": skip_bits,
-            "pos_skip": skip_bits, "mode": MODE_BITS}
+            "pos_skip": skip_bits, "np_mode": MODE_BITS, "nd_mode": MODE_BITS}
 
 
 @dataclass(frozen=True)
 class WalkImage:
     variant: Variant
     tables: dict              #: (colour, code) -> the table its walks are stored under
-    entries: tuple[dict, ...]  #: by address: nextpos, nextdir, dir_skip, pos_skip, mode, square
+    #: by address: the word's fields (``word_fields``), and for reading: the entry's own square
+    #: and mode
+    entries: tuple[dict, ...]
     ends: tuple[int, ...]     #: by address: bit 0 nextpos, bit 1 nextdir leads home
-    starts: tuple[tuple[int, int], ...]  #: by table * 64 + from: (first square, base)
+    #: by table * 64 + from: (first square, base, first mode)
+    starts: tuple[tuple[int, int, int], ...]
     skip_bits: int
     addr_bits: int
 
@@ -120,22 +128,24 @@ def walk_image(variant) -> WalkImage:
     by_table = {}
     for (color, code), t in sorted(tables.items(), key=lambda kv: kv[1]):
         by_table.setdefault(t, piece_walk_rows(variant, color, code))
-    entries, ends, starts = [], [], [(0, 0)] * ((1 + max(tables.values())) * 64)
+    entries, ends, starts = [], [], [(0, 0, 0)] * ((1 + max(tables.values())) * 64)
     promoting = {t: variant_data(variant).promoting[color]
                  for (color, code), t in tables.items() if code == PAWN}
     for t in sorted(by_table):
         for frm, walk in enumerate(by_table[t]):
             base = len(entries)
             n = len(walk)
-            starts[t * 64 + frm] = (walk.squares[0] if n else frm, base)
+            modes = [m | (PROMOTE if t in promoting and u in promoting[t] else 0)
+                     for u, m in zip(walk.squares, walk.modes)] + [0]  # [n]: the end's
+            starts[t * 64 + frm] = (walk.squares[0] if n else frm, base, modes[0])
             for i, u in enumerate(walk.squares):
                 e, o = walk.on_empty[i], walk.on_occupied[i]
-                promote = PROMOTE if t in promoting and u in promoting[t] else 0
                 entries.append({
-                    "square": u, "mode": walk.modes[i] | promote,
+                    "square": u, "mode": modes[i],
                     "nextpos": walk.squares[e] if e < n else frm,
                     "nextdir": walk.squares[o] if o < n else frm,
-                    "pos_skip": e - i if e < n else 0, "dir_skip": o - i if o < n else 0})
+                    "pos_skip": e - i if e < n else 0, "dir_skip": o - i if o < n else 0,
+                    "np_mode": modes[e], "nd_mode": modes[o]})
                 ends.append(int(e == n) | int(o == n) << 1)
     longest = max((max(e["pos_skip"], e["dir_skip"]) for e in entries), default=1)
     addr_bits = max(1, (len(entries) - 1).bit_length())

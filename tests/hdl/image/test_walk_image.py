@@ -38,7 +38,7 @@ def test_sandstrom_s_walks_are_the_dense_image_entry_for_entry(variant):
         color, code = owner[t]
         rows = piece_walk_rows(variant, color, code)
         for frm in range(64):
-            first, base = walks.starts[t * 64 + frm]
+            first, base, _ = walks.starts[t * 64 + frm]
             start = dense.starts[t * 64 + frm]
             assert first == start & 63 and base == start >> 12 & (1 << dense.addr_bits) - 1
             n = len(rows[frm])
@@ -56,7 +56,8 @@ def test_sandstrom_s_walks_are_the_dense_image_entry_for_entry(variant):
 
 def image_moves(board, image) -> list[tuple[int, int, bool, bool]]:
     """The moves the image's words make, as (from, to, capture, promotes), promotions once,
-    castling aside: Sandström's rule generalised, read from the packed entries alone."""
+    castling aside: Sandström's rule generalised, read from the packed words alone as the
+    walker would: a square and its mode are known from the word (or start entry) before it."""
     fields = word_fields(image.skip_bits)
     words = image.words()
     out = []
@@ -73,25 +74,24 @@ def image_moves(board, image) -> list[tuple[int, int, bool, bool]]:
         if color[sq] != side:
             continue
         t = image.tables[side, piece[sq]]
-        first, a = image.starts[t * 64 + sq]
-        if first == sq:
+        u, a, mode = image.starts[t * 64 + sq]
+        if u == sq:
             continue
         while True:
             w = words[a]
-            u = image.entries[a]["square"]  # (the previous word's nextpos / nextdir)
-            mode = field(w, "mode")
+            promotes = bool(mode & PROMOTE)
             if color[u] == EMPTY:
                 if mode & QUIET or (mode & EN_PASSANT and u == board.ep):
-                    out.append((sq, u, not mode & QUIET, bool(mode & PROMOTE)))
+                    out.append((sq, u, not mode & QUIET, promotes))
                 if image.ends[a] & 1:
                     break
-                a += field(w, "pos_skip")
+                u, mode, a = field(w, "nextpos"), field(w, "np_mode"), a + field(w, "pos_skip")
             else:
                 if color[u] == side ^ 1 and mode & CAPTURE_MODE:
-                    out.append((sq, u, True, bool(mode & PROMOTE)))
+                    out.append((sq, u, True, promotes))
                 if image.ends[a] & 2:
                     break
-                a += field(w, "dir_skip")
+                u, mode, a = field(w, "nextdir"), field(w, "nd_mode"), a + field(w, "dir_skip")
     return out
 
 
