@@ -272,8 +272,8 @@ def _parse_ep_pair(text: str, side: int, color: list[int], piece: list[int]) -> 
     passed = [s for s in squares if color[s] == EMPTY]
     pawns = [s for s in squares if color[s] == mover and piece[s] == PAWN]
     if len(passed) != 1 or passed[0] >> 3 != want_rank:
-        raise FenError(f"bad FEN: en passant field {text} names no empty square on rank "
-                       f"{want_rank + 1} with {_SIDE_NAMES[side]} to move")
+        raise FenError(f"bad FEN: en passant field {text} must name one empty square, the "
+                       f"one passed, on rank {want_rank + 1} with {_SIDE_NAMES[side]} to move")
     ep = passed[0]
     if not pawns:  # the square alone: the pawn that passed it stands one rank beyond
         beyond = ep - 8 if side == WHITE else ep + 8
