@@ -29,6 +29,7 @@ from .defs import (
     SQUARE_NAMES,
     WHITE,
 )
+from .pieces import parse_piece
 from .variants import CHESS, Variant
 
 MAX_PIECES = 16
@@ -88,7 +89,7 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
         count_limit = _parse_count(ep_s, "counting limit", 1, MAX_HALFMOVE)
         ep = NO_SQUARE
     elif variant.ep_pair and ep_s != "-":
-        ep, ep_victim = _parse_ep_pair(ep_s, side, color, piece)
+        ep, ep_victim = _parse_ep_pair(ep_s, side, color, piece, variant.pawn)
     else:
         ep = _parse_ep(ep_s, side, color, piece)
 
@@ -259,7 +260,8 @@ def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
     return ep
 
 
-def _parse_ep_pair(text: str, side: int, color: list[int], piece: list[int]) -> tuple[int, int]:
+def _parse_ep_pair(text: str, side: int, color: list[int], piece: list[int],
+                   pawn_definition: str) -> tuple[int, int]:
     """Fairy-Stockfish's en passant field of a pawn defined in its notation (Berolina,
     pawnsideways): the square passed and the square of the pawn that passed it (``c3b4``), or
     the square passed alone: (the square, the pawn's square)."""
@@ -275,11 +277,14 @@ def _parse_ep_pair(text: str, side: int, color: list[int], piece: list[int]) -> 
         raise FenError(f"bad FEN: en passant field {text} must name one empty square, the "
                        f"one passed, on rank {want_rank + 1} with {_SIDE_NAMES[side]} to move")
     ep = passed[0]
-    if not pawns:  # the square alone: the pawn that passed it stands one rank beyond
-        beyond = ep - 8 if side == WHITE else ep + 8
-        pawns = [s for s in (beyond - 1, beyond, beyond + 1)
-                 if abs((s & 7) - (ep & 7)) <= 1 and color[s] == mover and piece[s] == PAWN]
-    if len(pawns) != 1 or abs((pawns[0] >> 3) - (ep >> 3)) != 1:
+    # where the pawn that passed ``ep`` stands: half its double step beyond (straight on for
+    # pawnsideways, diagonally for Berolina)
+    halves = {(ep & 7) + df // 2 + 8 * ((ep >> 3) + dr // 2)
+              for c in parse_piece(pawn_definition, pawn=True).components if c.initial
+              for df, dr in c.steps(mover) if 0 <= (ep & 7) + df // 2 < 8}
+    if not pawns:  # the square alone
+        pawns = [s for s in halves if color[s] == mover and piece[s] == PAWN]
+    if len(pawns) != 1 or pawns[0] not in halves:
         raise FenError(f"impossible position: en passant field {text} names no one "
                        f"{_SIDE_NAMES[mover]} pawn that passed {SQUARE_NAMES[ep]}")
     return ep, pawns[0]
