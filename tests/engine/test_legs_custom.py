@@ -168,3 +168,43 @@ def test_directed_positions(fen):
 
 def test_the_variant_is_our_own():
     assert PAWN == 1 and LEGTEST.has_modes and LEGTEST.moded(CANNON) and LEGTEST.moded(HORSE)
+
+
+DIRECTIONS_CONFIG = """
+[dirtest:chess]
+customPiece1 = a:flFrW
+customPiece2 = d:fRbW
+startFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1
+"""
+
+
+@pytest.mark.parametrize("definition, letter", [("flFrW", "a"), ("fRbW", "d")])
+def test_black_s_directions_are_white_s_turned_half_round(definition, letter):
+    """Fairy-Stockfish turns a black piece's directions half round, l and r too: the targets
+    of our walks from every square, for both colours, are its moves on an empty board."""
+    from posdata.engine.defs import SQUARE_NAMES
+    from posdata.engine.posdata import piece_walks
+    pyffish.load_variant_config(DIRECTIONS_CONFIG)
+    for frm in (0, 27, 36, 63):
+        for colour, side in ((0, "w"), (1, "b")):
+            king = "h8" if frm != 63 else "a8"  # out of the way
+            rows = ["8"] * 8
+            placed = {frm: letter.upper() if colour == 0 else letter}
+            other = {"h8": 63, "a8": 56}[king]
+            placed[other] = "K" if colour == 0 else "k"
+            placed[7 if frm != 7 else 0] = "k" if colour == 0 else "K"
+            for r in range(8):
+                row, gap = "", 0
+                for f in range(8):
+                    ch = placed.get(r * 8 + f)
+                    if ch is None:
+                        gap += 1
+                        continue
+                    row += (str(gap) if gap else "") + ch
+                    gap = 0
+                rows[7 - r] = row + (str(gap) if gap else "")
+            fen = "/".join(rows) + f" {side} - - 0 1"
+            theirs = {m[2:4] for m in pyffish.legal_moves("dirtest", fen, [])
+                      if m[:2] == SQUARE_NAMES[frm]}
+            walk = piece_walks(definition, colour)[frm]
+            assert {SQUARE_NAMES[u] for u in walk.squares} == theirs, (definition, fen)
