@@ -4,14 +4,16 @@ Table size: the *reachable entries*, those a walk can read: per table in use and
 every square of the walk on an empty board (both threads for pawns), plus one start entry
 ``posdata[t][f][f]`` (64 per table); every other entry holds the from-square and is never read.
 The orthodox figure, 3,992 walk entries + 448 start entries, is what the gateware's dense
-layout stores.
+layout stores. A variant whose pieces walk with modes (engine.pieces) counts the entries of its
+walk image (``hdl.image.walks``: a square may appear more than once in a walk).
 
 ``--hw`` adds the gateware per variant (one table set each: Chess960 runs on chess's): the dense
 ROM's entries and depth, the start entries, the widths derived from the tables, and the
 generator's cycles per move over every node of the perft(2) trees of the variant's sample
 positions (``sim/runs/variant_positions.py``) on the compiled model; ``--synth`` also runs Yosys's
 ``synth_ecp5`` on the generator (bit-sliced ROM, as the FPGA build elaborates it) and reports its
-DP16KD block RAMs and LUT4s (a few minutes per variant).
+DP16KD block RAMs and LUT4s (a few minutes per variant). A variant with modes, which the walker
+does not follow yet, gets its walk image's entries, depth and word width alone.
 
 ``--chip`` counts bulk perft(3) of each variant's start position on its compiled perft chip (one
 engine; what ``posdata perft --variant NAME --backend hw --depth 3 --bulk`` runs) and reports
@@ -44,6 +46,10 @@ CHIP_DEPTH = 3
 
 def reachable_entries(variant) -> tuple[int, int]:
     """(tables in use, walk entries) of the variant's tables; start entries: 64 per table."""
+    if variant.has_modes:
+        from posdata.hdl.image.walks import walk_image
+        image = walk_image(variant)
+        return image.table_count, len(image.entries)
     nextpos, nextdir = variant.tables()
     used = [t for t, what in enumerate(variant.layout) if what is not None]
     entries = 0
@@ -72,11 +78,14 @@ def hw_rows(synth: bool) -> list[dict]:
     from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
     from posdata.sim.runs.variant_positions import sample_positions
 
-    print(f"{'variant':<11} {'tables':>6} {'entries':>7} {'depth':>6} {'starts':>6} "
+    print(f"{'variant':<12} {'tables':>6} {'entries':>7} {'depth':>6} {'starts':>6} "
           f"{'addr':>4} {'nodes':>5} {'moves':>6} {'cycles':>7} {'cyc/move':>8}"
           + (f" {'DP16KD':>6} {'LUT4':>6}" if synth else ""), flush=True)
     rows = []
     for variant in VARIANTS:
+        if variant.has_modes:
+            rows.append(walk_image_row(variant))
+            continue
         image = variant_image(variant.name)
         g = image.geometry
         dense = dense_image(image.words)
@@ -92,7 +101,7 @@ def hw_rows(synth: bool) -> list[dict]:
                         cycles + result.cycles
                     if child is not None:
                         board.takeback()
-        row = (f"{variant.name:<11} {g.tables:>6} {dense.entries:>7} {g.dense_depth:>6} "
+        row = (f"{variant.name:<12} {g.tables:>6} {dense.entries:>7} {g.dense_depth:>6} "
                f"{g.start_depth:>6} {g.dense_addr_bits:>4} {nodes:>5} {moves:>6} {cycles:>7} "
                f"{cycles / moves:>8.3f}")
         out = {"variant": variant.name, "tables": g.tables, "walk_entries": dense.entries,
@@ -109,21 +118,40 @@ def hw_rows(synth: bool) -> list[dict]:
     return rows
 
 
+def walk_image_row(variant) -> dict:
+    """A variant with modes: its walk image's size (the walker does not run it yet)."""
+    from posdata.hdl.image.walks import walk_image
+    image = walk_image(variant)
+    print(f"{variant.name:<12} {image.table_count:>6} {len(image.entries):>7} {image.depth:>6} "
+          f"{image.table_count * 64:>6} {image.addr_bits:>4}  (walk image, {image.word_bits}-bit "
+          f"words; the walker does not follow modes yet)", flush=True)
+    return {"variant": variant.name, "tables": image.table_count,
+            "walk_entries": len(image.entries), "rom_depth": image.depth,
+            "start_entries": image.table_count * 64, "addr_bits": image.addr_bits,
+            "word_bits": image.word_bits, "cycles_per_move": None}
+
+
 def chip_rows() -> list[dict]:
     """Per variant: bulk perft(CHIP_DEPTH) of its start position on its compiled chip."""
     from posdata.sim.drivers.chip_cxxrtl import ChipModel
 
-    print(f"{'variant':<11} {'depth':>5} {'leaves':>8} {'chip clocks':>11} {'clocks/leaf':>11}",
+    print(f"{'variant':<12} {'depth':>5} {'leaves':>8} {'chip clocks':>11} {'clocks/leaf':>11}",
           flush=True)
+    from posdata.hdl.chip.chessboard import UnsupportedVariant, plane_codes
     rows = []
     for variant in VARIANTS:
+        try:
+            plane_codes(variant)
+        except UnsupportedVariant as e:
+            print(f"{variant.name:<12} (not on the chip: {e})", flush=True)
+            continue
         board = Board(variant=variant)
         want = perft(Board(variant=variant), CHIP_DEPTH, bulk=True)
         count = ChipModel(variant=variant.name, verbose=False).perft(board, CHIP_DEPTH, bulk=True)
         if count.leaves != want or count.overflow:
             raise SystemExit(f"variants: {variant.name}: the chip counted {count.leaves}, the "
                              f"software {want}")
-        print(f"{variant.name:<11} {CHIP_DEPTH:>5} {count.leaves:>8} {count.clocks:>11} "
+        print(f"{variant.name:<12} {CHIP_DEPTH:>5} {count.leaves:>8} {count.clocks:>11} "
               f"{count.clocks / count.leaves:>11.3f}", flush=True)
         rows.append({"variant": variant.name, "depth": CHIP_DEPTH, "leaves": count.leaves,
                      "clocks": count.clocks,
@@ -176,12 +204,12 @@ def main() -> int:
     if args.chip:
         write_json(args.json, {"variants": chip_rows()})
         return 0
-    print(f"{'variant':<11} {'tables':>6} {'walk':>8} {'plain d':>7} {'nodes':>8} "
+    print(f"{'variant':<12} {'tables':>6} {'walk':>8} {'plain d':>7} {'nodes':>8} "
           f"{'n/s':>9} {'bulk d':>6} {'nodes':>8} {'n/s':>9}")
     rows = []
     for variant in VARIANTS:
         tables, entries = reachable_entries(variant)
-        row = [f"{variant.name:<11} {tables:>6} {entries:>8}"]
+        row = [f"{variant.name:<12} {tables:>6} {entries:>8}"]
         out = {"variant": variant.name, "tables": tables, "walk_entries": entries}
         for depth, bulk in ((args.plain_depth, False), (args.bulk_depth, True)):
             runs = [timed(variant, depth, bulk) for _ in range(args.repeat)]

@@ -36,6 +36,7 @@ from .defs import (
 )
 from .fen import FenError, format_fen, parse_fen
 from .lines import PIN_LINES
+from .pieces import CAPTURE as _CAPTURE_MODE
 from .posdata import NEXTDIR_ROWS, NEXTPOS_ROWS
 from .variant_data import variant_data
 from .variants import CHESS, get_variant
@@ -97,6 +98,8 @@ class Board:
                  for side in (WHITE, BLACK)]
         self.color, self.piece = pos.color, pos.piece
         self.side, self.castle, self.ep = pos.side, pos.castle, pos.ep
+        self.root_ep_victim = pos.ep_victim
+        self.root_count = pos.count_limit, pos.count_ply
         self.fifty, self.start_fullmove, self.start_side = pos.fifty, pos.fullmove, pos.side
         self.king = kings
         self.castles = pos.castles
@@ -116,8 +119,16 @@ class Board:
 
     def fen(self) -> str:
         black_moves = (len(self.hist) + self.start_side) // 2  # fullmove counts black's moves
+        victim = NO_SQUARE
+        if self.ep != NO_SQUARE and self.variant.ep_pair:
+            victim = self._ep_victim(1)
+        count = (0, 0)
+        if self.variant.counting:
+            from .counting import count_after
+            count = count_after(self, *self.root_count)
         return format_fen(self.color, self.piece, self.side, self.castle, self.ep, self.fifty,
-                          self.start_fullmove + black_moves, self.variant, self.castles)
+                          self.start_fullmove + black_moves, self.variant, self.castles, victim,
+                          count)
 
     # --- attacks ---------------------------------------------------------------------------
 
@@ -169,14 +180,35 @@ class Board:
     def attacked_by_kinds(self, sq: int, by: int) -> bool:
         """``attacked`` for any variant: the pawn's capture thread, then one super-piece walk
         per attack kind of the variant (``VariantData.attack_walks``): the first piece met on
-        each line attacks if it is ``by``'s and moves that way."""
+        each line attacks if it is ``by``'s and moves that way; then the scanned pieces
+        (``VariantData.scanned``): each of ``by``'s that stands where its walk can capture on
+        ``sq`` follows that walk, ``sq`` taken as occupied."""
         color, piece = self.color, self.piece
-        chain = _PAWN_ATTACKERS[by][sq]
-        u = chain[sq]
-        while u != sq:
-            if color[u] == by and piece[u] == PAWN:
-                return True
-            u = chain[u]
+        data = self.data
+        if data.pawn_threads:
+            chain = _PAWN_ATTACKERS[by][sq]
+            u = chain[sq]
+            while u != sq:
+                if color[u] == by and piece[u] == PAWN:
+                    return True
+                u = chain[u]
+        for code, sources, walks in data.scanned[by]:
+            for f in sources[sq]:
+                if piece[f] == code and color[f] == by:
+                    walk = walks[f]
+                    squares, modes = walk.squares, walk.modes
+                    on_empty, on_occupied = walk.on_empty, walk.on_occupied
+                    i, n = 0, len(squares)
+                    while i < n:
+                        u = squares[i]
+                        if u == sq:
+                            if modes[i] & _CAPTURE_MODE:
+                                return True
+                            i = on_occupied[i]
+                        elif color[u] == EMPTY:
+                            i = on_empty[i]
+                        else:
+                            i = on_occupied[i]
         for pos_rows, dir_rows, rider, attackers in self.data.attack_walks:
             ppos, pdir = pos_rows[sq], dir_rows[sq]
             u = ppos[sq]
@@ -243,12 +275,13 @@ class Board:
         if captured:
             h ^= KEY_ROWS[xside * 8 + captured][to]
             fifty = 0
-        elif p == PAWN:
+        elif p == PAWN and (frm ^ to) > 7:  # a pawn's step sideways can be undone
             fifty = 0
         else:
             fifty += 1
         if m & EP:
-            cap_sq = to - 8 if side == WHITE else to + 8
+            cap_sq = self._ep_victim(2) if self.data.ep_by_history else \
+                to - 8 if side == WHITE else to + 8
             color[cap_sq] = EMPTY
             piece[cap_sq] = NO_PIECE
             h ^= KEY_ROWS[xside * 8 + PAWN][cap_sq]
@@ -372,9 +405,18 @@ class Board:
         if p == KING:
             self.king[side] = frm
         elif m & EP:
-            cap_sq = to - 8 if side == WHITE else to + 8
+            cap_sq = self._ep_victim(1) if self.data.ep_by_history else \
+                to - 8 if side == WHITE else to + 8
             color[cap_sq] = xside
             piece[cap_sq] = PAWN
+
+    def _ep_victim(self, back: int) -> int:
+        """The pawn an en passant capture takes, where it need not stand beside the square
+        passed (Berolina): the last double step's to-square, ``back`` entries down the history
+        (the FEN's, before the first move)."""
+        if len(self.hist) >= back:
+            return (self.hist[-back][0] >> 6) & 63
+        return self.root_ep_victim
 
     # --- helpers for games and UI ----------------------------------------------------------
 

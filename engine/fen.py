@@ -29,6 +29,7 @@ from .defs import (
     SQUARE_NAMES,
     WHITE,
 )
+from .pieces import parse_piece
 from .variants import CHESS, Variant
 
 MAX_PIECES = 16
@@ -56,6 +57,11 @@ class Position:
     fullmove: int
     #: per side, the castlings the rights may name, king side first (engine.defs.Castle)
     castles: tuple = CASTLES
+    #: the pawn en passant would take, where the variant writes it (``Variant.ep_pair``)
+    ep_victim: int = NO_SQUARE
+    #: makruk's count (engine.counting): its limit in plies (0: none) and the plies counted
+    count_limit: int = 0
+    count_ply: int = 0
 
 
 def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) -> Position:
@@ -77,13 +83,25 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
         castle, castles = _parse_castling_960(castling_s, color, piece)
     else:
         castle, castles = _parse_castling(castling_s, color, piece), CASTLES
-    ep = _parse_ep(ep_s, side, color, piece)
+    ep_victim = NO_SQUARE
+    count_limit = 0
+    if variant.counting and ep_s.isascii() and ep_s.isdigit():
+        count_limit = _parse_count(ep_s, "counting limit", 1, MAX_HALFMOVE)
+        ep = NO_SQUARE
+    elif variant.ep_pair and ep_s != "-":
+        ep, ep_victim = _parse_ep_pair(ep_s, side, color, piece, variant.pawn)
+    else:
+        ep = _parse_ep(ep_s, side, color, piece)
 
     fifty, fullmove = 0, 1
     if len(fields) == 6:
         fifty = _parse_count(fields[4], "halfmove clock", 0, MAX_HALFMOVE)
         fullmove = _parse_count(fields[5], "fullmove number", 1, MAX_FULLMOVE)
-    return Position(color, piece, side, castle, ep, fifty, fullmove, castles)
+    count_ply = 0
+    if count_limit:  # the halfmove field holds the plies counted
+        count_ply, fifty = fifty, 0
+    return Position(color, piece, side, castle, ep, fifty, fullmove, castles, ep_victim,
+                    count_limit, count_ply)
 
 
 def _parse_placement(placement: str, variant: Variant) -> tuple[list[int], list[int]]:
@@ -126,9 +144,10 @@ def _check_material(color: list[int], piece: list[int], variant: Variant) -> Non
             if color[sq] == side:
                 have[piece[sq]] = have.get(piece[sq], 0) + 1
         total = sum(have.values())
-        if total > MAX_PIECES:
+        most = max(MAX_PIECES, sum(variant.start_army(side).values()))  # grasshopper: 24
+        if total > most:
             raise FenError(f"impossible material: {name} has {total} pieces, more than "
-                           f"{MAX_PIECES}")
+                           f"{most}")
         pawns = have.get(PAWN, 0)
         if pawns > MAX_PAWNS:
             raise FenError(f"impossible material: {name} has {pawns} pawns, more than "
@@ -241,6 +260,36 @@ def _parse_ep(text: str, side: int, color: list[int], piece: list[int]) -> int:
     return ep
 
 
+def _parse_ep_pair(text: str, side: int, color: list[int], piece: list[int],
+                   pawn_definition: str) -> tuple[int, int]:
+    """Fairy-Stockfish's en passant field of a pawn defined in its notation (Berolina,
+    pawnsideways): the square passed and the square of the pawn that passed it (``c3b4``), or
+    the square passed alone: (the square, the pawn's square)."""
+    names = [text[i:i + 2] for i in range(0, len(text), 2)]
+    if len(text) not in (2, 4) or any(n not in SQUARE_NAMES for n in names):
+        raise FenError(f"bad FEN: en passant field {shorten(text)} is not one square or two")
+    squares = [SQUARE_NAMES.index(n) for n in names]
+    mover = side ^ 1
+    want_rank = 5 if side == WHITE else 2
+    passed = [s for s in squares if color[s] == EMPTY]
+    pawns = [s for s in squares if color[s] == mover and piece[s] == PAWN]
+    if len(passed) != 1 or passed[0] >> 3 != want_rank:
+        raise FenError(f"bad FEN: en passant field {text} must name one empty square, the "
+                       f"one passed, on rank {want_rank + 1} with {_SIDE_NAMES[side]} to move")
+    ep = passed[0]
+    # where the pawn that passed ``ep`` stands: half its double step beyond (straight on for
+    # pawnsideways, diagonally for Berolina)
+    halves = {(ep & 7) + df // 2 + 8 * ((ep >> 3) + dr // 2)
+              for c in parse_piece(pawn_definition, pawn=True).components if c.initial
+              for df, dr in c.steps(mover) if 0 <= (ep & 7) + df // 2 < 8}
+    if not pawns:  # the square alone
+        pawns = [s for s in halves if color[s] == mover and piece[s] == PAWN]
+    if len(pawns) != 1 or pawns[0] not in halves:
+        raise FenError(f"impossible position: en passant field {text} names no one "
+                       f"{_SIDE_NAMES[mover]} pawn that passed {SQUARE_NAMES[ep]}")
+    return ep, pawns[0]
+
+
 def _parse_count(text: str, name: str, lo: int, hi: int) -> int:
     # isascii: str.isdigit() is also true for '²' or '٣', which int() rejects or reads; the
     # length first: int() refuses more than 4,300 digits (and the number is out of range)
@@ -257,7 +306,11 @@ def shorten(text: str, limit: int = 40) -> str:
 
 
 def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant = CHESS,
-               castles=CASTLES) -> str:
+               castles=CASTLES, ep_victim: int = NO_SQUARE, count=(0, 0)) -> str:
+    """``ep_victim``: where the variant writes it (``Variant.ep_pair``), the pawn en passant
+    would take, written with the square passed in square order, as Fairy-Stockfish does.
+    ``count``: makruk's (limit, plies counted); a count in progress takes the en passant and
+    halfmove fields."""
     rows = []
     for rank in range(7, -1, -1):
         row, gap = "", 0
@@ -275,6 +328,10 @@ def format_fen(color, piece, side, castle, ep, fifty, fullmove, variant: Variant
     else:
         rights = "".join(ch for ch, bit in CASTLING_LETTERS.items() if castle & bit) or "-"
     ep_s = SQUARE_NAMES[ep] if ep != NO_SQUARE else "-"
+    if ep != NO_SQUARE and ep_victim != NO_SQUARE:
+        ep_s = "".join(SQUARE_NAMES[s] for s in sorted((ep, ep_victim)))
+    if count[0]:
+        ep_s, fifty = str(count[0]), count[1]
     fifty, fullmove = min(fifty, MAX_HALFMOVE), min(fullmove, MAX_FULLMOVE)
     return f"{'/'.join(rows)} {'wb'[side]} {rights} {ep_s} {fifty} {fullmove}"
 

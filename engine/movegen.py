@@ -8,9 +8,19 @@ and promotions): exactly the subsequence of ``gen`` that carries CAPTURE or PROM
 This is the model the gateware is held to, move for move and in order. The walk is the same in
 every variant: the board's variant supplies the tables (per side, by piece code), the promotion
 pieces of each side in order, and the castlings its position allows (``board.castles``).
+
+A piece with modes (``engine.pieces``: hoppers, lame leapers, divergent, asymmetric pieces, a pawn
+in the notation) walks its entries instead (``VariantData.walks``): Sandström's rule generalised
+once. An entry on an empty square emits a quiet move if its mode has QUIET (a pawn's: a double
+step if DOUBLE, an en passant capture on the en passant square if EN_PASSANT) and goes on to
+its on-empty successor; on an occupied square it emits a capture if the square holds an enemy
+and its mode has CAPTURE, and goes on to its on-occupied successor. Where a variant's rule has
+ended the game (shatranj's bare king) there are no moves.
 """
 
+from . import pieces as _modes
 from .defs import (
+    BLACK,
     CAPTURE,
     CASTLE,
     DOUBLE,
@@ -19,10 +29,12 @@ from .defs import (
     PAWN,
     PAWN_MOVE,
     PROMOTION,
+    WHITE,
 )
 
-_PROMOTION_RANKS = (range(56, 64), range(8))  # per side, the to-squares that promote
 _PAWN_ROW = PAWN * 64
+_QUIET, _CAPTURE = _modes.QUIET, _modes.CAPTURE
+_DOUBLE, _EN_PASSANT = _modes.DOUBLE, _modes.EN_PASSANT
 #: this generator plays every variant of engine.variants (the UCI engine asks)
 SUPPORTS_VARIANTS = True
 
@@ -40,11 +52,16 @@ def gen(board) -> None:
     data = board.data
     pos_rows, dir_rows = data.pos_rows[side], data.dir_rows[side]  # by piece code, per side
     promotions = data.promotion_words[side]
-    promoting = _PROMOTION_RANKS[side]
+    promoting = data.promoting[side]
+    # the orthodox pawn's threads; a pawn with modes walks its entries (its rows are None)
+    thread_pawn = PAWN if data.pawn_threads else -1
+    if data.bare_king and bare_king_ended(board):
+        board.first_move[ply + 1] = len(moves)
+        return
 
     for sq in [s for s in range(64) if color[s] == side]:
         p = piece[sq]
-        if p == PAWN:
+        if p == thread_pawn:
             ppos = pos_rows[_PAWN_ROW + sq]
             pdir = dir_rows[_PAWN_ROW + sq]
             u = ppos[sq]  # push thread
@@ -72,6 +89,10 @@ def gen(board) -> None:
         else:
             row = p * 64 + sq
             ppos = pos_rows[row]
+            if ppos is None:  # a piece with modes: its walk's entries
+                _walk_entries(data.walks[side][row], sq, p == PAWN, color, xside, ep, push,
+                              promoting, promotions)
+                continue
             pdir = dir_rows[row]
             u = ppos[sq]
             while u != sq:
@@ -90,6 +111,49 @@ def gen(board) -> None:
             if castle & c.right and all(color[s] == EMPTY for s in c.empty):
                 push(c.king_from | c.king_to << 6 | CASTLE)
     board.first_move[ply + 1] = len(moves)
+
+
+def _walk_entries(walk, sq, is_pawn, color, xside, ep, push, promoting, promotions) -> None:
+    """The moves of a walk with modes (see the module's docstring)."""
+    squares, modes = walk.squares, walk.modes
+    on_empty, on_occupied = walk.on_empty, walk.on_occupied
+    pawn = PAWN_MOVE if is_pawn else 0
+    i, n = 0, len(squares)
+    while i < n:
+        u = squares[i]
+        c = color[u]
+        mode = modes[i]
+        if c == EMPTY:
+            if mode & _QUIET:
+                if pawn and u in promoting:
+                    for w in promotions:
+                        push(sq | u << 6 | w)
+                else:
+                    push(sq | u << 6 | pawn | (DOUBLE if mode & _DOUBLE else 0))
+            elif mode & _EN_PASSANT and u == ep:
+                push(sq | u << 6 | CAPTURE | EP | PAWN_MOVE)
+            i = on_empty[i]
+        else:
+            if c == xside and mode & _CAPTURE:
+                if pawn and u in promoting:
+                    for w in promotions:
+                        push(sq | u << 6 | CAPTURE | w)
+                else:
+                    push(sq | u << 6 | CAPTURE | pawn)
+            i = on_occupied[i]
+
+
+def bare_king_ended(board) -> bool:
+    """Fairy-Stockfish's extinction rule of shatranj: the side not to move has its bare king
+    and the side to move more; or the side to move has its bare king and the other at least
+    two pieces besides its king (it cannot bare that king back in one move)."""
+    color = board.color
+    count = (color.count(WHITE), color.count(BLACK))
+    side = board.side
+    for c in (side ^ 1, side):
+        if count[c] <= 1 and count[c ^ 1] >= 2 + (c == side):
+            return True
+    return False
 
 
 def gen_caps(board) -> None:

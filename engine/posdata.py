@@ -27,6 +27,15 @@ generator's hot loop.
 
 The tables are built as plain lists (``build_rows``) and numpy is imported only for the arrays:
 a software perft needs no numpy, whose import is most of a short command's start-up.
+
+**Walks with modes** (``engine.pieces``: move-only and capture-only moves, hoppers, lame leaps,
+asymmetric pieces, pawns defined in the notation): a (from, to) table cannot hold them, since a
+square may appear more than once in a walk and an entry carries a mode. ``piece_walks`` builds
+them as ``engine.pieces.Walk`` lists, one per from-square, the dense layout's order (each entry
+has its successor on an empty and on an occupied square, both ahead of it). ``sandstrom_walk``
+reads a (from, to) table's walk in the same form: Sandström's rule is the walk whose every entry
+emits both kinds of move (a pawn's: pushes quiet only, captures capture only), so one walker
+serves both.
 """
 
 from __future__ import annotations
@@ -34,8 +43,8 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .defs import BPAWN, DIRECTIONS, HOME_RANK, MAX_STEPS, N_TABLES, PAWN
-from .pieces import parse_piece
+from .defs import BPAWN, DIRECTIONS, HOME_RANK, MAX_STEPS, N_TABLES, PAWN, WHITE
+from .pieces import BOTH, CAPTURE, DOUBLE, EN_PASSANT, QUIET, Walk, parse_piece
 
 if TYPE_CHECKING:  # the arrays' type, for the annotations alone
     import numpy as np
@@ -85,7 +94,11 @@ def build_rows(layout: tuple) -> tuple[list[list[int]], list[list[int]]]:
                 _chain(ppos, frm, pushes)
                 _chain(pdir, frm, [ray[0] for ray in captures if ray])
             else:
-                _fill_piece(ppos, pdir, frm, parse_piece(what).rays(frm))
+                moves = parse_piece(what)
+                if not moves.plain:
+                    raise ValueError(f"piece {what!r} has modes: a (from, to) table cannot "
+                                     f"hold it (engine.posdata.piece_walks)")
+                _fill_piece(ppos, pdir, frm, moves.rays(frm))
     return nextpos, nextdir
 
 
@@ -154,3 +167,58 @@ def walk(pt: int, frm: int, occupied=frozenset(), nextpos_rows=None, nextdir_row
         seen.append(u)
         u = pdir[u] if u in occupied else ppos[u]
     return seen
+
+
+# --- walks with modes ------------------------------------------------------------------------
+
+@cache
+def piece_walks(definition: str, color: int = WHITE, pawn: bool = False) -> tuple[Walk, ...]:
+    """Per from-square, the walk of a piece of ``definition`` (``engine.pieces``) of
+    ``color``; ``pawn``: a pawn's definition, whose ``i`` moves start on its home rank."""
+    moves = parse_piece(definition, pawn)
+    home = HOME_RANK[PAWN if color == WHITE else BPAWN]
+    return tuple(moves.walk(frm, color, pawn and frm >> 3 == home) for frm in range(64))
+
+
+def sandstrom_walk(ppos: list, pdir: list, frm: int, pawn: bool = False) -> Walk:
+    """The walk of one (from, to) row pair as entries: every entry of a piece emits both kinds
+    of move, nextpos is its successor on an empty square and nextdir on an occupied one. A
+    pawn's pushes (quiet only, the second a double step) come first, then its captures
+    (capture or en passant only)."""
+    if pawn:
+        pushes, captures = _thread(ppos, frm), _thread(pdir, frm)
+        n = len(pushes) + len(captures)
+        squares = pushes + captures
+        modes = [QUIET | (DOUBLE if i else 0) for i in range(len(pushes))] + \
+            [CAPTURE | EN_PASSANT] * len(captures)
+        on_empty = [i + 1 for i in range(n)]
+        on_occupied = [len(pushes)] * len(pushes) + [i + 1 for i in range(len(pushes), n)]
+        return Walk(tuple(squares), tuple(modes), tuple(on_empty), tuple(on_occupied))
+    squares = _thread(ppos, frm)
+    index = {u: i for i, u in enumerate(squares)}
+    index[frm] = len(squares)
+    return Walk(tuple(squares), (BOTH,) * len(squares),
+                tuple(index[ppos[u]] for u in squares), tuple(index[pdir[u]] for u in squares))
+
+
+def _thread(row: list, frm: int) -> list[int]:
+    out, u = [], row[frm]
+    while u != frm:
+        out.append(u)
+        u = row[u]
+    return out
+
+
+def follow(walk: Walk, occupied) -> list[tuple[int, int]]:
+    """The entries a walk visits on a board where ``occupied`` squares block, as
+    (square, mode) pairs (for tests and documentation; the generator inlines this loop)."""
+    seen, i = [], 0
+    while i < len(walk.squares):
+        u = walk.squares[i]
+        seen.append((u, walk.modes[i]))
+        i = walk.on_occupied[i] if u in occupied else walk.on_empty[i]
+    return seen
+
+
+#: the orthodox pawn in the notation: the same moves, in the same order, as its threads
+ORTHODOX_PAWN = "fmWifmnDfceF"

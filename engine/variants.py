@@ -33,6 +33,9 @@ from .defs import BISHOP, BLACK, BPAWN, KING, KNIGHT, PAWN, QUEEN, ROOK, START_F
 from .pieces import AttackKind, parse_piece
 
 CHANCELLOR = 7  #: chigorin's extra piece takes the one free code
+GRASSHOPPER = 7  #: so does the grasshopper
+#: the pawn of shatranj, makruk and grasshopper chess: no double step, so no en passant
+SINGLE_STEP_PAWN = "fmWfcF"
 
 
 class VariantError(ValueError):
@@ -59,6 +62,17 @@ class Variant:
     promotions: tuple[tuple[int, ...], tuple[int, ...]]
     #: castling from any king and rook squares (Shredder-FEN/X-FEN rights), else only e/a/h
     chess960: bool = False
+    #: the pawn in engine.pieces' notation (its ``i`` moves: the double step from the home rank,
+    #: ``e``: en passant); None: the orthodox pawn's two threads, Sandström's tables
+    pawn: str | None = None
+    #: a pawn promotes on reaching this rank (0-based, as White counts; Black's mirrors it) or
+    #: beyond: 7 is the last rank, makruk's 5 is its sixth
+    promotion_rank: int = 7
+    #: Fairy-Stockfish's extinction rule of shatranj: a side left with its bare king loses,
+    #: unless it bares the other king on its move; the game's end has no moves
+    bare_king: bool = False
+    #: makruk's counting, in the FEN as Fairy-Stockfish writes it (engine.counting)
+    counting: bool = False
     by_code: dict = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self):
@@ -73,26 +87,62 @@ class Variant:
 
     @property
     def layout(self) -> tuple:
-        """What each of the 8 tables holds, for ``engine.posdata.build_tables``."""
+        """What each of the 8 tables holds, for ``engine.posdata.build_tables``. A piece with
+        modes is listed by its definition (its moves are walks: ``engine.posdata.piece_walks``),
+        a pawn with modes by its own."""
         layout = [None] * 8
         for p in self.pieces:
             if p.code == PAWN:
-                layout[PAWN], layout[BPAWN] = PAWN, BPAWN
+                layout[PAWN], layout[BPAWN] = (self.pawn,) * 2 if self.pawn else (PAWN, BPAWN)
             else:
                 layout[self.table_index(WHITE, p.code)] = p.moves
         return tuple(layout)
 
+    @property
+    def plain_layout(self) -> tuple:
+        """``layout`` with the pieces that walk with modes left out: what Sandström's (from, to)
+        tables hold."""
+        pawn_tables = (PAWN, BPAWN) if self.pawn else ()
+        return tuple(None if t in pawn_tables or isinstance(what, str)
+                     and not parse_piece(what).plain else what
+                     for t, what in enumerate(self.layout))
+
     def tables(self):
-        """``(nextpos, nextdir)``: 8 x 64 x 64 uint8 arrays, read-only, built once."""
+        """``(nextpos, nextdir)``: 8 x 64 x 64 uint8 arrays, read-only, built once. A variant
+        with modes has none (VariantError): its walks are not (from, to) tables."""
         from .posdata import build_tables
+        if self.has_modes:
+            raise VariantError(f"{self.name}'s pieces walk with modes: Sandström's (from, to) "
+                               f"tables cannot hold them")
         return build_tables(self.layout)
 
     # --- attack kinds ----------------------------------------------------------------------
 
     def attack_kinds(self, color: int, code: int) -> AttackKind:
+        """The gateware's view: WALKED for a piece with modes (its attack is its own walk's)."""
         if code == PAWN:
-            return AttackKind.PAWN
-        return parse_piece(self.by_code[code].moves).attack_kinds
+            return AttackKind.WALKED if self.pawn else AttackKind.PAWN
+        moves = parse_piece(self.by_code[code].moves)
+        return moves.attack_kinds if moves.plain else AttackKind.WALKED
+
+    # --- modes -----------------------------------------------------------------------------
+
+    def moded(self, code: int) -> bool:
+        """Does the piece walk with modes (engine.pieces), not Sandström's tables?"""
+        if code == PAWN:
+            return self.pawn is not None
+        return not parse_piece(self.by_code[code].moves).plain
+
+    @property
+    def has_modes(self) -> bool:
+        """Some piece walks with modes: the (from, to) tables cannot hold the variant."""
+        return any(self.moded(p.code) for p in self.pieces)
+
+    @property
+    def ep_pair(self) -> bool:
+        """Fairy-Stockfish writes the en passant field of a pawn defined in its notation as the
+        square passed and the pawn's own square (``c3b4``), after every double step."""
+        return self.pawn is not None
 
     @property
     def table_attacks(self) -> tuple[AttackKind | None, ...]:
@@ -163,6 +213,38 @@ VARIANTS = (
             (PAWN_T, _piece(KNIGHT, "n", "nightrider", "NN", 450), BISHOP_T, ROOK_T, QUEEN_T,
              KING_T),
             START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS)),
+    # Muller's legs: walks with modes (engine.pieces)
+    Variant("grasshopper", "grasshopper",
+            "a row of grasshoppers (G) before the pawns, which make no double step",
+            ORTHODOX + (_piece(GRASSHOPPER, "g", "grasshopper", "gQ", 180),),
+            "rnbqkbnr/gggggggg/pppppppp/8/8/PPPPPPPP/GGGGGGGG/RNBQKBNR w KQkq - 0 1",
+            ((QUEEN, ROOK, BISHOP, KNIGHT, GRASSHOPPER),) * 2, pawn=SINGLE_STEP_PAWN),
+    Variant("hoppelpoppel", "hoppelpoppel",
+            "the knight captures as a bishop (N: mNcB), the bishop as a knight (B: mBcN)",
+            (PAWN_T, _piece(KNIGHT, "n", "knibis", "mNcB", 330),
+             _piece(BISHOP, "b", "biskni", "mBcN", 320), ROOK_T, QUEEN_T, KING_T),
+            START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS)),
+    Variant("berolina", "berolina",
+            "pawns move diagonally forward and capture straight ahead (fmFifmnAfceW)",
+            ORTHODOX, START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS),
+            pawn="fmFifmnAfceW"),
+    Variant("shatranj", "shatranj",
+            "the old game: alfil (B: A), ferz (Q: F), pawns of one step promote to a ferz; a "
+            "bare king loses",
+            (PAWN_T, KNIGHT_T, _piece(BISHOP, "b", "alfil", "A", 150), ROOK_T,
+             _piece(QUEEN, "q", "ferz", "F", 150), KING_T),
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1",
+            ((QUEEN,), (QUEEN,)), pawn=SINGLE_STEP_PAWN, bare_king=True),
+    Variant("makruk", "makruk",
+            "Thai chess: khon (S: FfW), met (M: F), pawns on the third rank promote to a met "
+            "on the sixth",
+            (PAWN_T, KNIGHT_T, _piece(BISHOP, "s", "khon", "FfW", 250), ROOK_T,
+             _piece(QUEEN, "m", "met", "F", 150), KING_T),
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+            ((QUEEN,), (QUEEN,)), pawn=SINGLE_STEP_PAWN, promotion_rank=5, counting=True),
+    Variant("pawnsideways", "pawnsideways", "pawns may also step sideways (fsmWifmnDfceF)",
+            ORTHODOX, START_FEN, (ORTHODOX_PROMOTIONS, ORTHODOX_PROMOTIONS),
+            pawn="fsmWifmnDfceF"),
 )
 
 BY_NAME = {v.name: v for v in VARIANTS}
@@ -171,11 +253,21 @@ VARIANT_NAMES = tuple(BY_NAME)
 _ALIASES = {v.fsf_name: v for v in VARIANTS}
 
 
+#: Fairy-Stockfish's variants that posdata refuses, and why (one line each)
+REFUSED = {
+    "spartan": "spartan gives Black two kings (losing one is no loss) and an army of its own, "
+               "hoplites, lieutenants, generals, captains and a warlord: posdata's board holds "
+               "one king per side and 3-bit piece codes that mean one kind for both colours",
+}
+
+
 def get_variant(name) -> Variant:
     """A variant by its name or Fairy-Stockfish's (a Variant passes through)."""
     if isinstance(name, Variant):
         return name
     variant = BY_NAME.get(name) or _ALIASES.get(name)
+    if variant is None and name in REFUSED:
+        raise VariantError(f"variant {name!r} is refused: {REFUSED[name]}")
     if variant is None:
         raise VariantError(f"unknown variant {name!r} (known: {', '.join(VARIANT_NAMES)})")
     return variant
@@ -187,6 +279,8 @@ def _checked(variant: Variant) -> Variant:
     codes = [p.code for p in variant.pieces]
     assert len(set(codes)) == len(codes) and all(1 <= c <= 7 for c in codes)
     assert variant.by_code[PAWN].moves is None and variant.by_code[KING].moves == "K"
+    if variant.pawn is not None:
+        parse_piece(variant.pawn, pawn=True)
     letters = [p.letter for p in variant.pieces]
     assert len(set(letters)) == len(letters)
     for p in variant.pieces:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 
 from posdata.engine.defs import BLACK, WHITE
-from posdata.engine.variants import CHESS, VARIANTS, Variant, get_variant
+from posdata.engine.variants import CHESS, VARIANTS, Variant, VariantError, get_variant
 
 from .addressing import PUSH_BITS, SPARSE_TABLE_WORDS, SQUARE_BITS
 from .dense import DenseImage, dense_image
@@ -100,6 +100,10 @@ def image_of(variant: Variant, words) -> VariantImage:
 
 @cache
 def _built(variant: Variant) -> VariantImage:
+    if variant.has_modes:
+        raise VariantError(f"the gateware generator walks Sandström's (from, to) tables: "
+                           f"{variant.name}'s pieces walk with modes, which its walker does not "
+                           f"follow yet (hdl.image.walks holds their image); use --backend sw")
     return image_of(variant, rom_words(variant))
 
 
@@ -110,6 +114,10 @@ def variant_image(variant=CHESS) -> VariantImage:
 
 def geometry_of(variant=CHESS) -> Geometry:
     return variant_image(variant).geometry
+
+
+#: the variants the gateware generator holds: Sandström's tables, no walks with modes (yet)
+GATEWARE_VARIANTS = tuple(v for v in VARIANTS if not v.has_modes)
 
 
 def hardware_name(variant) -> str:

@@ -29,6 +29,7 @@ COMMANDS = {
     "board": ("board_cmd", "the perft chip on the FPGA board over its serial port"),
     "demo": ("demo_cmd", "run the demonstration (what `make demo` runs)"),
     "walk": ("walk_cmd", "draw a piece's posdata walk from a square"),
+    "variants": ("variants_cmd", "list the variants with their pieces' definitions"),
     "export": ("export_cmd", "write the move generator (or the board design) as Verilog or "
                              "RTLIL"),
 }

@@ -31,10 +31,16 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from posdata.engine.variants import VariantError
+    from posdata.hdl.image.variant import variant_image
     from posdata.sim.drivers.gen_pysim import PysimGenerator
     from posdata.sim.views.accounts import account
 
     board = load_board(args)
+    try:  # a variant whose pieces walk with modes: the walker refuses it, in one line
+        variant_image(board.variant)
+    except VariantError as e:
+        raise CliError(str(e)) from None
     vcd = gtkw = None
     if args.vcd is not None:
         vcd = args.vcd

@@ -23,7 +23,9 @@ FAIRY = ("amazon", "almost", "chigorin", "nightrider")
 
 
 def test_names():
-    assert VARIANT_NAMES == ("chess", "chess960", "amazon", "almost", "chigorin", "nightrider")
+    assert VARIANT_NAMES == ("chess", "chess960", "amazon", "almost", "chigorin", "nightrider",
+                             "grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk",
+                             "pawnsideways")
     assert get_variant("fischerandom") is BY_NAME["chess960"]
     with pytest.raises(VariantError) as info:
         get_variant("shogi")

@@ -16,6 +16,7 @@ from posdata.hdl.common.contract import castling_fields, castling_word
 from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.image.dense import dense_image
 from posdata.hdl.image.variant import (
+    GATEWARE_VARIANTS,
     Geometry,
     geometry_of,
     hardware_name,
@@ -65,7 +66,7 @@ def test_every_variant_is_the_same_rtl_but_memory_contents(layout):
     """At one geometry (the union of all variants'), each variant's RTLIL equals chess's once
     memory data is taken out; so the RTL differs only in memory contents and, at a variant's
     own geometry, in the widths derived from its tables."""
-    names = [n for n in VARIANT_NAMES if hardware_name(n) == n]
+    names = [v.name for v in GATEWARE_VARIANTS if hardware_name(v) == v.name]
     common = geometry_of("chess")
     for name in names:
         common = common.union(geometry_of(name))
@@ -81,7 +82,7 @@ def test_every_variant_is_the_same_rtl_but_memory_contents(layout):
 def test_widths_come_from_the_tables():
     assert geometry_of("chess") == Geometry(tables=7, dense_addr_bits=12, skip_bits=3,
                                             promo_bits=2)  # today's orthodox generator
-    for name in VARIANT_NAMES:
+    for name in (v.name for v in GATEWARE_VARIANTS):
         image = variant_image(name)
         g = image.geometry
         dense = dense_image(image.words)  # built again, from the words: not the image's own
@@ -93,6 +94,18 @@ def test_widths_come_from_the_tables():
         assert 1 << g.promo_bits - 1 < most <= 1 << g.promo_bits or most == g.promo_bits == 1
     assert geometry_of("chigorin").tables == 8  # the chancellor on code 7
     assert hardware_name("chess960") == "chess" and hardware_name("fischerandom") == "chess"
+
+
+def test_variants_with_modes_are_refused_in_one_line():
+    """The walker follows Sandström's tables only: a variant whose pieces walk with modes is
+    refused by name, not built wrong."""
+    moded = [n for n in VARIANT_NAMES if get_variant(n).has_modes]
+    assert moded == ["grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk",
+                     "pawnsideways"]
+    for name in moded:
+        with pytest.raises(ValueError) as info:
+            variant_image(name)
+        assert name in str(info.value) and "\n" not in str(info.value)
 
 
 def test_promotion_table_and_castling_word():

@@ -41,7 +41,7 @@ def fuzz(monkeypatch, seed: int, n: int, light: bool) -> collections.Counter:
 
 def test_fuzz_every_subcommand(fuzz_env):
     """1,500 command lines, about 10 s."""
-    kinds = fuzz(fuzz_env, seed=32, n=1500, light=True)
+    kinds = fuzz(fuzz_env, seed=33, n=1500, light=True)
     # the fuzz reaches every outcome: a generator that only made bad input would test little
     assert kinds[0] and kinds[1] and kinds[2] and kinds["reached"], kinds
 

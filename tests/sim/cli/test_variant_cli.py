@@ -108,7 +108,8 @@ def test_uci_offers_the_variant_options():
     e = Engine()
     e.say("uci")
     assert ("option name UCI_Variant type combo default chess var chess var chess960 var amazon "
-            "var almost var chigorin var nightrider var fischerandom") in e.lines
+            "var almost var chigorin var nightrider var grasshopper var hoppelpoppel var berolina "
+            "var shatranj var makruk var pawnsideways var fischerandom") in e.lines
     assert "option name UCI_Chess960 type check default false" in e.lines
 
 
