@@ -2,12 +2,15 @@
 positions (bench/search.py's eight) with the compiled thread below the split, held to the same
 search over the reference, against the design note's estimate (docs/chip_search.md).
 
-    .venv/bin/python bench/search_chip.py [--depth 4] [--chip-depth 2] [--mhz F]
+    .venv/bin/python bench/search_chip.py [--depth 4] [--chip-depth 2] [--mhz F] [--threads N]
 
 Clocks per node: the jobs' clocks from start to result over the jobs' nodes (the whole tree),
 and the mean of the positions' figures; with each job's load of its 64 squares and its start,
 as the model counted them, and without. Projected nodes/s per thread: at --mhz, else at the
-newest ULX3S-25F perft-chip build's Fmax (the thread itself is in no build yet).
+newest ULX3S-25F perft-chip build's Fmax (the thread itself is in no build yet). With
+--threads N, the same search with N compiled threads taking a node's sibling jobs at once
+(engine/host_parallel.py) is held to the serial result (score, best move, PV) and its clocks
+with each batch's jobs at once are set against the serial clocks: the speed-up N threads give.
 """
 
 import argparse
@@ -30,6 +33,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--depth", type=int, default=4)
     p.add_argument("--chip-depth", type=int, default=2)
+    p.add_argument("--threads", type=int, default=1, help="also search with N threads at once")
     p.add_argument("--mhz", type=float, default=None,
                    help="clock of the projection (default: the newest ULX3S-25F report's)")
     args = p.parse_args(argv)
@@ -57,6 +61,8 @@ def main(argv=None) -> int:
         print(f"{name:<10} {chip.nodes:>8} {chip.jobs:>6} {chip.leaf_nodes:>10} "
               f"{chip.leaf_clocks:>10} {cpn:>7.2f} {loaded:>7.2f} {str(match):>5} "
               f"{seconds:>7.1f}")
+    if args.threads > 1:
+        ok &= threads_row(args, [SearchModel(verbose=False) for _ in range(args.threads)])
     clocks, nodes, jobs, load = totals
     with_load = (clocks + load) / nodes
     mean = statistics.mean(per_position)
@@ -73,6 +79,31 @@ def main(argv=None) -> int:
         print(f"projected nodes/s per thread: {clock.mhz * 1e6 / mean / 1e6:.2f} M (mean of "
               f"positions, with the load) at {clock.describe()}")
     return 0 if ok else 1
+
+
+def threads_row(args, models) -> bool:
+    """Each position with the threads at once against the serial search: clocks, speed-up."""
+    from posdata.engine.host_parallel import ParallelHostSearch
+    print(f"with {args.threads} threads: {'position':<10} {'nodes':>8} {'serial clocks':>13} "
+          f"{'at once':>10} {'speed-up':>8} {'match':>5}")
+    ok, serial_sum, parallel_sum = True, 0, 0
+    for name, fen in POSITIONS:
+        serial = HostSearch(Board(fen), models[0], args.chip_depth).search(args.depth)
+        search = ParallelHostSearch(Board(fen), models, args.chip_depth)
+        try:
+            got = search.search(args.depth)
+        finally:
+            search.close()
+        match = (got.score, got.best_move, got.pv) == (serial.score, serial.best_move, serial.pv)
+        ok &= match
+        serial_sum += serial.leaf_clocks
+        parallel_sum += search.parallel_clocks
+        print(f"{'':<14}{name:<10} {got.nodes:>8} {serial.leaf_clocks:>13} "
+              f"{search.parallel_clocks:>10} {serial.leaf_clocks / search.parallel_clocks:>7.2f}x "
+              f"{str(match):>5}")
+    print(f"{args.threads} threads: {serial_sum / parallel_sum:.2f}x the serial search's speed "
+          f"(clocks of the jobs, each batch at once; the host's own time not counted)")
+    return ok
 
 
 if __name__ == "__main__":

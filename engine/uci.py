@@ -17,7 +17,11 @@ wtime/btime/winc/binc/movestogo, nodes, mate, infinite, ponder, searchmoves, per
 ponderhit, quit, setoption, debug and register (accepted, ignored), and ``d`` (not UCI: prints
 the current FEN as an info string, for people typing at the engine).
 
-Options: MoveGen (one of the generators the engine was given), UCI_Variant (a combo of the
+Options: Backend (``tscp``: the TSCP-style search, engine.search; ``gen``: the same on the
+gateware generator; ``sw``: the host's search over the chip's search as the reference runs it,
+engine.host_think; ``hw``: the same over the search thread, where the engine was given one),
+ChipDepth (the plies below which ``sw``/``hw`` hand a node to the leaf searcher), MoveGen (the
+older spelling of tscp/gen: one of the generators the engine was given), UCI_Variant (a combo of the
 variants of ``engine.variants``, Fairy-Stockfish's names accepted too: ``fischerandom`` is
 ``chess960``) and UCI_Chess960 (a check, as Fairy-Stockfish offers them). With UCI_Chess960 on,
 chess is played as Chess960 (Shredder-FEN or X-FEN castling rights), and castling is written as
@@ -32,6 +36,9 @@ import threading
 
 from . import movegen as reference_movegen
 from .board import Board
+from .host_search import DEFAULT_CHIP_DEPTH, ReferenceLeaf
+from .host_think import HostThinker
+from .leaf_search import MAX_JOB_DEPTH
 from .search import Limits, MoveGenUnavailable, Searcher, pv_uci, uci_score
 from .uci_go import (
     FALLBACK_MOVETIME_MS,
@@ -61,6 +68,8 @@ QUIT_WAIT_S = 0.5
 #: the generators of a bare engine (``python -m posdata.engine``): name -> factory. The
 #: ``posdata uci`` command adds the gateware's (posdata.sim.drivers.movegens).
 SOFTWARE_MOVEGENS = {"sw": lambda: reference_movegen}
+#: the leaf searchers of a bare engine, by Backend value; ``posdata uci`` adds the chip's (hw)
+SOFTWARE_LEAVES = {"sw": ReferenceLeaf}
 #: the values UCI_Variant offers: ours, then Fairy-Stockfish's other spellings
 VARIANT_CHOICES = tuple(v.name for v in VARIANTS) + tuple(
     v.fsf_name for v in VARIANTS if v.fsf_name != v.name)
@@ -75,9 +84,10 @@ def plays_variant(movegen, variant) -> bool:
 class UciEngine:
     """``movegens`` maps the values of the MoveGen option to factories of move generators
     (objects with ``gen``/``gen_caps``, see engine.search); a factory may raise
-    MoveGenUnavailable. The first is the default."""
+    MoveGenUnavailable. The first is the default. ``leaves`` maps the Backend values of the
+    chip's search to factories of leaf searchers (engine.host_search.LeafSearcher)."""
 
-    def __init__(self, out=None, movegens=None):
+    def __init__(self, out=None, movegens=None, leaves=None):
         self.out = out if out is not None else sys.stdout
         self.out_lock = threading.Lock()
         self.output_lost = False  #: the GUI closed our output: nothing more to say
@@ -88,10 +98,14 @@ class UciEngine:
         self.movegens = dict(movegens or SOFTWARE_MOVEGENS)
         self.movegen_name = next(iter(self.movegens))
         self.movegen = self.movegens[self.movegen_name]()
+        self.leaves = dict(SOFTWARE_LEAVES if leaves is None else leaves)
+        self.leaf_made: dict = {}  #: the leaf searchers made so far (a model is made once)
+        self.backend = "tscp"  #: Backend: tscp or gen (engine.search), or a key of leaves
+        self.chip_depth = DEFAULT_CHIP_DEPTH  #: ChipDepth
         # The worker: one search or perft at a time, on self.board (the command thread leaves
         # the board alone until the worker has ended: every command that changes it stops it).
         self.thread: threading.Thread | None = None
-        self.searcher: Searcher | None = None
+        self.searcher: Searcher | HostThinker | None = None
         self.search_limits: Limits | None = None
         self.perft_stop = threading.Event()
         self.release = threading.Event()  # an infinite/ponder search may print its bestmove
@@ -179,6 +193,10 @@ class UciEngine:
     def cmd_uci(self, args) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
+        self.send(f"option name Backend type combo default tscp "
+                  f"{' '.join('var ' + n for n in self.backends())}")
+        self.send(f"option name ChipDepth type spin default {DEFAULT_CHIP_DEPTH} min 0 "
+                  f"max {MAX_JOB_DEPTH}")
         self.send(f"option name MoveGen type combo default {next(iter(self.movegens))} "
                   f"{' '.join('var ' + n for n in self.movegens)}")
         self.send(f"option name UCI_Variant type combo default {CHESS.name} "
@@ -214,7 +232,8 @@ class UciEngine:
         else:
             name, value = " ".join(rest), ""
         setter = {"movegen": self._set_movegen, "uci_variant": self._set_variant,
-                  "uci_chess960": self._set_chess960}.get(name.lower())
+                  "uci_chess960": self._set_chess960, "backend": self._set_backend,
+                  "chipdepth": self._set_chip_depth}.get(name.lower())
         if setter is None:
             self.info_string(f"setoption: no option named {shown(name, 60)}")
             return
@@ -237,6 +256,53 @@ class UciEngine:
                              f"{self.movegen_name}")
             return
         self.movegen, self.movegen_name = movegen, value
+        self.backend = "gen" if value == "hw" else "tscp"
+
+    # --- the chip's search -----------------------------------------------------------------
+
+    def backends(self) -> list[str]:
+        """Backend's values: the TSCP-style search (on the gateware generator too, where the
+        engine has it), then the chip's search over each leaf searcher."""
+        return ["tscp", *(["gen"] if "hw" in self.movegens else []), *self.leaves]
+
+    def _set_backend(self, value: str) -> None:
+        value = value.lower()
+        if value not in self.backends():
+            self.info_string(f"setoption: Backend must be one of {', '.join(self.backends())}, "
+                             f"not {shown(value)}")
+            return
+        if value in ("tscp", "gen"):
+            self._set_movegen("hw" if value == "gen" else next(iter(self.movegens)))
+            return
+        self.stop_search()
+        if not self._orthodox(self.variant):
+            self.info_string(f"Backend {value} (the chip's search) plays orthodox chess only, "
+                             f"not {self.variant.name}; Backend stays {self.backend}")
+            return
+        if value not in self.leaf_made:
+            try:
+                self.leaf_made[value] = self.leaves[value]()
+            except Exception as e:  # noqa: BLE001  (no compiler, a failed build: say it, go on)
+                self.info_string(f"Backend {value} unavailable: {type(e).__name__}: {e}; "
+                                 f"Backend stays {self.backend}")
+                return
+        self.backend = value
+
+    def _set_chip_depth(self, value: str) -> None:
+        try:
+            depth = parse_int(value)
+        except ValueError:
+            depth = None
+        if depth is None or not 0 <= depth <= MAX_JOB_DEPTH:
+            self.info_string(f"setoption: ChipDepth must be an integer from 0 to "
+                             f"{MAX_JOB_DEPTH}, not {shown(value)}")
+            return
+        self.stop_search()
+        self.chip_depth = depth
+
+    @staticmethod
+    def _orthodox(variant) -> bool:
+        return variant is CHESS
 
     def _set_variant(self, value: str) -> None:
         try:
@@ -260,6 +326,11 @@ class UciEngine:
         if not plays_variant(self.movegen, self.variant):
             self.info_string(f"MoveGen {self.movegen_name} does not play {self.variant.name}; "
                              f"{what} refused")
+            self.variant_choice, self.chess960 = old
+            return
+        if self.backend in self.leaves and not self._orthodox(self.variant):
+            self.info_string(f"Backend {self.backend} (the chip's search) plays orthodox chess "
+                             f"only; {what} refused")
             self.variant_choice, self.chess960 = old
             return
         if (choice, chess960) != old:
@@ -343,7 +414,14 @@ class UciEngine:
                     limits.infinite = True
             self.pondering = "ponder" in go.flags
             self.ponder_ms = ponderhit_ms(go.params, white) if self.pondering else None
-        self.searcher = Searcher(self.movegen)
+        if self.backend in self.leaves:
+            if limits.root_moves:
+                self.info_string(f"go: searchmoves is not taken by Backend {self.backend}; "
+                                 f"every move is searched")
+                limits.root_moves = None
+            self.searcher = HostThinker(self.leaf_made[self.backend], self.chip_depth)
+        else:
+            self.searcher = Searcher(self.movegen)
         self.search_limits = limits
         self.search_board = self.board
         self._start(self._search, self.searcher, self.board, limits)
@@ -364,7 +442,7 @@ class UciEngine:
 
     # --- the search ------------------------------------------------------------------------
 
-    def _search(self, searcher: Searcher, board: Board, limits: Limits) -> None:
+    def _search(self, searcher, board: Board, limits: Limits) -> None:
         best = "0000"
         root = len(board.hist)
         try:
@@ -430,9 +508,9 @@ class UciEngine:
             self.thread = None
 
 
-def main(movegens=None, variant=CHESS) -> int:
+def main(movegens=None, variant=CHESS, leaves=None) -> int:
     """``variant``: the UCI_Variant to start with (``posdata uci --variant``)."""
-    engine = UciEngine(movegens=movegens)
+    engine = UciEngine(movegens=movegens, leaves=leaves)
     engine.variant_choice = get_variant(variant)
     engine.board = engine.new_board()
     stdin = getattr(sys.stdin, "buffer", sys.stdin)  # None when started with stdin closed

@@ -38,6 +38,7 @@ BACKENDS = ("sw", "gen", "hw", "both")
 CHIP_BACKENDS = ("sw", "hw", "both")
 #: the search thread is in no synthesis build yet: its times are projected at the 25F's clock
 CLOCK_BOARD = "ulx3s-25f"
+MAX_THREADS = 8  #: --threads: search threads of a chip (leaf searchers at once)
 
 
 def register(sub) -> None:
@@ -66,6 +67,11 @@ def register(sub) -> None:
                    default=None, metavar="D",
                    help=f"sw/hw/both: plies below the host's search, on the leaf searcher "
                         f"(default {DEFAULT_CHIP_DEPTH})")
+    p.add_argument("--threads", type=int_in_range(1, MAX_THREADS, "--threads"), default=None,
+                   metavar="N",
+                   help="sw/hw: N leaf searchers, as a chip's N search threads: the first "
+                        "child of a node above the jobs alone, its siblings a batch of N at "
+                        "once (the same score, best move and PV; more nodes) (default 1)")
     # the old spelling, kept as an alias: scripts and the UCI option still say sw/hw
     p.add_argument("--movegen", choices=("sw", "hw"), default=None,
                    help="deprecated: --movegen hw is --backend gen; sw the default")
@@ -159,6 +165,10 @@ def run_chip(args, backend: str) -> int:
         # the search thread has a compiled model only (no board or other simulator yet)
         raise CliError(f"--backend {backend} runs the search thread on the compiled model; "
                        f"--target and --port go with --backend gen")
+    threads = args.threads or 1
+    if threads > 1 and backend == "both":
+        raise CliError("--threads goes with --backend sw or hw (both follows the reference "
+                       "job by job)")
     require_orthodox(args, f"the chip's search (--backend {backend})")
     board = load_board(args)
     if board.variant.chess960:
@@ -168,10 +178,12 @@ def run_chip(args, backend: str) -> int:
     fen = board.fen()
     from posdata.engine.host_search import HostSearch, ReferenceLeaf
 
-    model = None
+    model, models = None, []
     if backend != "sw":
         from ..drivers.search_cxxrtl import SearchModel
         model = SearchModel(verbose=True)  # a first compile says so on stderr
+        models = [model] + [SearchModel(verbose=False) for _ in range(threads - 1)]
+    parallel = rounds = None
     t = time.perf_counter()
     difference = None
     if backend == "both":
@@ -179,16 +191,30 @@ def run_chip(args, backend: str) -> int:
         check = check_search(model, board, args.depth, chip_depth)
         score, best, pv, nodes = check.score, check.bestmove, check.pv, check.nodes
         hw_nodes, hw_cycles, difference = check.hw_nodes, check.hw_cycles, check.difference
+    elif threads > 1:
+        from posdata.engine.host_parallel import ParallelHostSearch
+        leaves = models or [ReferenceLeaf() for _ in range(threads)]
+        search = ParallelHostSearch(board, leaves, chip_depth)
+        try:
+            r = search.search(args.depth)
+        finally:
+            search.close()
+        score, best, pv, nodes = r.score, r.best_move, r.pv, r.nodes
+        hw_nodes, hw_cycles = (r.leaf_nodes, r.leaf_clocks) if models else (None, None)
+        parallel, rounds = search.parallel_clocks, search.rounds
     else:
         leaf = model if model is not None else ReferenceLeaf()
         r = HostSearch(board, leaf, chip_depth).search(args.depth)
         score, best, pv, nodes = r.score, r.best_move, r.pv, r.nodes
         hw_nodes, hw_cycles = (r.leaf_nodes, r.leaf_clocks) if model is not None else (None, None)
     seconds = time.perf_counter() - t
-    load_cycles = None
-    if model is not None:
-        load_cycles = getattr(model, "load_clocks", 0)  # the jobs' loads and starts, counted
-        model.close()
+    load_cycles = jobs = None
+    if models:
+        # the jobs' loads and starts, counted by the models
+        load_cycles = sum(getattr(m, "load_clocks", 0) for m in models)
+        jobs = sum(getattr(m, "jobs", 0) for m in models)
+        for m in models:
+            m.close()
     clock = None
     if backend != "sw":
         from .clock import clock_mhz
@@ -198,6 +224,9 @@ def run_chip(args, backend: str) -> int:
     # the jobs' time on the thread: each one's load and start, then its search
     hw_seconds = (hw_cycles + load_cycles) / (mhz * 1e6) if mhz and hw_cycles is not None \
         else None
+    if threads > 1 and hw_seconds is not None:
+        # the threads load and search at once: each round costs its longest job and a load
+        hw_seconds = (parallel + rounds * load_cycles / max(jobs, 1)) / (mhz * 1e6)
     match = None if backend != "both" else difference is None
     # moves in the position they are played from: the PV's on a board that follows it
     line = []
@@ -210,9 +239,11 @@ def run_chip(args, backend: str) -> int:
     if args.json:
         print_json({
             "fen": fen, "backend": backend, "depth": args.depth, "chip_depth": chip_depth,
+            "threads": threads,
             "score": _score_json(score), "bestmove": line[0] if best is not None else None,
             "pv": line, "nodes": nodes, "hw_nodes": hw_nodes, "hw_cycles": hw_cycles,
             "hw_load_cycles": load_cycles,
+            "hw_parallel_cycles": parallel if threads > 1 else hw_cycles,
             "clocks_per_node": round(cpn, 3) if cpn is not None else None, "mhz": mhz,
             "clock": clock.as_dict() if clock else None,
             "hw_seconds": round(hw_seconds, 9) if hw_seconds is not None else None,
@@ -221,7 +252,8 @@ def run_chip(args, backend: str) -> int:
         return 0 if match is not False else 1
 
     print(f"fen      {fen}")
-    print(f"backend  {backend}, depth {args.depth}, chip depth {chip_depth}")
+    print(f"backend  {backend}, depth {args.depth}, chip depth {chip_depth}"
+          + (f", {threads} threads" if threads > 1 else ""))
     print(f"score    {uci_score(score)}")
     print(f"nodes    {nodes} ({seconds:.2f} s)")
     print(f"pv       {' '.join(line)}")
@@ -229,6 +261,9 @@ def run_chip(args, backend: str) -> int:
         print(f"chip     {hw_nodes} nodes, {hw_cycles} clocks, {cpn:.2f} clocks per node; "
               f"{load_cycles} clocks loading and starting the jobs" if cpn is not None
               else "chip     no jobs")
+    if threads > 1 and hw_nodes is not None and parallel is not None:
+        print(f"threads  {threads}: {parallel} clocks with each batch's jobs at once "
+              f"({hw_cycles / parallel:.2f}x fewer than one after another)")
     if hw_seconds is not None:
         print(f"hw time  {hw_seconds:.6f} s at {clock.describe()}")
     if backend == "both":

@@ -9,6 +9,7 @@ import ctypes
 from collections import Counter
 
 from posdata.engine.leaf_search import MAX_JOB_DEPTH, LeafResult
+from posdata.engine.search import SearchStopped
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.records import Job
 from posdata.hdl.search.search_thread import STATES
@@ -18,6 +19,8 @@ from ..models.library import load_model
 from .interface import WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
+#: ... while ``interrupt`` is set: tens of milliseconds between looks at it
+INTERRUPTIBLE_CHUNK = 1 << 15
 ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
     "create", "destroy", "load", "start", "run", "phases", "load_clocks", "abort"))
 
@@ -36,7 +39,9 @@ def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
 class SearchModel:
     """Jobs on the compiled search thread. ``phases`` sums each job's clocks per state of the
     thread's control (``STATES``) since the model was made; ``load_clocks`` the clocks its
-    ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result)."""
+    ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result).
+    ``interrupt``, if set, is asked between slices of a job's clocks: when it answers True the
+    job is aborted (the thread's ABORT) and ``engine.search.SearchStopped`` raised."""
 
     def __init__(self, library: str | None = None, verbose: bool = True):
         self.lib = lib = load_model(library or build_library(verbose=verbose, design="search"),
@@ -57,6 +62,7 @@ class SearchModel:
         self.jobs = 0
         self.phases = Counter()
         self._phases = (u64 * len(STATES))()
+        self.interrupt = None
         self.handle = lib.posdata_search_create()
         self._out = (u64 * 6)()
 
@@ -106,8 +112,12 @@ class SearchModel:
         lib, h, out = self.lib, self.handle, self._out
         self.begin(board, alpha, beta, depth, ply)
         clocks = 0
-        while not lib.posdata_search_run(h, CHUNK, out):
-            clocks += CHUNK
+        chunk = CHUNK if self.interrupt is None else INTERRUPTIBLE_CHUNK
+        while not lib.posdata_search_run(h, chunk, out):
+            clocks += chunk
+            if self.interrupt is not None and self.interrupt():
+                self.abort()
+                raise SearchStopped
             if clocks > watchdog:
                 raise WatchdogError(f"the search thread did not finish within {watchdog} clocks")
         lib.posdata_search_phases(h, self._phases)

@@ -33,9 +33,9 @@ class Engine:
     """``expect`` waits for the next line (after those already expected) starting with a
     prefix, and returns it with the seconds it took. ``close`` must be called at the end."""
 
-    def __init__(self, movegens=None):
+    def __init__(self, movegens=None, leaves=None):
         self.out = Output()
-        self.engine = UciEngine(out=self.out, movegens=movegens)
+        self.engine = UciEngine(out=self.out, movegens=movegens, leaves=leaves)
         self.seen = 0
 
     @property

@@ -33,6 +33,20 @@ def test_hw_and_sw_agree_and_both_matches(capsys):
         (hw["hw_cycles"] + hw["hw_load_cycles"]) / 100e6)
 
 
+def test_threads_give_the_serial_result(capsys):
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    common = ["--fen", fen, "--depth", "3", "--chip-depth", "1"]
+    _, serial = run_json(capsys, "--backend", "sw", *common)
+    _, sw = run_json(capsys, "--backend", "sw", "--threads", "3", *common)
+    _, hw = run_json(capsys, "--backend", "hw", "--threads", "3", "--mhz", "100", *common)
+    for key in ("score", "bestmove", "pv"):
+        assert serial[key] == sw[key] == hw[key], key
+    assert (serial["threads"], sw["threads"], hw["threads"]) == (1, 3, 3)
+    assert hw["nodes"] == sw["nodes"]  # the same batches, each job the reference's
+    assert 0 < hw["hw_parallel_cycles"] <= hw["hw_cycles"]
+    assert hw["hw_seconds"] < (hw["hw_cycles"] + hw["hw_load_cycles"]) / 100e6
+
+
 class _Faulty:
     """The reference, one node too many on every job: 'both' descends to a quiescence job."""
 
@@ -67,6 +81,8 @@ def test_both_names_the_first_differing_node(capsys, monkeypatch):
     (["--backend", "sw", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
     (["--backend", "gen", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
     (["--target", "pysim", "--depth", "1"], "--target goes with --backend gen"),
+    (["--backend", "both", "--threads", "2", "--depth", "2"], "--threads goes with"),
+    (["--backend", "sw", "--threads", "9", "--depth", "2"], "--threads must be between"),
     (["--movegen", "sw", "--port", "/dev/null", "--depth", "1"], "--port goes with --backend gen"),
 ])
 def test_bad_values_are_one_line(capsys, argv, said):

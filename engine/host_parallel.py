@@ -1,0 +1,135 @@
+"""The host's search over several leaf searchers at once: a chip's search threads, a job each.
+
+At a host node whose children are jobs, the first legal child is searched alone (it sets the
+window, as in Young Brothers Wait); the others go out in batches of one per thread, each with
+the window the node has when its batch leaves. The results are then taken in move order, as
+the serial search takes them: a child searched with an older (wider) window than the serial
+search would have given it returns the same verdict, because with fail-hard bounds a score
+inside both windows is the exact value and a score at or below the newer alpha fails low in
+both. So the score, best move and PV are the serial search's; the node count is not (a batch
+may search siblings the serial search would have cut off, with wider windows), and is reported.
+
+Jobs of a batch run on threads of this process, each on its own copy of the position: the
+compiled search thread's native loop releases Python's lock, so a batch of model jobs runs on
+as many cores. ``parallel_clocks`` projects the chip's time with one thread per leaf searcher:
+each batch costs its longest job, a lone first child its own clocks.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+from .board import Board
+from .capture_finder import capture_stage, quiet_stage
+from .host_search import DEFAULT_CHIP_DEPTH, HostResult, HostSearch
+from .leaf_search import clamp
+from .search import DRAW, INFINITY, MATE
+
+
+class ParallelHostSearch(HostSearch):
+    """``search(depth)`` of ``board`` with ``leaves`` (one per thread) below ``chip_depth``."""
+
+    def __init__(self, board, leaves: list, chip_depth: int = DEFAULT_CHIP_DEPTH):
+        if not leaves:
+            raise ValueError("at least one leaf searcher")
+        super().__init__(board, leaves[0], chip_depth)
+        self.leaves = list(leaves)
+        self.pool = ThreadPoolExecutor(len(self.leaves), thread_name_prefix="leaf")
+        self.parallel_clocks: int | None = 0
+        self.batches = 0
+        self.rounds = 0  #: lone jobs and batches: the times the threads are loaded
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+    def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY) -> HostResult:
+        self.parallel_clocks, self.batches, self.rounds = 0, 0, 0
+        return super().search(depth, alpha, beta)
+
+    def job(self, alpha: int, beta: int, depth: int) -> int:
+        """A job alone (the root, or a first child): it takes the whole chip's time."""
+        before = self.clocks
+        score = super().job(alpha, beta, depth)
+        self._add_parallel(None if before is None or self.clocks is None
+                           else self.clocks - before)
+        return score
+
+    def _add_parallel(self, clocks) -> None:
+        self.rounds += 1
+        if self.parallel_clocks is not None:
+            self.parallel_clocks = None if clocks is None else self.parallel_clocks + clocks
+
+    def full(self, alpha: int, beta: int, depth: int) -> int:
+        if depth - 1 > self.chip_depth:  # the children are host nodes
+            return super().full(alpha, beta, depth)
+        board, stats = self.board, self.stats
+        here = board.ply - self.root
+        self.pv[here] = []
+        stats.full += 1
+        stats.finder_nodes += 1
+        legal = self._legal_children()
+        found = False
+        first = 0
+        while first < len(legal):
+            batch = legal[first:first + (1 if first == 0 else len(self.leaves))]
+            first += len(batch)
+            if len(batch) == 1:  # searched alone, with the node's window of now
+                results = [(self._alone(batch[0], alpha, beta, depth - 1))]
+            else:
+                results = self._batch(batch, alpha, beta, depth - 1)
+            for m, (x, pv) in zip(batch, results):
+                self.pv[here + 1] = pv
+                if x >= beta:
+                    self.note_best(m)
+                    return beta
+                found = True
+                if x > alpha:
+                    alpha = x
+                    self.note_best(m)
+        if not found:
+            mated = board.in_check()
+            return clamp(-(MATE - self.ply()) if mated else DRAW, alpha, beta)
+        return alpha
+
+    def _legal_children(self) -> list[int]:
+        """The node's legal moves in the order the serial search tries them (the capture
+        stage, then the walk's moves)."""
+        board = self.board
+        ply = board.ply
+        board.first_move[ply + 1] = board.first_move[ply]  # stage 1 stores nothing
+        moves = list(capture_stage(board, self.stats))
+        self.movegen.gen(board)
+        moves += list(quiet_stage(board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]]))
+        legal = []
+        for m in moves:
+            if board.makemove(m):
+                board.takeback()
+                legal.append(m)
+        return legal
+
+    def _alone(self, m: int, alpha: int, beta: int, depth: int) -> tuple[int, list[int]]:
+        self.board.makemove(m)
+        x = -self.job(-beta, -alpha, depth)
+        pv = self.pv.get(self.board.ply - self.root, [])
+        self.board.takeback()
+        return x, pv
+
+    def _batch(self, moves: list[int], alpha: int, beta: int, depth: int) -> list:
+        """The moves' jobs at once, a thread each, each on a copy of the child position."""
+        board, ply = self.board, self.ply() + 1
+        children = []
+        for m in moves:
+            board.makemove(m)
+            children.append(Board(board.fen(), board.variant))
+            board.takeback()
+        futures = [self.pool.submit(leaf.search, child, -beta, -alpha, depth, ply)
+                   for leaf, child in zip(self.leaves, children)]
+        results = [f.result() for f in futures]
+        self.batches += 1
+        slowest = 0
+        for r in results:
+            self.jobs += 1
+            self.leaf_nodes += r.nodes
+            if self.clocks is not None:
+                self.clocks = None if r.clocks is None else self.clocks + r.clocks
+            slowest = None if slowest is None or r.clocks is None else max(slowest, r.clocks)
+        self._add_parallel(slowest)
+        return [(-r.score, [] if r.best_move is None else [r.best_move]) for r in results]

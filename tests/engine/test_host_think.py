@@ -1,0 +1,105 @@
+"""engine.host_think: the host's search over a leaf searcher within a go's limits. A completed
+iteration is held to HostSearch's search of that depth (the tree posdata search --backend sw
+prints); stops, deadlines and node limits to a legal move and the board as given."""
+
+import threading
+import time
+
+import pytest
+
+from posdata.engine.board import Board
+from posdata.engine.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.host_think import HostThinker
+from posdata.engine.search import MATE, Limits, SearchStopped
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+ENDING = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+@pytest.mark.parametrize("fen, chip_depth", [(KIWIPETE, 1), (ENDING, 2), (ENDING, 0)])
+def test_each_iteration_is_the_host_search_of_its_depth(fen, chip_depth):
+    board = Board(fen)
+    seen = []
+    result = HostThinker(ReferenceLeaf(), chip_depth).think(board, Limits(depth=3), seen.append)
+    assert board.fen() == fen
+    total = 0
+    for it in seen:
+        want = HostSearch(Board(fen), ReferenceLeaf(), chip_depth).search(it.depth)
+        total += want.nodes
+        assert (it.score, it.pv[:1], it.nodes) == (want.score, [want.best_move], total), \
+            f"{fen} depth {it.depth}"
+        assert it.pv == want.pv
+    assert [it.depth for it in seen] == [1, 2, 3]
+    assert (result.best_move, result.depth, result.stopped) == (seen[-1].pv[0], 3, False)
+
+
+def test_stop_from_another_thread_ends_with_a_legal_move():
+    board = Board(KIWIPETE)
+    thinker = HostThinker(ReferenceLeaf(), 2)
+    timer = threading.Timer(0.3, thinker.stop)
+    timer.start()
+    t = time.monotonic()
+    result = thinker.think(board, Limits(infinite=True))
+    assert time.monotonic() - t < 5
+    assert result.stopped and result.best_move in board.legal_moves()
+    assert board.fen() == KIWIPETE and board.ply == 0
+
+
+def test_a_stop_before_think_is_kept():
+    thinker = HostThinker(ReferenceLeaf(), 2)
+    thinker.stop()
+    result = thinker.think(Board(KIWIPETE), Limits(depth=5))
+    assert result.stopped and result.depth == 0 and result.best_move is not None
+
+
+def test_deadline_and_node_limit_stop_the_search():
+    board = Board(KIWIPETE)
+    t = time.monotonic()
+    result = HostThinker(ReferenceLeaf(), 1).think(board, Limits(time_ms=50))
+    assert result.stopped and time.monotonic() - t < 3
+    result = HostThinker(ReferenceLeaf(), 1).think(board, Limits(nodes=3000))
+    # depth 1 takes 1,963 nodes, depth 2 2,466 more: the limit falls in depth 2
+    assert result.stopped and result.depth == 1 and result.nodes >= 3000
+    assert board.fen() == KIWIPETE
+
+
+def test_a_mate_found_ends_the_search():
+    board = Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")  # Ra8 mates
+    result = HostThinker(ReferenceLeaf(), 1).think(board, Limits(depth=6))
+    assert result.score == MATE - 1 and board.uci(result.best_move) == "a1a8"
+    # the quiescence search sees no mate: the mated node is full-width at depth 2
+    assert result.depth == 2 and not result.stopped
+
+
+@pytest.mark.parametrize("fen, score", [("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0),
+                                        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", -MATE)])
+def test_no_legal_move(fen, score):
+    result = HostThinker(ReferenceLeaf(), 2).think(Board(fen), Limits(depth=3))
+    assert (result.best_move, result.score) == (None, score)
+
+
+class Interruptible(ReferenceLeaf):
+    """A leaf searcher that offers ``interrupt`` (as the compiled thread does) and raises
+    SearchStopped from inside a job once it is asked to."""
+
+    def __init__(self):
+        super().__init__()
+        self.interrupt = None
+        self.asked = 0
+
+    def search(self, board, alpha, beta, depth, ply):
+        self.asked += 1
+        if self.interrupt is not None and self.interrupt():
+            raise SearchStopped
+        return super().search(board, alpha, beta, depth, ply)
+
+
+def test_a_leaf_that_can_be_interrupted_is_given_the_stop_and_handed_back():
+    leaf = Interruptible()
+    thinker = HostThinker(leaf, 2)
+    thinker.stop_requested = False
+    timer = threading.Timer(0.2, thinker.stop)
+    timer.start()
+    result = thinker.think(Board(KIWIPETE), Limits(infinite=True))
+    assert result.stopped and leaf.asked > 0
+    assert leaf.interrupt is None  # handed back as it was
