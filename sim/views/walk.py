@@ -85,16 +85,23 @@ def headline(w: Walk) -> str:
 
 # --- text ------------------------------------------------------------------------------------
 
-def render_text(w: Walk) -> str:
-    number = {u: i + 1 for i, u in enumerate(w.squares)}
-    lines = [headline(w), ""]
+def board_lines(letter: str, frm: int, number: dict[int, int]) -> list[str]:
+    """The board as text, rank 8 first: the piece's letter on its square, each numbered square
+    its number, the rest dots; files underneath."""
+    lines = []
     for rank in range(7, -1, -1):
         cells = []
         for file in range(8):
             sq = rank * 8 + file
-            cells.append(w.letter if sq == w.frm else str(number[sq]) if sq in number else ".")
+            cells.append(letter if sq == frm else str(number[sq]) if sq in number else ".")
         lines.append(f"{rank + 1}  " + "".join(f"{c:>3}" for c in cells))
     lines.append("   " + "".join(f"{f:>3}" for f in "abcdefgh"))
+    return lines
+
+
+def render_text(w: Walk) -> str:
+    number = {u: i + 1 for i, u in enumerate(w.squares)}
+    lines = [headline(w), "", *board_lines(w.letter, w.frm, number)]
     lines.append("")
     lines.append("'->' a nextpos step along a ray; '=>' the nextdir jump taken when the square is "
                  "occupied (from any square of the ray)")

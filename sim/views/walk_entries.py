@@ -17,7 +17,7 @@ from posdata.engine.pieces import CAPTURE, DOUBLE, EN_PASSANT, QUIET, parse_piec
 from posdata.engine.pieces import Walk as EntryList
 from posdata.hdl.image.walks import piece_walk_rows
 
-from .walk import CELL, DARK, LIGHT, MARGIN, WalkError
+from .walk import CELL, DARK, LIGHT, MARGIN, WalkError, board_lines
 
 
 @dataclass
@@ -77,14 +77,7 @@ def render_text(w: EntryWalk) -> str:
     first = {}
     for i, u in enumerate(w.walk.squares):
         first.setdefault(u, i + 1)
-    lines = [headline(w), ""]
-    for rank in range(7, -1, -1):
-        cells = []
-        for file in range(8):
-            sq = rank * 8 + file
-            cells.append(w.letter if sq == w.frm else str(first[sq]) if sq in first else ".")
-        lines.append(f"{rank + 1}  " + "".join(f"{c:>3}" for c in cells))
-    lines.append("   " + "".join(f"{f:>3}" for f in "abcdefgh"))
+    lines = [headline(w), "", *board_lines(w.letter, w.frm, first)]
     lines.append("(the number of the first entry on each square)")
     lines.append("")
     lines.append(f"{'entry':>5}  {'square':6}  {'mode':14}  {'empty ->':12}  occupied ->")

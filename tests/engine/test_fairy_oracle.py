@@ -22,6 +22,8 @@ from posdata.engine.perft import perft
 from posdata.engine.variants import get_variant
 from posdata.engine.zobrist import full_hash
 
+from .fen_squares import board_of
+
 FAIRY = ("amazon", "almost", "chigorin", "nightrider")
 #: per variant, the letters of its new pieces (white's; lower case is black's)
 NEW_PIECES = {"amazon": "A", "almost": "C", "chigorin": "C", "nightrider": "N"}
@@ -52,22 +54,9 @@ def starts(name: str) -> list[str]:
     return fens
 
 
-def _board_of(fen: str) -> dict[str, str]:
-    out = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        file = 0
-        for ch in row:
-            if ch.isdigit():
-                file += int(ch)
-            else:
-                out["abcdefgh"[file] + str(8 - i)] = ch
-                file += 1
-    return out
-
-
 def move_features(name: str, fen: str, m: str) -> set[str]:
     """What kind of move ``m`` is, from the FEN alone (no engine)."""
-    board = _board_of(fen)
+    board = board_of(fen)
     piece = board.get(m[:2], "")
     found = set()
     if piece.lower() == "k" and m[2:4] in board and board[m[2:4]].lower() == "r" or \
@@ -81,7 +70,7 @@ def move_features(name: str, fen: str, m: str) -> set[str]:
 
 
 def pick(rng: random.Random, name: str, fen: str, legal: list[str]) -> str:
-    board = _board_of(fen)
+    board = board_of(fen)
     r = rng.random()
     if r < 0.35:
         new = [m for m in legal if board[m[:2]].upper() == NEW_PIECES[name]]
@@ -115,7 +104,7 @@ def sample(name: str) -> tuple[list[tuple], Counter]:
             m = pick(rng, name, fen, legal)
             after = pyffish.get_fen(name, fen, [m])
             check = pyffish.gives_check(name, fen, [m])
-            mover = _board_of(fen)[m[:2]]
+            mover = board_of(fen)[m[:2]]
             records.append((fen, tuple(legal), m, after, check, mover))
             for f in set().union(*(move_features(name, fen, x) for x in legal)):
                 counts[f] += 1

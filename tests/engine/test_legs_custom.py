@@ -16,6 +16,8 @@ from posdata.engine.board import Board
 from posdata.engine.defs import KING, PAWN, QUEEN, ROOK
 from posdata.engine.variants import PAWN_T, PieceType, Variant
 
+from .fen_squares import board_of
+
 CONFIG = """
 [legtest:chess]
 knight = -
@@ -49,19 +51,6 @@ FLOORS = {"lame_block": 20, "hop": 5, "limited_stop": 10, "promotion": 3, "check
 def legtest():
     pyffish.load_variant_config(CONFIG)
     assert pyffish.start_fen("legtest") == LEGTEST.start_fen
-
-
-def _board_of(fen: str) -> dict[str, str]:
-    out = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        file = 0
-        for ch in row:
-            if ch.isdigit():
-                file += int(ch)
-            else:
-                out["abcdefgh"[file] + str(8 - i)] = ch
-                file += 1
-    return out
 
 
 def _square(f: int, r: int) -> str | None:
@@ -106,7 +95,7 @@ def sample(games: int) -> tuple[list[tuple], Counter]:
             legal = pyffish.legal_moves("legtest", fen, [])
             if not legal:
                 break
-            board = _board_of(fen)
+            board = board_of(fen)
             counts.update(features(board, fen.split()[1], legal))
             new = [m for m in legal if board[m[:2]].lower() in "hcl"]
             captures = [m for m in legal if m[2:4] in board or len(m) == 5]

@@ -25,6 +25,8 @@ from posdata.engine.perft import perft
 from posdata.engine.variants import VariantError, get_variant
 from posdata.engine.zobrist import full_hash
 
+from .fen_squares import board_of
+
 LEGS = ("grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk", "pawnsideways")
 
 #: per variant, positions besides the start that reach the rare cases sooner
@@ -89,19 +91,6 @@ START_PERFT = {
     "makruk": (23, 529, 12012, 273026),
     "pawnsideways": (20, 400, 10022, 250145),
 }
-
-
-def _board_of(fen: str) -> dict[str, str]:
-    out = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        file = 0
-        for ch in row:
-            if ch.isdigit():
-                file += int(ch)
-            else:
-                out["abcdefgh"[file] + str(8 - i)] = ch
-                file += 1
-    return out
 
 
 def _delta(m: str) -> tuple[int, int]:
@@ -201,7 +190,7 @@ def sample(name: str, games: int) -> tuple[list[tuple], Counter]:
         fen = fens[game % len(fens)]
         for _ in range(rng.randrange(20, 40)):
             legal = pyffish.legal_moves(name, fen, [])
-            board = _board_of(fen)
+            board = board_of(fen)
             for f in position_features(name, board, legal, fen.split()[1]):
                 counts[f] += 1
             counts["counting"] += fen.split()[3].isdigit()  # makruk's count in the FEN
