@@ -59,9 +59,6 @@ def run(args) -> int:
     # against 0.63 s for --backend gen --depth 2)
     jobs = args.jobs
     target = target_from_args(args, jobs)
-    if args.backend == "hw" and target.name == "verilator":
-        raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
-                       "is exported to Verilator (--backend gen --target verilator)")
     variant = args.variant
     if variant is not CHESS:
         if args.random is not None:  # the campaign's games are orthodox chess

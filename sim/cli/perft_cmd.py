@@ -91,9 +91,6 @@ def run(args) -> int:
                               "--backend gen, hw or both" if args.backend == "sw" else None)
     if args.backend in ("hw", "both"):
         require_chip_variant(args, target.name)
-    if args.backend in ("hw", "both") and target.name == "verilator":
-        raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
-                       "is exported to Verilator (--backend gen --target verilator)")
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):

@@ -4,8 +4,9 @@ so that software-only commands never import amaranth (or pyserial).
 
 Targets: ``pysim`` (Amaranth's simulator: the golden reference, slow), ``cxxrtl`` (the
 compiled model, the default), ``verilator`` (the exported Verilog under Verilator: a second,
-independent compiled simulator; the generator only) and ``board`` (the real board over its
-serial port, or anything that answers like it: the simulated board behind a pty in the tests).
+independent compiled simulator, of the generator and of the perft chip) and ``board`` (the real
+board over its serial port, or anything that answers like it: the simulated board behind a pty
+in the tests).
 """
 
 from dataclasses import dataclass
@@ -86,8 +87,8 @@ class BoardChip:
 def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
     """A ChipDriver (``perft``, ``list_moves``) on ``target`` (a Target or its name), playing
     ``variant`` (an engine.variants name): the perft chip of ``engines`` engines compiled
-    (``cxxrtl``, fast), in Amaranth's simulator (``pysim``, the golden reference, slow), or the
-    board's."""
+    (``cxxrtl``; ``verilator``, the same clocks), in Amaranth's simulator (``pysim``, the
+    golden reference, slow), or the board's."""
     target = as_target(target)
     if target.name == "cxxrtl":
         from .chip_cxxrtl import ChipModel
@@ -95,7 +96,7 @@ def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
     if target.name == "pysim":
         from .chip_pysim import ChipSimulation
         return ChipSimulation(engines, variant=variant)
-    if target.name == "board":
-        return BoardChip(open_board(target))
-    raise ValueError("the perft chip runs on cxxrtl, pysim or a board, not verilator (only the "
-                     "move generator is exported to Verilog)")
+    if target.name == "verilator":
+        from .chip_verilator import VerilatorChip
+        return VerilatorChip(engines, variant=variant)
+    return BoardChip(open_board(target))
