@@ -108,20 +108,28 @@ def test_cli_perft_on_verilator(capsys, mode):
 def test_the_chip_runs_on_verilator_by_default(capsys, monkeypatch):
     """Verilator's chip unless --target names another; CXXRTL's where Verilator's toolchain is
     missing (the same clocks); the generator's default stays CXXRTL's."""
+    from posdata.sim.cli import main
     from posdata.sim.models import verilator as build
     from posdata.sim.models.toolchain import ToolchainError
+
+    def compare() -> dict:
+        assert main(["compare", "--depth", "1", "--json", "--quiet"]) == 0
+        return json.loads(capsys.readouterr().out)
     assert perft_json(capsys, "--depth", "1", "--backend", "gen")["sim"] == "cxxrtl"
     chosen = perft_json(capsys, "--depth", "2", "--backend", "hw")
     assert chosen["sim"] == "verilator" and chosen["nodes"] == 191
+    on_verilator = compare()
+    assert on_verilator["sim"] == "verilator"
 
     def missing():
         raise ToolchainError("Verilator needs make, which is not on PATH")
     monkeypatch.setattr(build, "find_verilator", missing)
     fallback = perft_json(capsys, "--depth", "2", "--backend", "hw")
     assert fallback["sim"] == "cxxrtl" and fallback["hw_cycles"] == chosen["hw_cycles"]
-    from posdata.sim.cli import main
-    assert main(["compare", "--depth", "1", "--json", "--quiet"]) == 0
-    assert json.loads(capsys.readouterr().out)["sim"] == "cxxrtl"
+    on_cxxrtl = compare()
+    assert on_cxxrtl["sim"] == "cxxrtl"
+    assert [r["hw_cycles"] for r in on_cxxrtl["positions"]] == \
+        [r["hw_cycles"] for r in on_verilator["positions"]]
 
 
 def test_model_keys():
