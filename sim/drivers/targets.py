@@ -14,10 +14,13 @@ from dataclasses import dataclass
 from posdata.hdl.link.protocol import DEFAULT_BAUD
 
 TARGETS = ("cxxrtl", "pysim", "verilator", "board")
-#: what runs the perft chip when no --target is given: Verilator's model counts the same clocks
-#: as CXXRTL's about four times as fast, for a first compile of 20-30 s against 15
-#: (bench/chip_sim.py, `make bench-sim`)
+#: what runs the perft chip of up to CHIP_DEFAULT_ENGINES engines when no --target is given:
+#: Verilator's model counts the same clocks four to six times as fast as CXXRTL's, for a first
+#: compile of about 27 s of CPU against 14 with one engine; with more it grows faster than
+#: CXXRTL's (two engines 39 s against 17, eight 127 s against 31: bench/chip_sim.py), so a
+#: larger chip stays on CXXRTL unless --target verilator asks (worth it for long counts)
 CHIP_DEFAULT = "verilator"
+CHIP_DEFAULT_ENGINES = 1
 
 
 @dataclass(frozen=True)
@@ -39,11 +42,14 @@ class Target:
         return f"board on {self.port}" if self.name == "board" else self.name
 
 
-def chip_default() -> str:
-    """CHIP_DEFAULT where its toolchain is installed (Verilator also needs make and perl), else
-    cxxrtl, which needs only the C++ compiler."""
+def chip_default(engines: int = 1) -> str:
+    """CHIP_DEFAULT for a chip of up to CHIP_DEFAULT_ENGINES engines where its toolchain is
+    installed (Verilator also needs make and perl), else cxxrtl, which needs only the C++
+    compiler."""
     from ..models.toolchain import ToolchainError
     from ..models.verilator import find_verilator
+    if engines > CHIP_DEFAULT_ENGINES:
+        return "cxxrtl"
     try:
         find_verilator()
     except ToolchainError:

@@ -106,8 +106,9 @@ def test_cli_perft_on_verilator(capsys, mode):
 
 
 def test_the_chip_runs_on_verilator_by_default(capsys, monkeypatch):
-    """Verilator's chip unless --target names another; CXXRTL's where Verilator's toolchain is
-    missing (the same clocks); the generator's default stays CXXRTL's."""
+    """Verilator's chip of one engine unless --target names another; CXXRTL's where Verilator's
+    toolchain is missing (the same clocks), and for more engines; the generator's default stays
+    CXXRTL's."""
     from posdata.sim.cli import main
     from posdata.sim.models import verilator as build
     from posdata.sim.models.toolchain import ToolchainError
@@ -120,6 +121,9 @@ def test_the_chip_runs_on_verilator_by_default(capsys, monkeypatch):
     assert chosen["sim"] == "verilator" and chosen["nodes"] == 191
     on_verilator = compare()
     assert on_verilator["sim"] == "verilator"
+    # a larger chip: CXXRTL's, whose first compile grows more slowly with the engines
+    two = perft_json(capsys, "--depth", "1", "--backend", "hw", "--engines", "2")
+    assert two["sim"] == "cxxrtl" and two["nodes"] == 14
 
     def missing():
         raise ToolchainError("Verilator needs make, which is not on PATH")
