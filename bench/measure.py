@@ -45,6 +45,7 @@ QUICK = {
     "bench": bench("perft_sw.py"),
     "bench-hw": bench("hw_cycles.py"),
     "bench-sim": bench("sim_speed.py"),
+    "bench-sim-chip": bench("chip_sim.py"),
     "search": bench("search.py"),
     "search-hw": bench("search.py", "--movegen", "hw"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),

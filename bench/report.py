@@ -187,6 +187,25 @@ def section_sim(r: dict) -> list[str]:
     return out
 
 
+def section_sim_chip(r: dict) -> list[str]:
+    out = ["| simulator | first compile (CPU) | bulk clocks/s | plain clocks/s "
+           "| x CXXRTL (bulk, plain) |", "|---|---|---|---|---|"]
+    for row in r["rows"]:
+        took = row["compile_seconds"]
+        took = "cached" if took is None else f"{took:.0f} s ({row['compile_cpu_seconds']:.0f} s)"
+        out.append(f"| {row['label']} | {took} | "
+                   f"{thousands(row['bulk_clocks_per_s'])} | "
+                   f"{thousands(row['plain_clocks_per_s'])} | "
+                   f"{row['bulk_x_cxxrtl']:.2f}, {row['plain_x_cxxrtl']:.2f} |")
+    out += ["", f"perft({r['depth']}) of the initial position on the chip of {r['engines']} "
+            f"engine(s): {thousands(r['clocks']['bulk'])} clocks bulk, "
+            f"{thousands(r['clocks']['plain'])} plain, the same on every simulator; the median "
+            f"of {r['rounds']} alternating rounds. Load average "
+            f"{' '.join(map(str, r['load_before']))} before, "
+            f"{' '.join(map(str, r['load_after']))} after."]
+    return out
+
+
 def section_search(r: dict) -> list[str]:
     out = ["| position | nodes | seconds | score | best |", "|---|---|---|---|---|"]
     for p in r["positions"]:
@@ -330,6 +349,8 @@ SECTIONS = {
     "bench": ("Software perft against python-chess", section_bench),
     "bench-hw": ("The move generator's clocks on the six standard positions", section_hw),
     "bench-sim": ("Simulation speed: compiled model against Amaranth's simulator", section_sim),
+    "bench-sim-chip": ("Simulation speed: the perft chip under CXXRTL and Verilator",
+                       section_sim_chip),
     "search": ("Search, software generator", section_search),
     "search-hw": ("Search, hardware generator (compiled model)", section_search),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",

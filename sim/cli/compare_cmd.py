@@ -37,7 +37,7 @@ def register(sub) -> None:
     p.add_argument("--backend", choices=("hw", "gen"), default="hw",
                    help="hw: the perft chip (default); gen: the generator in the loop")
     add_count_args(p)
-    add_target_args(p)
+    add_target_args(p, chip=True)
     p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=1,
                    help="local Dask workers (default: 1, in this process; workers take seconds "
                         "to start: worth it for counts of more than a few seconds)")
@@ -58,10 +58,7 @@ def run(args) -> int:
     # -j 1 unless asked: Dask's start-up costs more than a small count (issue 30: 7.2 s
     # against 0.63 s for --backend gen --depth 2)
     jobs = args.jobs
-    target = target_from_args(args, jobs)
-    if args.backend == "hw" and target.name == "verilator":
-        raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
-                       "is exported to Verilator (--backend gen --target verilator)")
+    target = target_from_args(args, jobs, chip=args.backend == "hw")
     variant = args.variant
     if variant is not CHESS:
         if args.random is not None:  # the campaign's games are orthodox chess

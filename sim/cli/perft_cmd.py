@@ -46,7 +46,7 @@ def register(sub) -> None:
     add_count_args(p)
     p.add_argument("--check", action="store_true",
                    help="with --backend gen: hold the generator to the reference at every node")
-    add_target_args(p)
+    add_target_args(p, chip=True)
     p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=1,
                    help="local Dask workers sharing the nodes of a ply below the root (default: "
                         "1, in this process; workers take a few seconds to start: worth it for "
@@ -88,12 +88,10 @@ def run(args) -> int:
     clock = clock_mhz(args.mhz, "chip" if args.backend in ("hw", "both") else "generator")
     mhz = clock.mhz if clock else None
     target = target_from_args(args, args.jobs,
-                              "--backend gen, hw or both" if args.backend == "sw" else None)
+                              "--backend gen, hw or both" if args.backend == "sw" else None,
+                              chip=args.backend in ("hw", "both"))
     if args.backend in ("hw", "both"):
         require_chip_variant(args, target.name)
-    if args.backend in ("hw", "both") and target.name == "verilator":
-        raise CliError("the perft chip runs on cxxrtl, pysim or a board; only the move generator "
-                       "is exported to Verilator (--backend gen --target verilator)")
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):

@@ -5,17 +5,22 @@ search and uci."""
 
 import argparse
 
-from posdata.sim.drivers.targets import DEFAULT_BAUD, TARGETS
+from posdata.sim.drivers.targets import CHIP_DEFAULT, DEFAULT_BAUD, TARGETS
 
 from .common import CliError, Renamed, int_in_range
 
 
 def add_target_args(p: argparse.ArgumentParser, default: str = "cxxrtl",
-                    names=TARGETS) -> None:
+                    names=TARGETS, chip: bool = False) -> None:
+    """``chip``: the command also runs the perft chip, whose default is targets.chip_default's
+    (target_from_args(..., chip=True) fills it in)."""
     # None until target_from_args: a --target (or --baud) given where no gateware runs is an
     # error there, which a filled-in default would hide
+    chip_note = (f"; the perft chip of one engine: {CHIP_DEFAULT}, where it is installed"
+                 if chip else "")
     p.add_argument("--target", dest="target", choices=names, default=None,
-                   help=f"what runs the gateware: {', '.join(names)} (default: {default}); "
+                   help=f"what runs the gateware: {', '.join(names)} (default: {default}"
+                        f"{chip_note}); "
                         "cxxrtl the compiled model, pysim Amaranth's simulator (slow), "
                         "verilator the exported Verilog under Verilator, board the FPGA board "
                         "on --port")
@@ -70,18 +75,21 @@ def resolve_scheduler(args) -> None:
         raise CliError(str(e)) from None
 
 
-def target_from_args(args, jobs: int = 1, runs: str | None = None):
+def target_from_args(args, jobs: int = 1, runs: str | None = None, chip: bool = False):
     """The sim.drivers.targets.Target the options name (``args.target`` filled in); one line
     for a bad combination. ``runs``: where the options apply, when no gateware runs this time
-    (``"--backend gen, hw or both"``): then --target, --port or --baud is an error."""
-    from posdata.sim.drivers.targets import Target
+    (``"--backend gen, hw or both"``): then --target, --port or --baud is an error. ``chip``:
+    the gateware is the perft chip (of ``args.engines`` engines), whose default simulator is
+    targets.chip_default's."""
+    from posdata.sim.drivers.targets import Target, chip_default
     if runs is not None:
         given = [name for name, value in (("--target", args.target), ("--port", args.port),
                                           ("--baud", args.baud)) if value is not None]
         if given:
             raise CliError(f"{given[0]} goes with {runs} (where the gateware runs)")
     if args.target is None:
-        args.target = args.target_default
+        args.target = (chip_default(getattr(args, "engines", 1)) if chip
+                       else args.target_default)
     if args.target != "board" and args.port:
         raise CliError("--port goes with --target board")
     if args.target != "board" and args.baud is not None:

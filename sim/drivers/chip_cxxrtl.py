@@ -2,8 +2,10 @@
 simulated gateware by itself, read the leaves, the clocks, and where each thread's clocks went.
 
 The library is built and cached like the move generator's (sim.models.cxxrtl, design ``chip``),
-once per RTL change and number of engines. What the host and the entry exchange (square codes,
-the root's word, the phases, "every engine") is the hardware contract's (hdl.common.contract).
+once per RTL change and number of engines; the Verilator chip (sim.drivers.chip_verilator) has
+the same entry points and runs through this driver too. What the host and the entry exchange
+(square codes, the root's word, the phases, "every engine") is the hardware contract's
+(hdl.common.contract).
 """
 
 import ctypes
@@ -72,16 +74,23 @@ def chip_params(engines: int = 1, layout: str | None = None, variant: str = "che
 
 class ChipModel:
     """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.chip.perft_chip;
-    ``variant`` (an engine.variants name) what it plays."""
+    ``variant`` (an engine.variants name) what it plays. The model is CXXRTL's; a subclass
+    (sim.drivers.chip_verilator) loads another simulator's library with the same entry points."""
+
+    MODEL = "the compiled perft chip"  #: in messages
+
+    @staticmethod
+    def build(verbose: bool, params: dict) -> str:
+        """The model library's path, built (and cached) on first use."""
+        return build_library(verbose=verbose, design="chip", params=params)
 
     def __init__(self, engines: int = 1, library: str | None = None, verbose: bool = True,
                  layout: str | None = None, variant: str = "chess"):
         self.engines = engines
         self.variant = variant if isinstance(variant, str) else variant.name
         params = chip_params(engines, layout, self.variant)
-        self.lib = load_model(library or build_library(verbose=verbose, design="chip",
-                                                       params=params),
-                              "the compiled perft chip", ENTRY_POINTS, contract=True)
+        self.lib = load_model(library or self.build(verbose, params), self.MODEL, ENTRY_POINTS,
+                              contract=True)
         lib = self.lib
         u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
         lib.posdata_chip_create.restype = vp

@@ -3,9 +3,10 @@
 so that software-only commands never import amaranth (or pyserial).
 
 Targets: ``pysim`` (Amaranth's simulator: the golden reference, slow), ``cxxrtl`` (the
-compiled model, the default), ``verilator`` (the exported Verilog under Verilator: a second,
-independent compiled simulator; the generator only) and ``board`` (the real board over its
-serial port, or anything that answers like it: the simulated board behind a pty in the tests).
+compiled model, the default; the perft chip's is CHIP_DEFAULT), ``verilator`` (the exported
+Verilog under Verilator: a second, independent compiled simulator, of the generator and of the
+perft chip) and ``board`` (the real board over its serial port, or anything that answers like
+it: the simulated board behind a pty in the tests).
 """
 
 from dataclasses import dataclass
@@ -13,6 +14,13 @@ from dataclasses import dataclass
 from posdata.hdl.link.protocol import DEFAULT_BAUD
 
 TARGETS = ("cxxrtl", "pysim", "verilator", "board")
+#: what runs the perft chip of up to CHIP_DEFAULT_ENGINES engines when no --target is given:
+#: Verilator's model counts the same clocks four to six times as fast as CXXRTL's, for a first
+#: compile of about 27 s of CPU against 14 with one engine; with more it grows faster than
+#: CXXRTL's (two engines 39 s against 17, eight 127 s against 31: bench/chip_sim.py), so a
+#: larger chip stays on CXXRTL unless --target verilator asks (worth it for long counts)
+CHIP_DEFAULT = "verilator"
+CHIP_DEFAULT_ENGINES = 1
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,21 @@ class Target:
 
     def __str__(self) -> str:
         return f"board on {self.port}" if self.name == "board" else self.name
+
+
+def chip_default(engines: int = 1) -> str:
+    """CHIP_DEFAULT for a chip of up to CHIP_DEFAULT_ENGINES engines where its toolchain is
+    installed (Verilator also needs make and perl), else cxxrtl, which needs only the C++
+    compiler."""
+    from ..models.toolchain import ToolchainError
+    from ..models.verilator import find_verilator
+    if engines > CHIP_DEFAULT_ENGINES:
+        return "cxxrtl"
+    try:
+        find_verilator()
+    except ToolchainError:
+        return "cxxrtl"
+    return CHIP_DEFAULT
 
 
 def as_target(target) -> Target:
@@ -86,8 +109,8 @@ class BoardChip:
 def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
     """A ChipDriver (``perft``, ``list_moves``) on ``target`` (a Target or its name), playing
     ``variant`` (an engine.variants name): the perft chip of ``engines`` engines compiled
-    (``cxxrtl``, fast), in Amaranth's simulator (``pysim``, the golden reference, slow), or the
-    board's."""
+    (``cxxrtl``; ``verilator``, the same clocks), in Amaranth's simulator (``pysim``, the
+    golden reference, slow), or the board's."""
     target = as_target(target)
     if target.name == "cxxrtl":
         from .chip_cxxrtl import ChipModel
@@ -95,7 +118,7 @@ def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
     if target.name == "pysim":
         from .chip_pysim import ChipSimulation
         return ChipSimulation(engines, variant=variant)
-    if target.name == "board":
-        return BoardChip(open_board(target))
-    raise ValueError("the perft chip runs on cxxrtl, pysim or a board, not verilator (only the "
-                     "move generator is exported to Verilog)")
+    if target.name == "verilator":
+        from .chip_verilator import VerilatorChip
+        return VerilatorChip(engines, variant=variant)
+    return BoardChip(open_board(target))

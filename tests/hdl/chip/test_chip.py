@@ -1,6 +1,7 @@
-"""The perft chip (hdl.chip.perft_chip) counting by itself, on its compiled model, against the
-published counts and the reference's software perft: standard positions, seeded random positions
-whose features are counted and asserted, divide, plain against bulk, -j 2 against -j 1."""
+"""The perft chip (hdl.chip.perft_chip) counting by itself, on its compiled model (the chip's
+default simulator: sim.drivers.targets.chip_default), against the published counts and the
+reference's software perft: standard positions, seeded random positions whose features are
+counted and asserted, divide, plain against bulk, -j 2 against -j 1."""
 
 import json
 import random
@@ -13,7 +14,7 @@ from posdata.engine.defs import move_uci
 from posdata.engine.perft import divide, perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.sim.cli import main as cli_main
-from posdata.sim.drivers.chip_cxxrtl import ChipModel
+from posdata.sim.drivers.targets import chip_default, make_chip
 from tests.hw_positions import EXTRA_STARTS
 
 #: depth per standard position for the fast set (the slow set goes one deeper)
@@ -23,7 +24,9 @@ DEPTHS = {"initial": 4, "kiwipete": 3, "position3": 4, "position4": 3, "position
 
 @pytest.fixture(scope="module")
 def chip():
-    return ChipModel()
+    # the chip's default simulator (Verilator's, ~5x CXXRTL's speed); CXXRTL's is held to it
+    # clock for clock in tests/sim/drivers/test_chip_verilator.py
+    return make_chip(chip_default())
 
 
 @pytest.mark.parametrize("bulk", [True, False], ids=["bulk", "plain"])

@@ -115,10 +115,14 @@ def test_the_cli_hands_over_a_target_and_its_board(monkeypatch, capsys):
     assert out["sim"] == "pysim" and out["match"] and out["nodes"] == perft(played, 2)
 
 
-def test_one_make_chip_for_every_target():
+def test_one_make_chip_for_every_target(monkeypatch):
     assert not hasattr(chip_perft, "make_chip") or chip_perft.make_chip is make_chip
-    with pytest.raises(ValueError, match="not verilator"):
-        make_chip(Target("verilator"))
+    from posdata.sim.drivers import chip_verilator
+    made = []
+    monkeypatch.setattr(chip_verilator, "VerilatorChip",
+                        lambda engines, variant: made.append((engines, variant)) or "chip")
+    assert make_chip(Target("verilator"), 2, "chess960") == "chip"
+    assert made == [(2, "chess960")]
 
 
 def test_the_compiled_chip_counts_the_callers_board():
