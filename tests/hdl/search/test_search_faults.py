@@ -49,7 +49,7 @@ def assert_localised(faulty, healthy, difference):
 
 
 def test_a_healthy_thread_passes(healthy):
-    result = check_search(healthy, Board(KNIGHT_ENDING), 3, 2)
+    result = check_search(healthy, Board(KNIGHT_ENDING), 2, 1)
     assert result.match, result.difference
     assert result.hw_nodes > 0 and result.hw_cycles > 0
 
