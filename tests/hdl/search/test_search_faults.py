@@ -55,8 +55,9 @@ def test_a_healthy_thread_passes(healthy):
 
 
 def test_corrupted_evaluation_word(monkeypatch, healthy):
-    """The white knight's piece-square word for h3 gains 1,024 (bit 10 of its value): the thread
-    plays g1h3 and the node after it, a quiescence root, stands pat on the wrong score."""
+    """The white knight's piece-square word for h3 gains 1,024 (bit 10 of its value): the first
+    differing node is the one after g1h3, a quiescence root that stands pat on the wrong
+    score (the root, which sees it through that child, differs too)."""
     h3 = parse_square("h3")
 
     def image():  # the thread's piece-square ROMs (its sums and the child's) take it from here
