@@ -65,6 +65,13 @@ def _clamp(x, lo, hi):
     return Mux(x < lo, lo, Mux(x > hi, hi, x))
 
 
+def fails_high(score, beta):
+    """Return's cutoff: the child's score, seen from the parent, reaches the parent's beta. A
+    module-level function so that fault injection can replace it (a stuck cutoff line:
+    tests/hdl/search/test_search_faults.py, tests/formal/test_search_window_fault.py)."""
+    return score >= beta
+
+
 class SearchThread(wiring.Component):
     """Ports
     -----
@@ -480,7 +487,7 @@ class SearchThread(wiring.Component):
         x = Signal(SCORE)
         m.d.comb += x.eq(-self.ret)
         with self._in(m, "Return"):
-            with m.If(x >= r.beta):
+            with m.If(fails_high(x, r.beta)):
                 self._note_best(m)
                 m.d.sync += self.ret.eq(r.beta)
                 m.next = "Leave"

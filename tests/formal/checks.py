@@ -65,6 +65,11 @@ def _make_unmake(group):
     return lambda: MakeUnmakeHarness(group)
 
 
+def _search(group):
+    from .harness_search import SearchHarness
+    return lambda: SearchHarness(group)
+
+
 def _uart():
     from .harness_uart import UartLoopback
     return UartLoopback
@@ -109,6 +114,10 @@ CHECKS = [
     Check("make-unmake-cover", _make_unmake("cover"), "cover", 11, True,
           "make-unmake is not vacuous: castling, en passant, a capturing promotion, a capture "
           "and a quiet move each reach the comparison", script=FREE_STATE),
+    Check("search-window", _search("window"), "prove", 2, True,
+          "search thread: alpha < beta in the current ply's record while searching; a node "
+          "leaves with a score within its window; the result within the job's window (any "
+          "evaluation, board, legality answers, move order and make/unmake timing)"),
     # --- make formal-full ---
     Check("order-fifo", _core("order"), "prove", 6, False,
           "the merger's order FIFO (one entry per piece, 16) never overflows"),
@@ -120,6 +129,9 @@ CHECKS = [
           "perft thread: stack pointer within the stack, ply within the depth"),
     Check("uart-deep", _uart(), "bmc", 100, False,
           "as uart: two back-to-back frames and more"),
+    Check("search-window-deep", _search("window-bounded"), "bmc", 16, False,
+          "as search-window, bounded from reset, and the child's score, negated, within its "
+          "parent's window as the parent takes it back"),
 ]
 
 FAST = [c for c in CHECKS if c.fast]

@@ -1,0 +1,91 @@
+"""The search thread (hdl.search.search_thread) in Amaranth's simulator: a
+``host_search.LeafSearcher`` like sim.drivers.search_cxxrtl.SearchModel, slow (a few thousand
+clocks a second) but elaborated in seconds, so a faulty thread (fault injection) runs without a
+compile. One simulation lives as long as the object: each job is handed to the testbench and the
+simulation advanced until its result is out, so the design is elaborated once."""
+
+from collections import deque
+
+from amaranth.sim import Simulator
+
+from posdata.engine.defs import EMPTY, NO_PIECE
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, LeafResult
+
+from .interface import WatchdogError
+
+CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for a VCD's time axis
+SETTLE_CLOCKS = 3     #: between the last square written and the start, as the compiled model
+
+
+class SearchSimulation:
+    """``search`` as SearchModel's; ``dut`` (tests: fault injection) simulates another
+    instance of hdl.search.search_thread.SearchThread, elaborated here."""
+
+    def __init__(self, dut=None):
+        from posdata.hdl.search.search_thread import SearchThread
+        self.dut = dut if dut is not None else SearchThread()
+        self._requests: deque = deque()
+        self._answer = None
+        self.sim = Simulator(self.dut)
+        self.sim.add_clock(CLOCK_PERIOD)
+        self.sim.add_testbench(self._bench)
+
+    def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+               watchdog: int = 2_000_000) -> LeafResult:
+        if not alpha < beta:
+            raise ValueError(f"empty window ({alpha}, {beta})")
+        if not 0 <= depth <= MAX_JOB_DEPTH:
+            raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
+        if not board.data.orthodox or board.variant.chess960:
+            raise ValueError("the search thread searches orthodox chess only")
+        self._requests.append((board, alpha, beta, depth, ply, watchdog))
+        self._answer = None
+        while self._answer is None:
+            self.sim.advance()
+        answer, self._answer = self._answer, None
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    async def _bench(self, ctx):
+        while True:
+            if not self._requests:
+                await ctx.tick()
+                continue
+            try:
+                self._answer = await self._job(ctx, *self._requests.popleft())
+            except (WatchdogError, ValueError) as e:
+                self._answer = e
+
+    async def _job(self, ctx, board, alpha, beta, depth, ply, watchdog):
+        dut = self.dut
+        for sq in range(64):
+            c = board.color[sq]
+            ctx.set(dut.load.en, 1)
+            ctx.set(dut.load.sq, sq)
+            ctx.set(dut.load.color, c)
+            ctx.set(dut.load.piece, board.piece[sq] if c != EMPTY else NO_PIECE)
+            await ctx.tick()
+        ctx.set(dut.load.en, 0)
+        await ctx.tick().repeat(SETTLE_CLOCKS)
+        ctx.set(dut.job, {"side": board.side, "castle": board.castle,
+                          "ep_valid": board.ep >= 0, "ep_sq": max(board.ep, 0),
+                          "alpha": alpha, "beta": beta, "depth": depth, "ply": ply})
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        for _ in range(watchdog):
+            await ctx.tick()
+            if ctx.get(dut.done):
+                break
+        else:
+            ctx.set(dut.abort, 1)
+            await ctx.tick()
+            ctx.set(dut.abort, 0)
+            while ctx.get(dut.busy):
+                await ctx.tick()
+            raise WatchdogError(f"the search thread did not finish within {watchdog} clocks")
+        if ctx.get(dut.error):
+            raise ValueError(f"the search thread refused the job ({alpha}, {beta}) depth {depth}")
+        best = ctx.get(dut.best) if ctx.get(dut.best_valid) else None
+        return LeafResult(ctx.get(dut.score), best, ctx.get(dut.nodes), ctx.get(dut.clocks))

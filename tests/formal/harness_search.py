@@ -1,0 +1,196 @@
+"""The search thread's alpha-beta control (hdl.search.search_thread): its window invariants.
+
+* ``window`` (a proof): while a job is searched (any state but Idle and Abort) the current
+  ply's record holds -WINDOW <= alpha < beta <= WINDOW; a node leaves (Leave) with its score
+  ``ret`` within its own [alpha, beta]; a result (``done`` without ``error``) lies within the
+  window of the job the thread took.
+* ``window-bounded`` (bounded from reset): the same claims, and the child's score as its parent
+  takes it back (Unmake, Return), negated, within the parent's [alpha, beta].
+
+The control is checked alone: every part it drives and reads (the board, the attack unit, the
+generator core and its ROMs, the capture finder, the evaluation's sums, score and child
+evaluation, make/unmake) is replaced by a stand-in with the same ports whose outputs are free
+(``AnySeq``: any value, every clock). So the claims hold for any evaluation, any board, any
+legality answer, any order and number of moves, any timing of make and unmake. One assumption
+is made of them: the capture finder's moves are not castlings (stage 1 holds captures and
+promotions only; castling comes from the walk, at full-width nodes). The per-ply records
+memory and the move stack stay as built; the host's inputs (load, job, start, abort) are free.
+
+The proof is k-induction. The records of the plies above the current one live in a memory, read
+back as a child is left, so the invariant speaks of each of them: the harness gives the memory
+one more read port per record (``_RecordProbes``) and asserts, for every index below the ply,
+the record's window as above, its depth (the job's less its index) and its stage (stage 2, the
+walk's moves, only at a full-width node). With the ply bound (the current depth is the job's
+less the ply and never below -QS_PLY_LIMIT; a make only from a node whose child is above the
+limit; a castling only at a full-width node) and the root's window (its beta the job's, its
+alpha at least the job's; in the record at index 0 once the root has a child), that closes in
+two steps. Relating each record's window to the next one's (what the parent-takes-back claim
+needs) is left to the bounded check: that chain over 41 records does not close in minutes.
+"""
+
+import contextlib
+
+from amaranth import Cat, Const, Elaboratable, Module, Mux, Signal, Value
+from amaranth.asserts import AnySeq, Initial
+from amaranth.hdl import Assert, Assume, ResetSignal
+from amaranth.lib import data
+from amaranth.lib.memory import Memory
+
+import posdata.hdl.search.search_thread as search_thread
+from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
+from posdata.hdl.common.layouts import MoveLayout
+from posdata.hdl.search.records import FIELDS, RECORDS, Job
+from posdata.hdl.search.search_thread import STATES, WINDOW, SearchThread
+
+from .abstract import Inside
+from .harness_thread import free_inputs
+
+#: the parts search_thread builds, by the names it builds them with
+PARTS = ("PerftBoard", "AttackUnit", "GeneratorCore", "PosdataRom", "StartRom", "CaptureFinder",
+         "SumsUpdate", "Score", "ChildEval", "MakeUnmake")
+
+
+def free_part(cls):
+    """A stand-in for the component class ``cls``: built with the same arguments (so its
+    ports are the same), every output free."""
+    class Free(cls):
+        def elaborate(self, platform):
+            m = Module()
+            for _, member, value in self.signature.flatten(self):
+                value = Value.cast(value)
+                if member.flow.name == "Out" and not isinstance(value, Const):  # a tie-off
+                    m.d.comb += value.eq(AnySeq(len(value)))
+            return m
+    Free.__name__ = Free.__qualname__ = f"Free{cls.__name__}"
+    return Free
+
+
+@contextlib.contextmanager
+def free_parts():
+    """While active, a SearchThread is built with free stand-ins for its parts."""
+    saved = {name: getattr(search_thread, name) for name in PARTS}
+    for name, cls in saved.items():
+        setattr(search_thread, name, free_part(cls))
+    try:
+        yield
+    finally:
+        for name, cls in saved.items():
+            setattr(search_thread, name, cls)
+
+
+class _RecordProbes:
+    """While active, the ply records' memory gets ``count`` more combinational read ports, for
+    the harness to read any record."""
+
+    def __init__(self, count):
+        self.count, self.ports = count, []
+
+    def __enter__(self):
+        original = self.original = Memory.elaborate
+        probe = self
+        fields = set(FIELDS)
+
+        def elaborate(mem, platform):
+            layout = mem.shape
+            if (probe.count and not probe.ports and mem.depth == RECORDS
+                    and isinstance(layout, data.StructLayout)
+                    and set(layout.members) == fields):
+                probe.ports = [mem.read_port(domain="comb") for _ in range(probe.count)]
+            return original(mem, platform)
+
+        Memory.elaborate = elaborate
+        return self
+
+    def __exit__(self, *exc):
+        Memory.elaborate = self.original
+
+
+class SearchHarness(Elaboratable):
+    GROUPS = ("window", "window-bounded")
+
+    def __init__(self, group: str = "window"):
+        assert group in self.GROUPS, group
+        self.group = group
+
+    def elaborate(self, platform):
+        m = Module()
+        m.d.comb += Assume(ResetSignal() == Initial())
+        with free_parts():
+            t = SearchThread()
+            with _RecordProbes(RECORDS if self.group == "window" else 0) as probes:
+                inside = Inside(t, platform)
+        m.submodules.thread = inside.fragment
+        # the host's side: any load, job, start and abort, every clock
+        free_inputs(m, t)
+        f = t.finder
+        for move in (f.promo_move, f.aggressor_move):
+            m.d.comb += Assume(~data.View(MoveLayout, move).flags.castle)
+
+        def state(*names):
+            return Cat(t.phase == STATES.index(n) for n in names).any()
+
+        # the job the thread took: what its job input held as it left Idle
+        job = Signal(Job, name="job_taken")
+        with m.If(state("Idle")):
+            m.d.sync += job.as_value().eq(t.job.as_value())
+        ja, jb = job.alpha, job.beta
+        r, ret = t.r, t.ret
+        searching = ~state("Idle", "Abort")
+
+        def window(rec):
+            return (-WINDOW <= rec.alpha) & (rec.alpha < rec.beta) & (rec.beta <= WINDOW)
+
+        # the claims (the child's score as its parent takes it: bounded only, its proof
+        # would need each record's window related to the next one's)
+        bounded = self.group == "window-bounded"
+        with m.If(searching):
+            m.d.comb += Assert(window(r), "alpha < beta in the current ply's record")
+            with m.If(state("Leave")):
+                m.d.comb += Assert((r.alpha <= ret) & (ret <= r.beta),
+                                   "a node leaves with a score within its window")
+            with m.If(state("Unmake", "Return") if bounded else 0):
+                m.d.comb += Assert((r.alpha <= -ret) & (-ret <= r.beta),
+                                   "the child's score, negated, within the parent's window")
+        with m.If(t.done & ~t.error):
+            m.d.comb += Assert((ja <= t.score) & (t.score <= jb),
+                               "the result lies within the job's window")
+        if probes.ports:
+            with m.If(searching):
+                self.invariant(m, t, state, job, [port.data for port in probes.ports], window)
+            for index, port in enumerate(probes.ports):
+                m.d.comb += port.addr.eq(index)
+        return m
+
+    @staticmethod
+    def invariant(m, t, state, job, records, window):
+        """What makes the claims inductive: the job, the depth and ply, the records below the
+        ply (``records``: each record of the memory, by index)."""
+        r, ply = t.r, t.ply
+        ja, jb, jd = job.alpha, job.beta, job.depth
+
+        def root(rec):
+            return (rec.beta == jb) & (rec.alpha >= ja)
+
+        def full_width_stage(rec):
+            return (rec.stage != 2) | (rec.depth > 0)
+
+        m.d.comb += [
+            Assert((-WINDOW <= ja) & (ja < jb) & (jb <= WINDOW) & (jd <= MAX_JOB_DEPTH),
+                   "the job taken is one the thread accepts"),
+            Assert((r.depth + ply == jd) & (r.depth >= -QS_PLY_LIMIT) & (ply <= PLY_RECORDS),
+                   "the ply within the records, the depth the job's less the ply"),
+            Assert(Mux(ply == 0, root(r), root(records[0])),
+                   "the root's window is the job's, alpha raised"),
+        ]
+        # (Settle and Enter hold the stage a make or a start left; Enter sets it)
+        with m.If(~state("Settle", "Enter")):
+            m.d.comb += Assert(full_width_stage(r), "stage 2 at a full-width node only")
+        with m.If(state("Test", "Judge") & t.cand.flags.castle):
+            m.d.comb += Assert(r.depth > 0, "castling at a full-width node only")
+        with m.If(state("Make")):
+            m.d.comb += Assert(r.depth - 1 > -QS_PLY_LIMIT, "a child made above the limit")
+        # each record below the ply: its window, depth and stage
+        for index, rec in enumerate(records):
+            with m.If(index < ply):
+                m.d.comb += Assert(window(rec) & (rec.depth + index == jd)
+                                   & full_width_stage(rec), "a record below the ply")
