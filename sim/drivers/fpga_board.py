@@ -549,3 +549,21 @@ class SerialTransport:
 
     def close(self) -> None:
         self._port.close()
+
+
+def open_search_board(port: str, baud: int = DEFAULT_BAUD, timeout: float = 1.0) -> BoardClient:
+    """A client of the search board on ``port`` (a leaf searcher); ``BoardError`` if the port
+    does not answer or PING says another board (a perft board: engines; the iCEBreaker: no
+    threads)."""
+    client = BoardClient(SerialTransport(port, baud, timeout=timeout))
+    try:
+        info = client.ping()
+        if not (info.engines == 0 and info.threads > 0):
+            raise BoardError(f"the board on {port} carries the "
+                             + ("perft chip" if info.engines else "move generator alone")
+                             + ", not the search thread: build and program the search board "
+                             "(posdata synth --search; posdata program --search)")
+    except BaseException:
+        client.close()
+        raise
+    return client
