@@ -78,7 +78,8 @@ def run(args) -> int:
         seconds = time.monotonic() - start
     result = {"bitstream": build["bitstream"], "board": build["board"],
               "report": build["report"], "commit": build["commit"], "built": build["built"],
-              "engines": build["engines"], "fmax_mhz": build["fmax_mhz"],
+              "engines": build["engines"], "search": build["search"],
+              "fmax_mhz": build["fmax_mhz"],
               "into": "flash" if args.flash else "sram", "command": argv, "tool": source,
               "seconds": round(seconds, 3)}
     fmax = f"Fmax {build['fmax_mhz']:g} MHz" if build["fmax_mhz"] else "Fmax unknown"
