@@ -18,6 +18,7 @@ from posdata.engine.variants import CHESS
 
 from ..link.chip_frontend import UartFrontEnd
 from ..link.protocol import DEFAULT_BAUD, SELF_TEST_DEPTH
+from ..link.search_frontend import SearchFrontEnd
 from .ecp5_pll import EcpPll, pll_settings
 from .leds import LEDS, StatusLeds
 
@@ -37,8 +38,10 @@ class BoardTop(Elaboratable):
     """Elaboratable for an amaranth-boards ECP5 platform."""
 
     def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *, engines: int = 1,
-                 self_test_depth: int | None = SELF_TEST_DEPTH, variant=CHESS):
+                 self_test_depth: int | None = SELF_TEST_DEPTH, variant=CHESS,
+                 search: bool = False):
         self.mhz = mhz
+        self.search = search  # the search board: the search thread instead of the perft chip
         self.engines = engines
         self.variant = variant
         self.baud = baud
@@ -69,14 +72,18 @@ class BoardTop(Elaboratable):
         uart = platform.request("uart", 0, dir={sub.name: "-" for sub in uart_pins})
         m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
         m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
-        m.submodules.frontend = frontend = UartFrontEnd(self.divisor, engines=self.engines,
-                                                        self_test_depth=self.self_test_depth,
-                                                        variant=self.variant)
+        if self.search:
+            frontend = SearchFrontEnd(self.divisor)
+        else:
+            frontend = UartFrontEnd(self.divisor, engines=self.engines,
+                                    self_test_depth=self.self_test_depth, variant=self.variant)
+        m.submodules.frontend = frontend
         m.d.comb += [frontend.rx.eq(rx_buf.i), tx_buf.o.eq(frontend.tx)]
 
         m.submodules.status = status = StatusLeds()
-        m.d.comb += [status.busy.eq(frontend.busy), status.locked.eq(pll.locked),
-                     status.self_test.eq(frontend.self_test)]
+        m.d.comb += [status.busy.eq(frontend.busy), status.locked.eq(pll.locked)]
+        if not self.search:  # the search board has no self-test: its LEDs show none
+            m.d.comb += status.self_test.eq(frontend.self_test)
         for i in range(LEDS):
             try:
                 led = platform.request("led", i, dir="-")

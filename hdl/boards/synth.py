@@ -10,6 +10,7 @@ the report out of them.
 """
 
 import contextlib
+import dataclasses
 import json
 import os
 import threading
@@ -50,6 +51,11 @@ NAME = "posdata"
 #: LUTs, and the default places single cells across the chip from the logic they feed
 #: (docs/architecture.md, "Many engines: the chip")
 MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 40"
+#: the search board (``synthesize(search=True)``): the search thread behind the UART front end.
+#: Its one-clock steps (capture finder, child evaluation, pin test) route at about 25 MHz
+#: (make bench-search-area); 21 MHz is an exact UART divisor at 3 Mbaud (7) below that
+SEARCH_DESIGN = "search thread"
+SEARCH_MHZ = 21.0
 
 
 @dataclass
@@ -63,7 +69,7 @@ class SynthResult:
 def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int | None = None,
                build_dir: str = "build", seed: int = 1, progress=None,
                engines: int | None = None, directory: str | None = None,
-               variant=None) -> SynthResult:
+               variant=None, search: bool = False) -> SynthResult:
     """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
     ``default_engines``) clocked at ``mhz``; returns the report (also written to
     ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``). The build runs
@@ -75,6 +81,13 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     from .ecp5_top import BoardTop
 
     family = board_for(board).family
+    if search:
+        if family.name != "ecp5":
+            raise SynthError(f"the search board is built for the ECP5 boards, not {board}")
+        if engines or variant is not None:
+            raise SynthError("the search board carries the search thread, not perft engines: "
+                             "leave out --engines and --variant")
+        family = dataclasses.replace(family, design=SEARCH_DESIGN, default_mhz=SEARCH_MHZ)
     mhz = family.default_mhz if mhz is None else mhz
     tools = {variable: tool(variable) for variable in family.tools}  # fail early, in one line
     platform = platform_for(board)
@@ -82,16 +95,18 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     if generator_only and engines:
         raise SynthError(f"{board} holds the move generator alone, no perft engines: "
                          "leave out --engines")
-    engines = 0 if generator_only else default_engines(board) if engines is None else engines
+    engines = 0 if generator_only or search else \
+        default_engines(board) if engines is None else engines
     if variant is not None:
         from ..link.chip_frontend import check_board_variant
         try:
             check_board_variant(variant)
         except ValueError as e:
             raise SynthError(str(e)) from None
-    if engines < 1 and not generator_only:
+    if engines < 1 and not (generator_only or search):
         raise SynthError(f"--engines must be at least 1, not {engines}")
-    directory = directory or os.path.join(build_dir, "synth", board)
+    directory = directory or os.path.join(build_dir, "synth", board + ("-search" if search
+                                                                        else ""))
     seconds: dict[str, float] = {}
 
     if progress:
@@ -110,7 +125,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
             from .ice40_top import ICEBreakerTop
             top = ICEBreakerTop(mhz, baud or DEFAULT_BAUD)
         else:
-            top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines,
+            top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines, search=search,
                            **({"variant": variant} if variant is not None else {}))
         plan = platform.build(top, name=NAME, do_build=False, **overrides)
     except ValueError as e:  # e.g. no PLL setting or baud divisor for this clock

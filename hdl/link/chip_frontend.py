@@ -47,6 +47,7 @@ from .protocol import (
     ENGINE_ALL,
     LISTING_CAPACITY,
     LISTING_HEADER,
+    PERFT_BOARD,
     PING_BYTES,
     SELF_TEST_DEPTH,
     STATUS_BYTES,
@@ -147,7 +148,8 @@ class UartFrontEnd(wiring.Component):
             raise TypeError(f"listing_capacity must be an integer from 1 to "
                             f"{LISTING_CAPACITY}, not {listing_capacity!r}")
         self.link = HostLink(divisor, frame_timeout,  # checks both
-                             engines=engines if chip is None else chip.engines)
+                             engines=engines if chip is None else chip.engines,
+                             supported=PERFT_BOARD)
         self.chip = chip if chip is not None else PerftChip(engines, variant=variant)
         self._variant = variant
         self._self_test_depth = self_test_depth

@@ -69,6 +69,16 @@ STATUS     ``S``   none                                 state (``State``), flags
 ABORT      ``A``   none                                 none: a running count stops (state
                                                         ABORTED, its leaves and clocks as they
                                                         stood); nothing running: nothing happens
+SEARCH     ``J``   alpha, beta (2 bytes each, signed),  none, at once: the job runs on (RESULT
+                   remaining depth (0 .. 8), ply from   follows it). Search boards only
+                   the search's root (0 .. 127): 6
+                   bytes; the loaded position is the
+                   job's
+RESULT     ``R``   none                                 state (``State``), flags (bit 0: a best
+                                                        move, bit 1: the job was refused), score
+                                                        (2, signed), best move (3: the 21-bit
+                                                        move word), nodes (8), clocks (8): 23
+                                                        bytes. Search boards only
 =========  ======  ===================================  ==========================================
 
 * Square code (``hdl.common.contract.square_code``): colour | piece << 2 (``engine.defs``: WHITE
@@ -87,6 +97,12 @@ ABORT      ``A``   none                                 none: a running count st
   position stays until overwritten (an ABORT reloads the chip from the board's copy of it).
 * Power-up: the board loads the initial position, counts bulk perft(``SELF_TEST_DEPTH``) and
   compares the leaves with the published count; PING reports the verdict, STATUS the count.
+* A search board (``hdl.link.search_frontend``) carries search threads instead of the perft
+  chip: its PING gives 0 engines and its threads; it answers PING, LOAD, UPDATE, SEARCH, RESULT
+  and ABORT (ABORT stops a job and reloads the thread's board from the board's copy), the
+  others UNSUPPORTED; the perft board and the iCEBreaker answer SEARCH and RESULT UNSUPPORTED.
+  A job's window lies within +-(MATE + 1) with alpha < beta (else BAD_ARGUMENT), as the
+  thread takes it (``engine.leaf_search``).
 """
 
 from enum import IntEnum
@@ -123,6 +139,10 @@ LISTING_HEADER = 6            #: cycles (4), count (2)
 MOVE_BYTES = 3
 PING_BYTES = 8
 STATUS_BYTES = 20
+SEARCH_BYTES = 6        #: alpha, beta (2 each), depth, ply
+RESULT_BYTES = 23       #: state, flags, score (2), best move (3), nodes (8), clocks (8)
+FLAG_BEST = 0x01        #: RESULT's flags: the job has a best move
+FLAG_REFUSED = 0x02     #: RESULT's flags: the thread refused the job
 LEAVES_BYTES = CLOCKS_BYTES = 8
 
 EP_VALID = 0x80         #: the en passant byte: an en passant square is given
@@ -140,6 +160,8 @@ class Cmd(IntEnum):
     PERFT = ord("C")
     STATUS = ord("S")
     ABORT = ord("A")
+    SEARCH = ord("J")
+    RESULT = ord("R")
 
 
 class Err(IntEnum):
@@ -177,10 +199,14 @@ PAYLOAD_LENGTHS = {
     Cmd.PING: (0, 0), Cmd.LOAD: (LOAD_BYTES, LOAD_BYTES),
     Cmd.UPDATE: (STATE_BYTES, STATE_BYTES + 2 * MAX_UPDATE_SQUARES),
     Cmd.GENERATE: (0, 0), Cmd.LEGAL: (0, 0), Cmd.PERFT: (3, 3), Cmd.STATUS: (0, 0),
-    Cmd.ABORT: (0, 0),
+    Cmd.ABORT: (0, 0), Cmd.SEARCH: (SEARCH_BYTES, SEARCH_BYTES), Cmd.RESULT: (0, 0),
 }
+#: what each kind of board answers (the rest of ``Cmd``: UNSUPPORTED)
+PERFT_BOARD = frozenset(Cmd) - {Cmd.SEARCH, Cmd.RESULT}
+SEARCH_BOARD = frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE, Cmd.SEARCH, Cmd.RESULT, Cmd.ABORT})
 #: commands that need the chip idle (BUSY while a count runs)
-NEEDS_IDLE = frozenset({Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT})
+NEEDS_IDLE = frozenset({Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT,
+                        Cmd.SEARCH})
 #: commands addressed to the engine that lists (engine 0 or ENGINE_ALL only)
 LISTINGS = frozenset({Cmd.GENERATE, Cmd.LEGAL})
 
@@ -259,6 +285,18 @@ def status_payload(state: int, flags: int, depth: int, split: int, leaves: int,
                    clocks: int) -> bytes:
     return (bytes([state, flags, depth, split]) + leaves.to_bytes(LEAVES_BYTES, "little")
             + clocks.to_bytes(CLOCKS_BYTES, "little"))
+
+
+def search_payload(alpha: int, beta: int, depth: int, ply: int) -> bytes:
+    return (alpha.to_bytes(2, "little", signed=True) + beta.to_bytes(2, "little", signed=True)
+            + bytes([depth, ply]))
+
+
+def result_payload(state: int, flags: int, score: int, best: int, nodes: int,
+                   clocks: int) -> bytes:
+    return (bytes([state, flags]) + score.to_bytes(2, "little", signed=True)
+            + best.to_bytes(MOVE_BYTES, "little") + nodes.to_bytes(8, "little")
+            + clocks.to_bytes(8, "little"))
 
 
 def listing_payload(cycles: int, moves) -> bytes:

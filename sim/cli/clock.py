@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .common import MHZ_RANGE, CliError
 
 #: what ran: a projected time is at the clock of a build that holds it
-DESIGNS = ("chip", "generator")
+DESIGNS = ("chip", "generator", "search")
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,9 @@ def latest_clock(build_dir: str = "build", board: str = "*",
         if not MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1]:  # a damaged report (nan, 0): no clock
             continue
         if design == "chip" and not report.get("engines"):
+            continue
+        # a search board's build holds neither the perft chip nor the move generator's board
+        if (design == "search") != (report.get("design") == "search thread"):
             continue
         if newest is None or mtime > newest[0]:
             built = report.get("built") if isinstance(report.get("built"), str) else \

@@ -38,6 +38,9 @@ def register(sub) -> None:
     p.add_argument("--board", choices=tuple(BOARDS), default=None,
                    help=f"the board (default: {DEFAULT_BOARD}, or the one BITSTREAM's report "
                         "names)")
+    p.add_argument("--search", action="store_true",
+                   help="the search board's build (build/synth/BOARD-search, `posdata synth "
+                        "--search`) by default instead of the perft chip's")
     p.add_argument("--flash", action="store_true",
                    help="write the SPI flash (kept across power-off) instead of the SRAM")
     p.add_argument("--port", metavar="DEV", default=None,
@@ -75,13 +78,15 @@ def run(args) -> int:
         seconds = time.monotonic() - start
     result = {"bitstream": build["bitstream"], "board": build["board"],
               "report": build["report"], "commit": build["commit"], "built": build["built"],
-              "engines": build["engines"], "fmax_mhz": build["fmax_mhz"],
+              "engines": build["engines"], "search": build["search"],
+              "fmax_mhz": build["fmax_mhz"],
               "into": "flash" if args.flash else "sram", "command": argv, "tool": source,
               "seconds": round(seconds, 3)}
     fmax = f"Fmax {build['fmax_mhz']:g} MHz" if build["fmax_mhz"] else "Fmax unknown"
-    lines = [f"bitstream {build['bitstream']} ({build['board']}, the perft chip with "
-             f"{build['engines']} engine(s), {fmax}, commit {build['commit'] or 'unknown'}, "
-             f"built {build['built']})",
+    carries = ("the search thread" if build["search"]
+               else f"the perft chip with {build['engines']} engine(s)")
+    lines = [f"bitstream {build['bitstream']} ({build['board']}, {carries}, {fmax}, commit "
+             f"{build['commit'] or 'unknown'}, built {build['built']})",
              f"program   {where}"
              + ("" if args.flash else " (lost at power-off; --flash keeps it)")
              + f" in {seconds:.1f} s, with {source}"]
@@ -107,12 +112,13 @@ def chosen_build(args) -> dict:
         raise CliError(generator_alone(args.board, f"{args.board}'s build"))
     if args.bitstream is None:
         board = args.board or DEFAULT_BOARD
-        directory = os.path.join(args.build_dir, "synth", board)
+        search = " --search" if args.search else ""
+        directory = os.path.join(args.build_dir, "synth", board + ("-search" if search else ""))
         report_path = os.path.join(directory, REPORT)
         if not os.path.isfile(report_path):
             raise CliError(f"{directory} holds no complete build: run `posdata synth --board "
-                           f"{board}` first" + (f" (--build-dir {args.build_dir})"
-                                                if args.build_dir != "build" else ""))
+                           f"{board}{search}` first" + (f" (--build-dir {args.build_dir})"
+                                                        if args.build_dir != "build" else ""))
         report = read_report(report_path)
         bitstream = os.path.join(directory, os.path.basename(str(report.get("bitstream", ""))))
     else:
@@ -133,7 +139,9 @@ def chosen_build(args) -> dict:
         raise CliError(f"{report_path} names no board: a damaged report")
     if args.board is not None and args.board != board:
         raise CliError(f"{bitstream} was built for {board}, not --board {args.board}")
-    if report.get("design") == "generator" or not report.get("engines"):
+    from posdata.hdl.boards.synth import SEARCH_DESIGN
+    searches = report.get("design") == SEARCH_DESIGN
+    if report.get("design") == "generator" or not (report.get("engines") or searches):
         raise CliError(generator_alone(board, bitstream))
     if not os.path.isfile(bitstream) or os.path.getsize(bitstream) == 0:
         raise CliError(f"{bitstream} is missing or empty although {report_path} describes it: "
@@ -147,7 +155,7 @@ def chosen_build(args) -> dict:
             "commit": report.get("commit") if isinstance(report.get("commit"), str) else None,
             "built": report.get("built") if isinstance(report.get("built"), str) else
             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(report_path))),
-            "engines": report.get("engines"),
+            "engines": report.get("engines"), "search": searches,
             "fmax_mhz": fmax if isinstance(fmax, (int, float)) else None,
             "baud": (report.get("uart") or {}).get("baud")
             if isinstance(report.get("uart"), dict) else None}
@@ -182,7 +190,11 @@ def read_status(args, build) -> tuple[list[str], dict]:
     try:
         with BoardClient(open_link(args.port, baud, timeout)) as client:
             info = client.wait_self_test(SELF_TEST_WAIT_S)
-            obj, text = status_report(client.status())
+            if info.engines == 0 and info.threads > 0:  # a search board: no count, no STATUS
+                obj, text = {}, ["search    the search thread answers (posdata search "
+                                 "--backend hw --target board)"]
+            else:
+                obj, text = status_report(client.status())
     except BoardError as e:
         hint = ""
         if "Permission denied" in str(e):  # the serial port's group, not the USB device's rule

@@ -161,11 +161,20 @@ def run_chip(args, backend: str) -> int:
         raise CliError(f"--backend {backend} searches to a --depth, not for a --movetime")
     if args.mhz is not None and backend == "sw":
         raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
-    if args.target is not None or args.port is not None:
-        # the search thread has a compiled model only (no board or other simulator yet)
-        raise CliError(f"--backend {backend} runs the search thread on the compiled model; "
-                       f"--target and --port go with --backend gen")
+    on_board = args.target == "board"
+    if backend == "sw" and (args.target is not None or args.port is not None):
+        raise CliError("--target and --port go with --backend gen, hw or both (sw searches "
+                       "on the reference)")
+    if args.target not in (None, "board", "cxxrtl"):
+        raise CliError(f"the search thread runs on its compiled model (--target cxxrtl) or on "
+                       f"a search board (--target board), not --target {args.target}")
+    if args.port is not None and not on_board:
+        raise CliError("--port goes with --target board")
+    if on_board and args.port is None:
+        raise CliError("--target board needs --port (the search board's serial port)")
     threads = args.threads or 1
+    if threads > 1 and on_board:
+        raise CliError("--threads: a search board has one search thread")
     if threads > 1 and backend == "both":
         raise CliError("--threads goes with --backend sw or hw (both follows the reference "
                        "job by job)")
@@ -179,7 +188,10 @@ def run_chip(args, backend: str) -> int:
     from posdata.engine.host_search import HostSearch, ReferenceLeaf
 
     model, models = None, []
-    if backend != "sw":
+    if on_board:
+        model = search_board(args)
+        models = [model]
+    elif backend != "sw":
         from ..drivers.search_cxxrtl import SearchModel
         model = SearchModel(verbose=True)  # a first compile says so on stderr
         models = [model] + [SearchModel(verbose=False) for _ in range(threads - 1)]
@@ -218,7 +230,9 @@ def run_chip(args, backend: str) -> int:
     clock = None
     if backend != "sw":
         from .clock import clock_mhz
-        clock = clock_mhz(args.mhz, "chip", board=CLOCK_BOARD)
+        # on a search board, its build's clock; else a projection at the 25F perft chip's
+        clock = (clock_mhz(args.mhz, "search", board="*-search") if on_board
+                 else clock_mhz(args.mhz, "chip", board=CLOCK_BOARD))
     mhz = clock.mhz if clock else None
     cpn = hw_cycles / hw_nodes if hw_nodes else None
     # the jobs' time on the thread: each one's load and start, then its search
@@ -273,6 +287,17 @@ def run_chip(args, backend: str) -> int:
         print("no legal move: " + ("checkmate" if board.in_check() else "stalemate"))
     print(f"bestmove {line[0] if best is not None else '(none)'}")
     return 0 if match is not False else 1
+
+
+def search_board(args):
+    """A BoardClient on --port that PING says is a search board (a LeafSearcher)."""
+    from posdata.hdl.link.protocol import DEFAULT_BAUD
+
+    from ..drivers.fpga_board import BoardError, open_search_board
+    try:
+        return open_search_board(args.port, args.baud or DEFAULT_BAUD)
+    except BoardError as e:
+        raise CliError(str(e)) from None
 
 
 def _score_json(score: int) -> dict:

@@ -48,6 +48,11 @@ def register(sub) -> None:
                    help="perft engines behind the front end (default: the board's; "
                         "ulx3s-85f holds several, the smaller parts one)")
     add_variant_arg(p)
+    p.add_argument("--search", action="store_true",
+                   help="build the search board instead: the search thread behind the UART "
+                        "(protocol v2's SEARCH and RESULT; ECP5 boards; default clock 21 MHz, "
+                        "the thread's one-clock steps route at about 25) into "
+                        "build/synth/BOARD-search")
     p.add_argument("--seed", type=int_in_range(0, 2**31 - 1, "--seed"), default=1, metavar="N",
                    help="nextpnr placement seed (default: 1)")
     p.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS, "--seeds"), default=None,
@@ -110,13 +115,17 @@ def run_one(args, progress, ticker) -> int:
     from posdata.hdl.boards.synth import SynthError, synthesize
 
     variant = build_variant(args)
+    if args.search and args.seeds is not None:
+        raise CliError("--seeds builds the perft chip's board; leave out --search")
     if args.seeds is not None:
         return run_seeds(args, variant, progress, ticker)
-    directory = os.path.join(args.build_dir, "synth", args.board)
+    directory = os.path.join(args.build_dir, "synth",
+                             args.board + ("-search" if args.search else ""))
     check_directory(directory, "--build-dir")
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
-                            progress, engines=args.engines, variant=variant)
+                            progress, engines=args.engines, variant=variant,
+                            search=args.search)
     except SynthError as e:
         raise CliError(str(e)) from None
     except KeyboardInterrupt:

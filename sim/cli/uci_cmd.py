@@ -29,9 +29,14 @@ def run(args) -> int:
 
     from ..drivers.movegens import movegens_on
 
+    target = target_from_args(args)
+
     def chip():
+        if target.name == "board":  # a search board on --port
+            from ..drivers.fpga_board import open_search_board
+            return open_search_board(target.port, target.baud, target.timeout)
         from ..drivers.search_cxxrtl import SearchModel
         return SearchModel()
 
-    return main(movegens=movegens_on(target_from_args(args)), variant=args.variant,
+    return main(movegens=movegens_on(target), variant=args.variant,
                 leaves={"sw": ReferenceLeaf, "hw": chip})

@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass
 
 from posdata.engine.defs import MAX_MOVES, MOVE_BITS
+from posdata.engine.leaf_search import LeafResult
+from posdata.engine.search import SearchStopped
 from posdata.hdl.common.contract import (
     MAX_DEPTH,
     default_split,
@@ -43,7 +45,9 @@ from posdata.hdl.common.contract import (
 from posdata.hdl.link.protocol import (
     DEFAULT_BAUD,
     ENGINE_ALL,
+    FLAG_BEST,
     FLAG_BULK,
+    FLAG_REFUSED,
     FLAG_SELF_TEST,
     FRAME_TIMEOUT_BYTES,
     LISTING_HEADER,
@@ -52,6 +56,7 @@ from posdata.hdl.link.protocol import (
     PING_MAGIC,
     PROTOCOL_VERSION,
     REPLY_HEADER,
+    RESULT_BYTES,
     STATUS_BYTES,
     UART_FRAME_BITS,
     Cmd,
@@ -62,6 +67,7 @@ from posdata.hdl.link.protocol import (
     crc8,
     load_payload,
     perft_payload,
+    search_payload,
     state_bytes,
     update_payload,
 )
@@ -74,7 +80,7 @@ MOVE_MASK = (1 << MOVE_BITS) - 1
 FULL_LOAD_ABOVE = 31
 
 #: the longest reply payload each command can have
-MAX_REPLY = {Cmd.PING: PING_BYTES, Cmd.STATUS: STATUS_BYTES,
+MAX_REPLY = {Cmd.PING: PING_BYTES, Cmd.STATUS: STATUS_BYTES, Cmd.RESULT: RESULT_BYTES,
              Cmd.GENERATE: LISTING_HEADER + MOVE_BYTES * MAX_MOVES,
              Cmd.LEGAL: LISTING_HEADER + MOVE_BYTES * MAX_MOVES}
 
@@ -140,6 +146,18 @@ class BoardInfo:
 
 
 @dataclass
+class SearchResult:
+    """RESULT's reply: a search job's state and, once done, its result."""
+    state: State
+    best_valid: bool
+    refused: bool         #: the thread refused the job (the board checks jobs first: never)
+    score: int
+    best: int
+    nodes: int
+    clocks: int
+
+
+@dataclass
 class BoardStatus:
     """STATUS's reply."""
     state: State
@@ -159,6 +177,7 @@ class BoardClient:
         self.shadow = ShadowBoard()
         self.shadow.forget()  # whatever the board holds: the first load is a whole one
         self.info: BoardInfo | None = None
+        self.interrupt = None  #: for search jobs: asked between polls (see ``search``)
         self._synced = bool(getattr(transport, "just_reset", False))
 
     def close(self) -> None:
@@ -331,8 +350,54 @@ class BoardClient:
                            int.from_bytes(reply[12:20], "little"))
 
     def abort(self) -> None:
-        """Stop the running count, if any (the board's position stays loaded)."""
+        """Stop the running count or search job, if any (the board's position stays
+        loaded)."""
         self.command(Cmd.ABORT)
+
+    # --- A search board's jobs (engine.host_search.LeafSearcher) ---------------------------
+
+    def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+               limit: float | None = None) -> LeafResult:
+        """One job of a search board's thread on ``board``: loaded (what changed), SEARCH,
+        then RESULT until it is done. ``interrupt`` (an attribute, as the compiled thread's):
+        asked between polls; when it answers True the job is aborted and
+        ``engine.search.SearchStopped`` raised. ``limit`` (seconds): abort and raise
+        ``BoardTimeout`` past it."""
+        self.load(board)
+        self.command(Cmd.SEARCH, search_payload(alpha, beta, depth, ply))
+        deadline = None if limit is None else time.monotonic() + limit
+        while True:
+            result = self.result()
+            if result.state == State.DONE:
+                break
+            if result.state != State.RUNNING:
+                self._lost()
+                raise ProtocolError(f"{self.transport.name} answered RESULT with state "
+                                    f"{result.state.name} for a job it took")
+            if self.interrupt is not None and self.interrupt():
+                self.abort()
+                raise SearchStopped
+            if deadline is not None and time.monotonic() > deadline:
+                self.abort()
+                raise BoardTimeout(f"the search job did not finish within {limit:g} s")
+            self.transport.sleep(self.transport.poll_interval)
+        if result.refused:
+            raise ProtocolError(f"{self.transport.name}'s thread refused a job the board took")
+        return LeafResult(result.score, result.best if result.best_valid else None,
+                          result.nodes, result.clocks)
+
+    def result(self) -> SearchResult:
+        reply = self.command(Cmd.RESULT)
+        self._expect_length(Cmd.RESULT, reply, RESULT_BYTES)
+        if reply[0] not in set(State):
+            self._lost()
+            raise ProtocolError(f"{self.transport.name} answered RESULT with state {reply[0]}")
+        flags = reply[1]
+        return SearchResult(State(reply[0]), bool(flags & FLAG_BEST), bool(flags & FLAG_REFUSED),
+                            int.from_bytes(reply[2:4], "little", signed=True),
+                            int.from_bytes(reply[4:7], "little"),
+                            int.from_bytes(reply[7:15], "little"),
+                            int.from_bytes(reply[15:23], "little"))
 
     # --- Frames --------------------------------------------------------------------------------
 
@@ -484,3 +549,21 @@ class SerialTransport:
 
     def close(self) -> None:
         self._port.close()
+
+
+def open_search_board(port: str, baud: int = DEFAULT_BAUD, timeout: float = 1.0) -> BoardClient:
+    """A client of the search board on ``port`` (a leaf searcher); ``BoardError`` if the port
+    does not answer or PING says another board (a perft board: engines; the iCEBreaker: no
+    threads)."""
+    client = BoardClient(SerialTransport(port, baud, timeout=timeout))
+    try:
+        info = client.ping()
+        if not (info.engines == 0 and info.threads > 0):
+            raise BoardError(f"the board on {port} carries the "
+                             + ("perft chip" if info.engines else "move generator alone")
+                             + ", not the search thread: build and program the search board "
+                             "(posdata synth --search; posdata program --search)")
+    except BaseException:
+        client.close()
+        raise
+    return client

@@ -4,12 +4,16 @@ chip's clocks per leaf) turned into rates at the routed Fmax."""
 
 import sys
 
+from posdata.hdl.boards.synth import SEARCH_DESIGN
+
 
 def add_speed(report: dict, progress=None) -> dict:
     """Add the generator's cycles per move and the perft chip's clocks per leaf, and their rates
     at Fmax, to a synthesis report (both measured on the gateware in simulation). With several
     engines, the chip's rate is the projected one: a shared count's simulated makespan."""
     variant = report.get("variant", "chess")
+    if report.get("design") == SEARCH_DESIGN:  # make bench-search measures the thread
+        return report
     report["cycles_per_move"] = round(cycles_per_move(variant), 3)
     report["moves_per_second_at_fmax"] = round(report["fmax_mhz"] * 1e6
                                                / report["cycles_per_move"])
@@ -84,7 +88,9 @@ def cycles_per_move(variant: str = "chess") -> float:
 
 def print_report(r: dict) -> None:
     pll, uart = r["pll"], r["uart"]
-    print(f"board      {r['board']} ({r['device']}), {r.get('engines', 1)} perft engine(s)")
+    carries = ("the search thread" if r.get("design") == SEARCH_DESIGN
+               else f"{r.get('engines', 1)} perft engine(s)")
+    print(f"board      {r['board']} ({r['device']}), {carries}")
     if "divq" in pll:  # the iCE40's SB_PLL40
         dividers = f"SB_PLL40 DIVR {pll['divr']}, DIVF {pll['divf']}, DIVQ {pll['divq']}"
     else:
@@ -95,6 +101,9 @@ def print_report(r: dict) -> None:
     if r.get("design") == "generator":
         print("design     the move generator alone behind the UART (no perft chip: it does not "
               "fit)")
+    if r.get("design") == SEARCH_DESIGN:
+        print("design     the search thread behind the UART (protocol v2's SEARCH and RESULT); "
+              "its clocks per node: make bench-search")
     error = 100 * (uart["actual_baud"] - uart["baud"]) / uart["baud"]
     print(f"uart       {uart['baud']} baud (divisor {uart['divisor']}, {error:+.1f}%)")
     print(f"{'resource':<20} {'used':>6} {'available':>9} {'%':>6}")
@@ -103,8 +112,9 @@ def print_report(r: dict) -> None:
     verdict = "met" if r["timing_met"] else "NOT met"
     print(f"Fmax       {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g} MHz: {verdict} "
           f"(nextpnr, seed {r['seed']})")
-    print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
-          f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
+    if "cycles_per_move" in r:
+        print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
+              f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
     if "chip_clocks_per_leaf" in r:
         engines = r.get("engines", 1)
         name, depth = chip_speed_count(engines)

@@ -24,6 +24,7 @@ from posdata.hdl.link.protocol import (
     command_frame,
     load_payload,
     perft_payload,
+    search_payload,
     update_payload,
 )
 from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused, BoardTimeout
@@ -238,6 +239,9 @@ BAD_FRAMES = [
     (Cmd.UPDATE, update_payload(bytes(2), [(64, 2)]), ENGINE_ALL, Err.BAD_ARGUMENT),
     (Cmd.UPDATE, update_payload(bytes(2), [(3, 2), (5, 1)]), ENGINE_ALL, Err.BAD_ARGUMENT),
     (Cmd.UPDATE, update_payload(b"\x80\x00", []), ENGINE_ALL, Err.BAD_ARGUMENT),
+    # a search board's commands on the perft board
+    (Cmd.SEARCH, search_payload(-100, 100, 2, 0), ENGINE_ALL, Err.UNSUPPORTED),
+    (Cmd.RESULT, b"", ENGINE_ALL, Err.UNSUPPORTED),
 ]
 
 

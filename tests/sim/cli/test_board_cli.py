@@ -20,14 +20,17 @@ from tests.compiled import compiled_cycles
 
 
 @contextmanager
-def pty_board(simulated: bool = True, corrupt_at: int | None = None):
-    """A pseudo-terminal whose far end is the board's compiled model (or nobody): pyserial
-    opens it like a USB serial port, a thread carries the bytes to and from the model.
-    ``corrupt_at``: flip a bit of the board's n-th byte on its way to the host."""
+def pty_board(simulated: bool = True, corrupt_at: int | None = None, board=None,
+              chunk: int = 2000):
+    """A pseudo-terminal whose far end is the board's compiled model (or ``board``, another
+    simulated board, or nobody): pyserial opens it like a USB serial port, a thread carries the
+    bytes to and from the model. ``corrupt_at``: flip a bit of the board's n-th byte on its way
+    to the host. ``chunk``: clocks simulated between looks at the line."""
     master, slave = os.openpty()
     stop = threading.Event()
     errors = []
-    board = CompiledBoard(verbose=False) if simulated else None  # a cold build takes a minute
+    if simulated and board is None:
+        board = CompiledBoard(verbose=False)  # a cold build takes a minute
 
     def bridge():
         try:
@@ -35,7 +38,7 @@ def pty_board(simulated: bool = True, corrupt_at: int | None = None):
             while not stop.is_set():
                 if select.select([master], [], [], 0)[0]:
                     board.write(os.read(master, 4096))
-                board.run_cycles(2000)
+                board.run_cycles(chunk)
                 if board.in_waiting:
                     data = bytearray(board.read(board.in_waiting))
                     if corrupt_at is not None and sent <= corrupt_at < sent + len(data):

@@ -37,8 +37,10 @@ def loader(tmp_path, monkeypatch):
 
 def plant_build(build_dir, board="ulx3s-25f", *, design="perft chip", engines=1,
                 suffix="bit") -> str:
-    """A complete build as `posdata synth` leaves it: the bitstream, then its report."""
-    directory = os.path.join(build_dir, "synth", board)
+    """A complete build as `posdata synth` leaves it: the bitstream, then its report (a search
+    board's in BOARD-search)."""
+    directory = os.path.join(build_dir, "synth",
+                             board + ("-search" if design == "search thread" else ""))
     os.makedirs(directory, exist_ok=True)
     bitstream = os.path.join(directory, f"posdata.{suffix}")
     with open(bitstream, "wb") as f:
@@ -67,6 +69,17 @@ def test_programs_the_boards_newest_complete_build(tmp_path, loader, capsys):
     assert (out["bitstream"], out["board"], out["into"], out["commit"]) == \
         (bitstream, "ulx3s-25f", "sram", "0123456789ab")
     assert out["report"] == os.path.join(os.path.dirname(bitstream), "report.json")
+
+
+def test_programs_the_search_board_with_search(tmp_path, loader, capsys):
+    perft = plant_build(tmp_path / "build")
+    search = plant_build(tmp_path / "build", design="search thread", engines=0)
+    assert main(["program", "--search", "--build-dir", str(tmp_path / "build"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert loader() == [["-b", "ulx3s", "-m", search]] and out["search"] is True
+    assert main(["program", "--build-dir", str(tmp_path / "build")]) == 0  # the perft build
+    assert loader()[-1] == ["-b", "ulx3s", "-m", perft]
+    assert "the perft chip with 1 engine(s)" in capsys.readouterr().out
 
 
 def test_flash_and_another_boards_programmer(tmp_path, loader, capsys):

@@ -77,7 +77,7 @@ def test_both_names_the_first_differing_node(capsys, monkeypatch):
     (["--depth", "2", "--chip-depth", "1"], "--chip-depth goes with"),
     (["--backend", "sw", "--movegen", "hw", "--depth", "1"], "contradicts"),
     (["--backend", "sw", "--variant", "amazon", "--depth", "1"], "orthodox chess only"),
-    (["--backend", "hw", "--target", "pysim", "--depth", "1"], "--target and --port go with"),
+    (["--backend", "hw", "--target", "pysim", "--depth", "1"], "not --target pysim"),
     (["--backend", "sw", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
     (["--backend", "gen", "--mhz", "100", "--depth", "1"], "--mhz goes with"),
     (["--target", "pysim", "--depth", "1"], "--target goes with --backend gen"),

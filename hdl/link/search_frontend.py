@@ -1,0 +1,246 @@
+"""A search thread behind the board's command protocol (``hdl.link.protocol``: the search board).
+
+::
+
+    rx -> HostLink --- frame --> command FSM --(loads, jobs, ABORT)--> SearchThread
+    tx <- HostLink <- ReplyShifter <- PING, RESULT <------- score, best move, nodes, clocks
+
+The board answers PING (0 engines, its threads), LOAD and UPDATE (the position, into the
+thread's board and the front end's copy of it), SEARCH (a job on the loaded position: the
+window, remaining depth and ply; answered at once, the job runs on), RESULT (the job's state
+and, once done, its score, best move, nodes and clocks; while it runs, nodes and clocks so far)
+and ABORT (a running job stops; the thread's board, left somewhere in the tree, is reloaded from
+the copy). Anything else is UNSUPPORTED. Every job begins with the whole position written into
+the thread from the copy, a1 first, as the thread's load contract asks (its evaluation's sums
+are rebuilt from such a load): 64 clocks, what the compiled model counts for a job's load.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.leaf_search import MAX_JOB_DEPTH
+from posdata.engine.search import MATE
+from posdata.engine.variants import CHESS
+
+from ..common.contract import CODE_BITS, SQUARES
+from ..search.search_thread import SearchThread
+from .arguments import ArgumentCheck
+from .chip_frontend import initial_position
+from .cursor import PayloadCursor
+from .link import HostLink
+from .position_writer import PositionWriter
+from .protocol import (
+    FLAG_BEST,
+    FLAG_REFUSED,
+    PING_BYTES,
+    RESULT_BYTES,
+    SEARCH_BOARD,
+    Cmd,
+    Err,
+    SelfTest,
+    State,
+    ping_payload,
+    variant_number,
+)
+from .reply_shifter import ReplyShifter
+
+WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the thread's own bound)
+
+
+class SearchFrontEnd(wiring.Component):
+    """Parameters
+    ----------
+    divisor : int
+        Clock cycles per UART bit, ``round(clock_hz / baud)``; at least 4.
+    frame_timeout : int or None
+        Clocks without a byte after which a half-received command is dropped.
+    thread : wiring.Component or None
+        The search thread (default ``SearchThread()``); tests may pass a model with its ports.
+
+    Ports
+    -----
+    rx : In(1); tx : Out(1)
+        Serial data from and to the host (idle high).
+    busy : Out(1)
+        A job runs (for an LED).
+    """
+
+    rx: In(1, init=1)
+    tx: Out(1, init=1)
+    busy: Out(1)
+
+    def __init__(self, divisor: int, *, frame_timeout: int | None = None, thread=None):
+        self.link = HostLink(divisor, frame_timeout, engines=1, supported=SEARCH_BOARD)
+        self.thread = thread if thread is not None else SearchThread()
+        super().__init__()
+
+    @property
+    def divisor(self) -> int:
+        return self.link.divisor
+
+    @property
+    def frame_timeout(self) -> int:
+        return self.link.frame_timeout
+
+    def elaborate(self, platform):
+        m = Module()
+        init_codes, init_root = initial_position(CHESS)
+        m.submodules.link = link = self.link
+        m.submodules.thread = thread = self.thread
+        m.submodules.cursor = cursor = PayloadCursor()
+        m.submodules.arguments = check = ArgumentCheck(CHESS)
+        m.submodules.writer = writer = PositionWriter(init_root)
+        m.submodules.shifter = shifter = ReplyShifter(RESULT_BYTES)
+        m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx)]
+        wiring.connect(m, link.payload, cursor.payload)
+        wiring.connect(m, cursor.current, check.current, writer.current)
+        wiring.connect(m, shifter.payload, link.reply_payload)
+
+        # the thread's board: the writer's squares (LOAD, UPDATE, a reload from the copy)
+        m.d.comb += [thread.load.en.eq(writer.wr_en), thread.load.sq.eq(writer.wr_sq),
+                     thread.load.color.eq(writer.wr_code[:2]),
+                     thread.load.piece.eq(writer.wr_code[2:])]
+        m.submodules.position = position = Memory(shape=CODE_BITS, depth=SQUARES, init=init_codes)
+        copy_w, copy_r = position.write_port(), position.read_port()
+        m.d.comb += [copy_w.en.eq(writer.wr_en), copy_w.addr.eq(writer.wr_sq),
+                     copy_w.data.eq(writer.wr_code), copy_r.addr.eq(cursor.addr),
+                     writer.copy_sq.eq(cursor.addr - 1), writer.copy_code.eq(copy_r.data)]
+        hdr = link.frame.header
+        m.d.comb += [cursor.length.eq(hdr.length),
+                     check.load.eq(hdr.cmd == Cmd.LOAD), check.update.eq(hdr.cmd == Cmd.UPDATE),
+                     writer.load.eq(hdr.cmd == Cmd.LOAD)]
+
+        # --- the job and its result ------------------------------------------------------
+        self.args = args = Signal(48)  # SEARCH's six bytes, as they pass the cursor
+        alpha, beta = args[:16].as_signed(), args[16:32].as_signed()
+        depth, ply = args[32:40], args[40:48]
+        self.running = running = Signal()
+        state = Signal(8, init=State.IDLE)
+        flags, score, best = Signal(8), Signal(16), Signal(24)
+        nodes, clocks = Signal(64), Signal(64)
+        root = writer.root
+        m.d.comb += [thread.job.side.eq(root.side), thread.job.castle.eq(root.castle),
+                     thread.job.ep_valid.eq(root.ep_valid), thread.job.ep_sq.eq(root.ep_sq),
+                     thread.job.alpha.eq(alpha), thread.job.beta.eq(beta),
+                     thread.job.depth.eq(depth), thread.job.ply.eq(ply),
+                     self.busy.eq(running), link.counting.eq(running)]
+        with m.If(running):  # RESULT while it runs: the nodes and clocks so far
+            m.d.sync += [nodes.eq(thread.nodes), clocks.eq(thread.clocks)]
+        with m.If(thread.done & running):
+            m.d.sync += [running.eq(0), state.eq(State.DONE), score.eq(thread.score),
+                         best.eq(thread.best), nodes.eq(thread.nodes), clocks.eq(thread.clocks),
+                         flags.eq(Mux(thread.best_valid, FLAG_BEST, 0)
+                                  | Mux(thread.error, FLAG_REFUSED, 0))]
+        self.result = Cat(state, flags, score, best, nodes, clocks)
+        self._command_fsm(m, link, cursor, check, writer, shifter, thread, state)
+        return m
+
+    def _command_fsm(self, m, link, cursor, check, writer, shifter, thread, state):
+        hdr = link.frame.header
+        r_status, r_length = Signal(8), Signal(16)
+        m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
+        ping = ping_payload(0, 1, SelfTest.NONE, variant_number(CHESS))
+        alpha, beta = self.args[:16].as_signed(), self.args[16:32].as_signed()
+        depth, ply = self.args[32:40], self.args[40:48]
+
+        def reply(status, length=0):
+            m.d.sync += [r_status.eq(status), r_length.eq(length)]
+            m.next = "Reply"
+
+        def copy_to_thread():
+            """A square a clock from the copy into the thread (addr 1 .. 64: squares 0 .. 63)."""
+            m.d.comb += [cursor.advance.eq(1), writer.copy.eq(cursor.addr != 0)]
+
+        with m.FSM(name="command"):
+            with m.State("Power-Up"):
+                copy_to_thread()
+                with m.If(cursor.addr == 64):
+                    m.d.comb += cursor.restart.eq(1)
+                    m.next = "Idle"
+            with m.State("Idle"):
+                with m.If(link.frame.valid & ~link.reply.busy):
+                    m.d.comb += [cursor.restart.eq(1), check.clear.eq(1)]
+                    m.next = "Judge"
+            with m.State("Judge"):
+                with m.If(~link.frame.ok):
+                    reply(link.frame.verdict)
+                with m.Else():
+                    with m.Switch(hdr.cmd):
+                        with m.Case(Cmd.PING):
+                            m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(PING_BYTES),
+                                         shifter.load_data.eq(Const(
+                                             int.from_bytes(ping, "little"), 8 * PING_BYTES))]
+                            reply(Err.OK, PING_BYTES)
+                        with m.Case(Cmd.RESULT):
+                            m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(RESULT_BYTES),
+                                         shifter.load_data.eq(self.result)]
+                            reply(Err.OK, RESULT_BYTES)
+                        with m.Case(Cmd.ABORT):
+                            with m.If(self.running):
+                                m.d.comb += thread.abort.eq(1)
+                                m.d.sync += [self.running.eq(0), state.eq(State.ABORTED)]
+                                m.next = "Drain"
+                            with m.Else():
+                                reply(Err.OK)
+                        with m.Case(Cmd.LOAD, Cmd.UPDATE, Cmd.SEARCH):
+                            m.next = "Check"
+
+            with m.State("Check"):
+                m.d.comb += [cursor.advance.eq(1),
+                             check.check.eq(cursor.started & (hdr.cmd != Cmd.SEARCH))]
+                with m.If(cursor.started & (hdr.cmd == Cmd.SEARCH)):
+                    m.d.sync += self.args.word_select(cursor.current.index[:3], 8).eq(
+                        cursor.current.byte)
+                with m.If(cursor.last):
+                    m.next = "Check-Done"
+            with m.State("Check-Done"):
+                m.d.comb += cursor.restart.eq(1)
+                bad_job = ((depth > MAX_JOB_DEPTH) | (ply > 127) | (alpha < -WINDOW)
+                           | (beta > WINDOW) | (alpha >= beta))
+                with m.If(hdr.cmd == Cmd.SEARCH):
+                    with m.If(bad_job):
+                        reply(Err.BAD_ARGUMENT)
+                    with m.Else():
+                        m.next = "Job-Load"
+                with m.Elif(check.bad):
+                    reply(Err.BAD_ARGUMENT)
+                with m.Else():
+                    m.next = "Write"
+            with m.State("Write"):
+                m.d.comb += [cursor.advance.eq(1), writer.write.eq(cursor.started)]
+                with m.If(cursor.last):
+                    reply(Err.OK)
+
+            # --- SEARCH: the whole board from the copy, a1 first (the thread rebuilds its
+            # evaluation's sums from such a load: UPDATE's writes alone would leave them
+            # apart), then the job once the writes are in the planes ----------------------
+            settle = Signal(2)
+            with m.State("Job-Load"):
+                copy_to_thread()
+                with m.If(cursor.addr == 64):
+                    m.d.comb += cursor.restart.eq(1)
+                    m.d.sync += settle.eq(3)
+                    m.next = "Job-Settle"
+            with m.State("Job-Settle"):
+                m.d.sync += settle.eq(settle - 1)
+                with m.If(settle == 1):
+                    m.next = "Job-Start"
+            with m.State("Job-Start"):
+                m.d.comb += thread.start.eq(1)
+                m.d.sync += [self.running.eq(1), state.eq(State.RUNNING)]
+                reply(Err.OK)
+
+            # --- ABORT: the thread back to idle, then its board from the copy ---------------
+            with m.State("Drain"):
+                with m.If(~thread.busy):
+                    m.next = "Reload"
+            with m.State("Reload"):
+                copy_to_thread()
+                with m.If(cursor.addr == 64):
+                    reply(Err.OK)
+
+            with m.State("Reply"):
+                m.d.comb += link.reply.start.eq(1)
+                m.next = "Idle"

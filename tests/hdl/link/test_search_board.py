@@ -1,0 +1,98 @@
+"""The search board (hdl.link.search_frontend.SearchFrontEnd: the search thread behind the board
+protocol) in Amaranth's simulator, driven by BoardClient over a simulated UART: its jobs equal
+the reference's (score, best move, nodes), jobs follow loads and updates, RESULT follows a job,
+ABORT stops one and the next runs as on a fresh board, bad jobs and the perft chip's commands
+are refused in one reply, an interrupt aborts the job under way."""
+
+import pytest
+
+from posdata.engine.board import Board
+from posdata.engine.leaf_search import leaf_search
+from posdata.engine.search import SearchStopped
+from posdata.hdl.link.protocol import UART_FRAME_BITS, Cmd, Err, State, search_payload
+from posdata.hdl.link.search_frontend import SearchFrontEnd
+from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused
+from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
+
+EN_PASSANT = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
+PROMOTION = "8/P6k/8/8/8/8/6Kp/8 w - - 0 1"
+ENDING = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+@pytest.fixture(scope="module")
+def client():
+    front_end = SearchFrontEnd(4, frame_timeout=64 * UART_FRAME_BITS * 4)
+    c = BoardClient(SimulatedTransport(front_end=front_end, watchdog=200_000))
+    c.ping()
+    return c
+
+
+def refused(client, cmd, payload=b""):
+    try:
+        client.command(cmd, payload)
+    except BoardRefused as e:
+        return e.code
+    return None
+
+
+def test_ping_says_a_search_board(client):
+    info = client.ping()
+    assert (info.version, info.engines, info.threads) == (2, 0, 1)
+
+
+@pytest.mark.parametrize("fen, alpha, beta, depth, ply", [
+    (EN_PASSANT, -50, 50, 1, 0), (PROMOTION, -30001, 30001, 1, 3),
+    pytest.param(ENDING, -20, 400, 1, 0, marks=pytest.mark.slow),
+    pytest.param(ENDING, 100, 101, 0, 0, marks=pytest.mark.slow)])
+def test_jobs_are_the_reference_s(client, fen, alpha, beta, depth, ply):
+    got = client.search(Board(fen), alpha, beta, depth, ply)
+    want = leaf_search(Board(fen), alpha, beta, depth, ply)
+    assert (got.score, got.best_move, got.nodes) == (want.score, want.best_move, want.nodes)
+    assert got.clocks > 0
+    result = client.result()
+    assert (result.state, result.nodes) == (State.DONE, want.nodes)
+
+
+@pytest.mark.parametrize("payload, why", [
+    (search_payload(50, 50, 1, 0), "empty window"),
+    (search_payload(-100, 100, 9, 0), "deeper than a job goes"),
+    (search_payload(-30002, 100, 1, 0), "alpha below -(MATE + 1)"),
+    (search_payload(-100, 100, 1, 128), "ply over 127"),
+])
+def test_bad_jobs_are_refused(client, payload, why):
+    assert refused(client, Cmd.SEARCH, payload) == Err.BAD_ARGUMENT, why
+    assert client.result().state != State.RUNNING
+
+
+@pytest.mark.parametrize("cmd", [Cmd.PERFT, Cmd.STATUS, Cmd.GENERATE, Cmd.LEGAL])
+def test_the_perft_chip_s_commands_are_unsupported(client, cmd):
+    payload = bytes(3) if cmd == Cmd.PERFT else b""
+    assert refused(client, cmd, payload) == Err.UNSUPPORTED
+
+
+def test_abort_stops_a_job_and_the_next_runs_as_on_a_fresh_board(client):
+    board = Board(KIWIPETE)
+    client.load(board)
+    client.command(Cmd.SEARCH, search_payload(-30001, 30001, 2, 0))
+    client.transport.sleep(5e-6)  # 500 clocks into the job
+    running = client.result()
+    assert running.state == State.RUNNING and 0 < running.clocks
+    assert refused(client, Cmd.SEARCH, search_payload(-1, 1, 0, 0)) == Err.BUSY
+    assert refused(client, Cmd.LOAD, bytes([2] * 64) + bytes(2)) == Err.BUSY
+    client.abort()
+    assert client.result().state == State.ABORTED
+    got = client.search(Board(EN_PASSANT), -50, 50, 1, 0)
+    want = leaf_search(Board(EN_PASSANT), -50, 50, 1, 0)
+    assert (got.score, got.best_move, got.nodes) == (want.score, want.best_move, want.nodes)
+
+
+@pytest.mark.slow
+def test_an_interrupt_aborts_the_job_under_way(client):
+    client.interrupt = lambda: True
+    try:
+        with pytest.raises(SearchStopped):
+            client.search(Board(KIWIPETE), -30001, 30001, 2, 0)
+    finally:
+        client.interrupt = None
+    assert client.result().state == State.ABORTED
