@@ -29,8 +29,9 @@ PERIOD = 1e-8
 
 #: payload lengths each command takes (the protocol's command table)
 LENGTHS = {Cmd.PING: {0}, Cmd.LOAD: {66}, Cmd.UPDATE: set(range(2, 131, 2)),
-           Cmd.GENERATE: {0}, Cmd.LEGAL: {0}, Cmd.PERFT: {3}, Cmd.STATUS: {0}, Cmd.ABORT: {0}}
-IDLE_ONLY = {Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT}
+           Cmd.GENERATE: {0}, Cmd.LEGAL: {0}, Cmd.PERFT: {3}, Cmd.STATUS: {0}, Cmd.ABORT: {0},
+           Cmd.SEARCH: {6}, Cmd.RESULT: {0}}
+IDLE_ONLY = {Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT, Cmd.SEARCH}
 
 
 def expected_verdict(cmd, engine, length, crc_ok, counting, self_testing, engines, supported):
@@ -53,10 +54,16 @@ def expected_verdict(cmd, engine, length, crc_ok, counting, self_testing, engine
 HEADERS = [(cmd, engine, length)
            for cmd in [*Cmd, 0x00, 0x7E]
            for engine in (0, 1, 2, 0xFE, ENGINE_ALL)
-           for length in (0, 1, 2, 3, 64, 66, 67, 130, 131)]
-BOARDS = [  # (engines, supported, registered): the ECP5's chip, the iCEBreaker's generator
-    (1, frozenset(Cmd), False), (3, frozenset(Cmd), False), (3, frozenset(Cmd), True),
-    (1, frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE}), True)]
+           for length in (0, 1, 2, 3, 6, 64, 66, 67, 130, 131)]
+#: the perft board's commands and the search board's, as the protocol's table gives them
+PERFT = frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT,
+                   Cmd.STATUS, Cmd.ABORT})
+SEARCH = frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE, Cmd.SEARCH, Cmd.RESULT, Cmd.ABORT})
+BOARDS = [  # (engines, supported, registered): the ECP5's chip, the iCEBreaker's generator,
+    # the search board, and a judge that takes every command
+    (1, PERFT, False), (3, PERFT, False), (3, PERFT, True),
+    (1, frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE}), True),
+    (1, SEARCH, False), (1, frozenset(Cmd), False)]
 
 
 @pytest.mark.parametrize("engines, supported, registered", BOARDS)
