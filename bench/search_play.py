@@ -238,7 +238,8 @@ def parse(argv):
     return p.parse_args(argv)
 
 
-def check(args, book, problems) -> None:
+def check(args) -> None:
+    """The options that need no file."""
     if args.depth < 1:
         raise BenchError(f"--depth {args.depth}: at least 1")
     if not 0 <= args.chip_depth <= MAX_JOB_DEPTH:
@@ -247,20 +248,27 @@ def check(args, book, problems) -> None:
         raise BenchError(f"--jobs {args.jobs}: 1 to 64")
     if args.ply_cap < 1:
         raise BenchError(f"--ply-cap {args.ply_cap}: at least 1")
-    if not 0 <= args.games <= 2 * len(book):
-        raise BenchError(f"--games {args.games}: 0 to {2 * len(book)} (two per book line)")
-    if not 0 <= args.positions <= len(problems):
-        raise BenchError(f"--positions {args.positions}: 0 to {len(problems)}")
+
+
+def read_inputs(args) -> tuple[list, list]:
+    """The book and the suite (each only when used), with --games and --positions checked."""
+    book = play_data.read_book(args.book) if args.games != 0 else []
+    games = 2 * len(book) if args.games is None else args.games
+    if not 0 <= games <= 2 * len(book):
+        raise BenchError(f"--games {games}: 0 to {2 * len(book)} (two per book line)")
+    problems = play_data.read_suite(args.suite) if args.positions != 0 else []
+    positions = len(problems) if args.positions is None else args.positions
+    if not 0 <= positions <= len(problems):
+        raise BenchError(f"--positions {positions}: 0 to {len(problems)}")
+    args.games, args.positions = games, positions
+    return book, problems
 
 
 def main(argv=None) -> int:
     args = parse(argv)
     try:
-        book = play_data.read_book(args.book)
-        problems = play_data.read_suite(args.suite)
-        args.games = 2 * len(book) if args.games is None else args.games
-        args.positions = len(problems) if args.positions is None else args.positions
-        check(args, book, problems)
+        check(args)
+        book, problems = read_inputs(args)
     except (BenchError, ValueError) as e:
         print(f"{NAME}: error: {e}", file=sys.stderr)
         return 2
