@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-search-area bench-chip bench-variants docs measurements measurements-long clean
+.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-search-area bench-play bench-chip bench-variants docs measurements measurements-long clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -24,6 +24,7 @@ help:
 	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature; the search thread's clocks per node, its load, projected nodes/s at the 25F clock"
 	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes)"
+	@echo "make bench-play  playing strength: the chip's search against the software search, 100 games at depth 3 (score, Elo and its error bar) and Win At Chess (solved counts; half an hour or more)"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
 	@echo "make measurements  run the benches and the 25F build: docs/measurements.md and the README's figures (a quarter of an hour)"
@@ -97,6 +98,9 @@ bench-variants: $(STAMP)
 
 bench-search-area: $(STAMP)
 	$(PY) bench/search_area.py
+
+bench-play: $(STAMP)
+	$(PY) bench/search_play.py
 
 bench-chip: $(STAMP)
 	$(PY) bench/chip.py

@@ -48,6 +48,7 @@ QUICK = {
     "bench-sim-chip": bench("chip_sim.py"),
     "search": bench("search.py"),
     "search-hw": bench("search.py", "--movegen", "hw"),
+    "play": bench("search_play.py"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),
     "variants-hw": bench("variants.py", "--hw"),

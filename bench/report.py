@@ -86,6 +86,9 @@ def headlines(runs: dict) -> list[tuple[str, str, str, str]]:
                   f"({r['many_engines']['clocks_per_leaf']:.4f} clocks per leaf)")
     add("search, eight positions, software and hardware generator", "search-hw",
         "make bench-search", lambda r: search_figure(runs.get("search"), r))
+    if runs.get("play"):
+        add("playing strength: the chip's search against the software search", "play",
+            "make bench-play", play_figure)
     return rows
 
 
@@ -93,6 +96,28 @@ def whole_figure(r: dict) -> str:
     w = r["whole_process"]
     return (f"perft({w['depth']}) of the {w['position']} position in {w['seconds']:.2f} s, "
             f"{w['ratio']:.2f}x {r['peer'].split()[0]} ({w['peer_seconds']:.2f} s)")
+
+
+def elo_text(m: dict) -> str:
+    """The match's Elo difference and its 95 % error bar (None in the JSON: infinite)."""
+    if m["elo"] is None:
+        return "+inf" if m["score"] > 0.5 else "-inf"
+    margin = f"{m['elo_margin']:.0f}" if m["elo_margin"] is not None else "inf"
+    return f"{m['elo']:+.0f} +- {margin}"
+
+
+def play_figure(r: dict) -> str:
+    """The chip's match score and Elo, and the suite's solved counts."""
+    out = []
+    if "match" in r:
+        m = r["match"]
+        out.append(f"{m['games']} games at depth {r['depth']}: chip +{m['wins']} ={m['draws']} "
+                   f"-{m['losses']}, {100 * m['score']:.1f} %, Elo {elo_text(m)}")
+    if "suite" in r:
+        s = r["suite"]
+        out.append(f"{s['name']} at depth {s['depth']}: " + ", ".join(
+            f"{k} {n}" for k, n in s["solved"].items()) + f" of {s['positions']}")
+    return "; ".join(out)
 
 
 def chip_figure(r: dict) -> str:
@@ -214,6 +239,46 @@ def section_search(r: dict) -> list[str]:
     out += ["", f"Depth {r['depth']}, move generator {r['movegen']}: {thousands(r['nodes'])} "
                 f"nodes in {r['seconds']:.2f} s, {thousands(r['nps'])} nodes/s; "
                 f"signature {r['signature']}."]
+    return out
+
+
+def section_play(r: dict) -> list[str]:
+    out = []
+    if "match" in r:
+        m = r["match"]
+        spm = ", ".join(f"{k} {v:.3f}" for k, v in m["seconds_per_move"].items()
+                        if v is not None)
+        out += [f"The chip's search (the host's search to depth {r['depth']} over the chip's "
+                f"evaluation, chip depth {r['chip_depth']}, leaf {r['leaf']}) against the "
+                f"software search (Searcher, eval.py, depth {r['depth']}): {m['games']} games "
+                f"from {m['openings']} book openings, either side white, ply cap "
+                f"{m['ply_cap']} (adjudicated on material).", "",
+                "| chip | wins | draws | losses | score |", "|---|---|---|---|---|"]
+        for label, t in (("as white", m["as_white"]), ("as black", m["as_black"]),
+                         ("**all**", m)):
+            n = t["wins"] + t["draws"] + t["losses"]
+            score = (t["wins"] + t["draws"] / 2) / n if n else 0
+            out.append(f"| {label} | {t['wins']} | {t['draws']} | {t['losses']} | "
+                       f"{100 * score:.1f} % |")
+        out += ["", f"Elo difference (chip - software): **{elo_text(m)}** (95 %: D(p) = "
+                    "-400 log10(1/p - 1), the interval of p from the games' score variance, "
+                    "bench/elo.py). Endings: " + ", ".join(
+                        f"{k} {v}" for k, v in m["endings"].items())
+                + f". {m['games_per_s']:.3f} games/s with {r['jobs']} processes; seconds per "
+                  f"move: {spm}. Games digest {m['digest']}.", ""]
+    if "suite" in r:
+        s = r["suite"]
+        out += [f"{s['name']}, {s['positions']} positions at depth {s['depth']} (solved: the "
+                "move is in bm and not in am):", "",
+                "| searcher | solved | nodes | seconds |", "|---|---|---|---|"]
+        for k, n in s["solved"].items():
+            out.append(f"| {k} | **{n}** | {thousands(s['nodes'][k])} | "
+                       f"{s['seconds'][k]:.1f} |")
+        if s["agree"] is not None:
+            out += ["", "chip-ref and chip-hw agree at every position (move, score, nodes)."
+                    if s["agree"] else f"chip-ref and chip-hw differ at "
+                    f"{len(s['differences'])} positions: "
+                    + ", ".join(d["id"] for d in s["differences"]) + "."]
     return out
 
 
@@ -353,6 +418,7 @@ SECTIONS = {
                        section_sim_chip),
     "search": ("Search, software generator", section_search),
     "search-hw": ("Search, hardware generator (compiled model)", section_search),
+    "play": ("Playing strength: the chip's search against the software search", section_play),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",
               section_synth),
     "bench-chip": ("The perft chip, one engine", section_chip),
