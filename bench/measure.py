@@ -48,7 +48,6 @@ QUICK = {
     "bench-sim-chip": bench("chip_sim.py"),
     "search": bench("search.py"),
     "search-hw": bench("search.py", "--movegen", "hw"),
-    "play": bench("search_play.py"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),
     "variants-hw": bench("variants.py", "--hw"),
@@ -65,6 +64,8 @@ LONG = {
     "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
     "variants-synth": bench("variants.py", "--hw", "--synth"),
     "scale": bench("scale.py"),
+    # 100 games and 300 positions at depth 3: about 20 minutes on two quiet cores
+    "play": bench("search_play.py"),
 }
 
 
