@@ -7,6 +7,11 @@
 * ``sparse``: Sandström's layout, ``posdata[table][from][to]``, 28,672 words of 12 bits
   (``hdl.image.sparse``); 28 block RAMs. Its start entries are words of the same table.
 
+At a geometry with modes (``hdl.image.variant.Geometry.mode_bits``: a variant whose pieces walk
+with modes, or any variant built so) the dense ROM holds the walk image instead
+(``hdl.image.walks``: each word also carries its successors' modes and skips) and the start
+table its first square, base and first mode, one port, whole; the walker is ``hdl.gen.legs``.
+
 Both give the walker the same word for the same square (``nextpos | nextdir << 6``; the dense
 layout adds ``skip``, how far on the nextdir entry is stored) and the same two bits derived
 beside it: whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a
