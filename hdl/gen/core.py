@@ -93,7 +93,8 @@ class GeneratorCore(wiring.Component):
         m = Module()
         g = self._geometry
         m.submodules.prefetch = prefetch = PiecePrefetcher(g, self._typed_scan,
-                                                           first_rank=self._split_lookup)
+                                                           first_rank=self._split_lookup,
+                                                           variant=self._variant)
         if self._typed_scan:
             wiring.connect(m, wiring.flipped(self.types), prefetch.types)
         m.submodules.walker = walker = Walker(self._layout, g, self._split_lookup)

@@ -78,7 +78,15 @@ from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout
 from ..image.variant import Geometry
 from .chessboard import BoardMemory
 from .core import GeneratorCore
-from .rom import DEFAULT_LAYOUT, PosdataRom, StartRom, StartsFromWalkRom, check_layout, rom_geometry
+from .rom import (
+    DEFAULT_LAYOUT,
+    PosdataRom,
+    StartRom,
+    StartsFromWalkRom,
+    check_layout,
+    check_modes,
+    rom_geometry,
+)
 
 
 class MoveGenerator(wiring.Component):
@@ -150,6 +158,8 @@ class MoveGenerator(wiring.Component):
         self._typed_scan = typed_scan
         self._variant = variant
         self._geometry = rom_geometry(variant, geometry)
+        check_modes(self._geometry, self._layout, typed_scan=typed_scan,
+                    split_lookup=split_lookup)
         super().__init__()
 
     @property

@@ -11,18 +11,20 @@ pointer (one flip-flop), so neither side waits on the other's logic within a cyc
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import BLACK, BPAWN, PAWN, WHITE, ptype
+from posdata.engine.variants import CHESS, get_variant
 
 from ..common.layouts import PIECE, SQUARE
 from ..common.priority import lowest_set_bit
-from ..image import dense
 from ..image.addressing import TABLE_BITS
 from ..image.variant import Geometry
+from ..image.walks import walk_image
 from .chessboard import PieceLookup, Planes, TypePlanes, rank_of
 from .params import QUEUE_DEPTH
-from .rom import ORTHODOX, start_port
+from .rom import ORTHODOX, check_modes, start_port
 
 # table_of computes the engine's table order (engine.defs.ptype, the same in every variant),
 # ``side`` high for black: checked here for every code a square holds, on both sides
@@ -44,7 +46,7 @@ def piece_record(geometry: Geometry, first_rank: bool = False) -> data.StructLay
         "table": TABLE_BITS,  # ROM table (table_of)
         "pawn": 1,
         "frm": SQUARE,
-        **dense.start_fields(geometry.dense_addr_bits),  # its start entry
+        **geometry.start_fields,  # its start entry
         **({"first_rank": 16} if first_rank else {}),
     })
 
@@ -79,6 +81,8 @@ class PiecePrefetcher(wiring.Component):
 
     Parameters
     ----------
+    variant : an engine.variants name: with a geometry with modes, whose table lookup by
+        (colour, code) the prefetcher holds (else a piece walks table ptype: ``table_of``)
     first_rank : bool
         Each queued piece also carries its first square's rank of the colour planes, picked
         as its start entry lands (the board does not change while pieces are prefetched): for
@@ -87,7 +91,9 @@ class PiecePrefetcher(wiring.Component):
 
 
     def __init__(self, geometry: Geometry = ORTHODOX, typed_scan: bool = False,
-                 first_rank: bool = False):
+                 first_rank: bool = False, variant=CHESS):
+        check_modes(geometry, "dense", typed_scan=typed_scan, split_lookup=first_rank)
+        self._variant = variant
         self._geometry = geometry
         self._typed_scan = typed_scan
         self._first_rank = first_rank
@@ -126,6 +132,16 @@ class PiecePrefetcher(wiring.Component):
         issue = Signal()
         if self._typed_scan:
             is_pawn, table = scanner.pawn, scanner.table
+        elif self._geometry.mode_bits:
+            # walks with modes: a piece's table by (colour, code), the walk image's (an
+            # asymmetric piece's Black walks a table of its own: makruk's khon), as memory
+            # contents, so that a new variant changes no logic
+            m.submodules.tables = tables = Memory(
+                shape=TABLE_BITS, depth=2 << TABLE_BITS,
+                init=walk_image(get_variant(self._variant)).table_lookup())
+            lookup = tables.read_port(domain="comb")
+            m.d.comb += lookup.addr.eq(Cat(self.lookup.piece, self.side))
+            table, is_pawn = lookup.data, self.lookup.piece == PAWN
         else:
             table, is_pawn = table_of(self.lookup.piece, self.side)
         sq = scanner.square
@@ -144,7 +160,7 @@ class PiecePrefetcher(wiring.Component):
 
         # The start entry lands straight in the queue.
         landed = Signal(record)
-        fields = dense.start_fields(self._geometry.dense_addr_bits)
+        fields = self._geometry.start_fields
         entry = data.StructLayout(fields)(self.starts.data)
         m.d.comb += landed.eq(inflight_rec)
         m.d.comb += [landed[name].eq(entry[name]) for name in fields]

@@ -7,6 +7,11 @@
 * ``sparse``: Sandström's layout, ``posdata[table][from][to]``, 28,672 words of 12 bits
   (``hdl.image.sparse``); 28 block RAMs. Its start entries are words of the same table.
 
+At a geometry with modes (``hdl.image.variant.Geometry.mode_bits``: a variant whose pieces walk
+with modes, or any variant built so) the dense ROM holds the walk image instead
+(``hdl.image.walks``: each word also carries its successors' modes and skips) and the start
+table its first square, base and first mode, one port, whole; the walker is ``hdl.gen.legs``.
+
 Both give the walker the same word for the same square (``nextpos | nextdir << 6``; the dense
 layout adds ``skip``, how far on the nextdir entry is stored) and the same two bits derived
 beside it: whether nextpos, and whether nextdir, leads back to the from-square (the walk, or a
@@ -45,7 +50,7 @@ from ..image.addressing import (
     rom_address,
     start_address,
 )
-from ..image.variant import Geometry, VariantImage, geometry_of, variant_image
+from ..image.variant import Geometry, VariantImage, geometry_of, variant_image, walk_geometry
 
 LAYOUTS = ROM_LAYOUTS
 
@@ -69,8 +74,10 @@ StartPort = start_port(ORTHODOX)
 
 
 def rom_geometry(variant, geometry: Geometry | None) -> Geometry:
-    """The geometry a unit is built with: the variant's own, or a larger one given."""
-    own = geometry_of(variant)
+    """The geometry a unit is built with: the variant's own, or a larger one given (with
+    modes: one that holds the variant's walk image)."""
+    own = walk_geometry(variant) if geometry is not None and geometry.mode_bits else \
+        geometry_of(variant)
     if geometry is None:
         return own
     if not geometry.holds(own):
@@ -82,6 +89,20 @@ def check_layout(layout: str) -> str:
     if layout not in LAYOUTS:
         raise ValueError(f"unknown ROM layout {layout!r}: choose from {', '.join(LAYOUTS)}")
     return layout
+
+
+def check_modes(geometry: Geometry, layout: str, split: bool = False,
+                typed_scan: bool = False, split_lookup: bool = False) -> None:
+    """A geometry with modes (the walk image, hdl.image.walks) is walked from the dense layout
+    by the ECP5's generator: refuse what it does not have, in one line."""
+    if not geometry.mode_bits:
+        return
+    for asked, what in ((layout == "sparse", "the sparse layout"),
+                        (split, "a split start table (the perft chip's)"),
+                        (typed_scan or split_lookup, "the iCE40's typed scan and split lookup")):
+        if asked:
+            raise ValueError(f"walks with modes are stored in the dense layout's walk image: "
+                             f"{what} cannot hold them")
 
 
 def held_image(variant, image: VariantImage | None) -> VariantImage:
@@ -139,6 +160,7 @@ class PosdataRom(wiring.Component):
         self._layout = check_layout(layout)
         self._image = held_image(variant, image)
         self._geometry = rom_geometry(variant, geometry)
+        check_modes(self._geometry, layout)
         port = read_port(self._geometry)
         super().__init__({"a": In(port), "b": In(port)})
 
@@ -149,11 +171,17 @@ class PosdataRom(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         g = self._geometry
-        if self._layout == "sparse":
+        if g.mode_bits:  # the walk image with modes, its words packed at the geometry's widths
+            walks = self._image.walks
+            words, ends = walks.words(g.skip_bits)[:len(walks.ends)], walks.ends
+            depth, word_bits, slice_bits = g.dense_depth, g.word_bits, 4
+        elif self._layout == "sparse":
             held, depth, word_bits, slice_bits = self._image.sparse, g.sparse_depth, WORD_BITS, 1
         else:
             held, depth, word_bits, slice_bits = self._image.dense, g.dense_depth, g.word_bits, 4
-        image = padded([w | e << word_bits for w, e in zip(held.words, held.ends)], depth)
+        if not g.mode_bits:
+            words, ends = held.words, held.ends
+        image = padded([w | e << word_bits for w, e in zip(words, ends)], depth)
         ports = [(self.a.addr, self.a.en), (self.b.addr, self.b.en)]
         out = _sliced_rom(m, image, word_bits + END_BITS, slice_bits, ports, platform)
         for port, word in zip((self.a, self.b), out):
@@ -203,6 +231,7 @@ class StartRom(wiring.Component):
         self._layout = check_layout(layout)
         self._image = held_image(variant, image)
         self._geometry = rom_geometry(variant, geometry)
+        check_modes(self._geometry, layout, split)
         port = start_port(self._geometry)
         super().__init__({"a": In(port), "b": In(port)})
 
@@ -216,6 +245,13 @@ class StartRom(wiring.Component):
             return r.data
 
         a = g.dense_addr_bits
+        if g.mode_bits:  # first | base | mode, one memory
+            m.submodules.mem = mem = Memory(shape=g.start_bits, depth=g.start_depth,
+                                            init=padded(self._image.walks.start_words(a),
+                                                        g.start_depth))
+            for port in (self.a, self.b):
+                m.d.comb += port.data.eq(read(mem, port))
+            return m
         if self._layout == "sparse":
             starts, width = self._image.sparse.starts, WORD_BITS
         else:

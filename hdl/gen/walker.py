@@ -45,9 +45,10 @@ from ..common.layouts import SQUARE, MoveLayout, Position
 from ..image.addressing import TABLE_BITS, rom_address
 from ..image.variant import Geometry
 from .chessboard import Planes, color_of, rank_of
+from .legs import elaborate_legs
 from .params import CONTEXTS
 from .prefetch import piece_record
-from .rom import DEFAULT_LAYOUT, ORTHODOX, check_layout, read_port
+from .rom import DEFAULT_LAYOUT, ORTHODOX, check_layout, check_modes, read_port
 
 # --- Sandström's rule ----------------------------------------------------------------------------
 
@@ -226,7 +227,9 @@ class Walker(wiring.Component):
         how the next entry's address is formed differs (from (table, from, square), or this
         entry's address plus 1 or ``skip``).
     geometry : hdl.image.variant.Geometry
-        The widths the variant's tables need (the dense ROM's addresses and skip field).
+        The widths the variant's tables need (the dense ROM's addresses and skip field). With
+        modes (``mode_bits``) the ROM holds the walk image and the walker follows its modes
+        (``hdl.gen.legs``): the rule below, generalised.
     split_lookup : bool
         The colour lookup split over the loop's two stages (for the iCE40): the logic stage
         picks the rank (8 squares of each plane) for every square the context may go to next,
@@ -240,6 +243,7 @@ class Walker(wiring.Component):
         self._layout = check_layout(layout)
         self._geometry = geometry
         self._split_lookup = split_lookup
+        check_modes(geometry, layout, split_lookup=split_lookup)
         super().__init__({
             "start": In(1), "position": In(Position), "planes": In(Planes),
             "pieces": In(stream.Signature(piece_record(geometry, split_lookup))),
@@ -247,6 +251,8 @@ class Walker(wiring.Component):
             "idle": Out(1), "walking": Out(1), "stepping": Out(1), "walk_from": Out(SQUARE)})
 
     def elaborate(self, platform):
+        if self._geometry.mode_bits:  # the walk image: the rule generalised (hdl.gen.legs)
+            return elaborate_legs(self)
         m = Module()
         side = self.position.side
 

@@ -9,6 +9,12 @@ and the widths derived from its tables.
   skip field, the promotion index), derived from the images, never set by hand. A bigger
   geometry than a variant needs also holds it (``Geometry.union``): the structure test builds
   every variant's RTL at one geometry and compares.
+* **Walks with modes** (Muller's legs: ``hdl.image.walks``): a variant whose pieces walk with
+  modes has no (from, to) tables; its ROM holds the walk image, whose words carry each
+  successor's mode and both skips. ``Geometry.mode_bits`` is the switch: 0 for Sandström's
+  words (orthodox chess, Chess960 and the four older fairy variants: today's words and RTL), the
+  mode's width for the walk image. Any variant's walks fit a geometry with modes
+  (``walk_geometry``); the structure test builds every variant at one such geometry.
 * **Promotions**: a small table by (side, index): the piece and whether it is the side's last
   (``promotion_image``); the merger walks it, so a side may have any number of promotions.
 * **Castling** comes with the position, not the variant (Chess960): its packing is part of the
@@ -21,11 +27,13 @@ from dataclasses import dataclass, fields
 from functools import cache
 
 from posdata.engine.defs import BLACK, WHITE
-from posdata.engine.variants import CHESS, VARIANTS, Variant, VariantError, get_variant
+from posdata.engine.variants import CHESS, VARIANTS, Variant, get_variant
 
-from .addressing import PUSH_BITS, SPARSE_TABLE_WORDS, SQUARE_BITS
-from .dense import DenseImage, dense_image
+from .addressing import SPARSE_TABLE_WORDS, SQUARE_BITS
+from .dense import DenseImage, dense_image, start_fields
 from .sparse import SparseImage, rom_words, sparse_image
+from .walks import MODE_BITS, WalkImage, walk_image
+from .walks import start_fields as walk_start_fields
 
 
 @dataclass(frozen=True)
@@ -34,16 +42,29 @@ class Geometry:
     dense_addr_bits: int  #: the dense walk ROM's address; its depth is ``1 << dense_addr_bits``
     skip_bits: int        #: the dense entry's nextdir skip
     promo_bits: int       #: index of a promotion within a side's set
+    mode_bits: int = 0    #: 0: Sandström's words; else the walk image's mode (hdl.image.walks)
 
     @property
     def word_bits(self) -> int:
-        """A dense ROM word: nextpos | nextdir << 6 | skip << 12."""
+        """A dense ROM word: nextpos | nextdir << 6 | skip << 12; with modes the walk image's
+        (``hdl.image.walks.word_fields``): a skip and a mode per successor."""
+        if self.mode_bits:
+            return 2 * (SQUARE_BITS + self.skip_bits + self.mode_bits)
         return 2 * SQUARE_BITS + self.skip_bits
 
     @property
+    def start_fields(self) -> dict[str, int]:
+        """A start entry's fields and widths, lowest bits first: the dense layout's
+        (``hdl.image.dense.start_fields``), or with modes the walk image's (first, base, mode)."""
+        if self.mode_bits:
+            return walk_start_fields(self.dense_addr_bits, self.mode_bits)
+        return start_fields(self.dense_addr_bits)
+
+    @property
     def start_bits(self) -> int:
-        """A dense start entry: first | d1 << 6 | base << 12 | pushes."""
-        return 2 * SQUARE_BITS + self.dense_addr_bits + PUSH_BITS
+        """A start entry: first | d1 << 6 | base << 12 | pushes (with modes: first | base |
+        mode)."""
+        return sum(self.start_fields.values())
 
     @property
     def dense_depth(self) -> int:
@@ -69,10 +90,16 @@ class Geometry:
 @dataclass(frozen=True)
 class VariantImage:
     variant: Variant
-    sparse: SparseImage       #: the (table, from, to) words, their end bits, the start entries
-    dense: DenseImage         #: the same walks stored by walk, at its own address width
+    #: the (table, from, to) words, their end bits, the start entries (None: walks with modes)
+    sparse: SparseImage | None
+    dense: DenseImage | None  #: the same walks stored by walk, at its own address width
     geometry: Geometry        #: what the images need
     promotions: tuple         #: per side, the promotion piece codes in generation order
+
+    @property
+    def walks(self) -> WalkImage:
+        """The walk image with modes (every variant has one; a geometry with modes holds it)."""
+        return walk_image(self.variant)
 
     @property
     def words(self) -> tuple[int, ...]:
@@ -90,20 +117,30 @@ class VariantImage:
 def image_of(variant: Variant, words) -> VariantImage:
     """The images and geometry of ``variant`` holding the sparse words ``words``."""
     dense = dense_image(words)
-    most = max(len(p) for p in variant.promotions)
     geometry = Geometry(tables=len(words) // SPARSE_TABLE_WORDS,
                         dense_addr_bits=dense.addr_bits,
                         skip_bits=max(1, dense.max_skip.bit_length()),
-                        promo_bits=max(1, (most - 1).bit_length()))
+                        promo_bits=promo_bits_of(variant))
     return VariantImage(variant, sparse_image(words), dense, geometry, variant.promotions)
+
+
+def promo_bits_of(variant: Variant) -> int:
+    return max(1, (max(len(p) for p in variant.promotions) - 1).bit_length())
+
+
+def walk_geometry(variant=CHESS) -> Geometry:
+    """The geometry of a variant's walk image (with modes): any variant's walks fit one."""
+    variant = get_variant(variant)
+    walks = walk_image(variant)
+    return Geometry(tables=walks.table_count, dense_addr_bits=walks.addr_bits,
+                    skip_bits=walks.skip_bits, promo_bits=promo_bits_of(variant),
+                    mode_bits=MODE_BITS)
 
 
 @cache
 def _built(variant: Variant) -> VariantImage:
-    if variant.has_modes:
-        raise VariantError(f"the gateware generator walks Sandström's (from, to) tables: "
-                           f"{variant.name}'s pieces walk with modes, which its walker does not "
-                           f"follow yet (hdl.image.walks holds their image); use --backend sw")
+    if variant.has_modes:  # no (from, to) tables: the walk image alone
+        return VariantImage(variant, None, None, walk_geometry(variant), variant.promotions)
     return image_of(variant, rom_words(variant))
 
 
@@ -116,8 +153,10 @@ def geometry_of(variant=CHESS) -> Geometry:
     return variant_image(variant).geometry
 
 
-#: the variants the gateware generator holds: Sandström's tables, no walks with modes (yet)
+#: the variants whose gateware walks Sandström's (from, to) words (no modes: today's RTL)
 GATEWARE_VARIANTS = tuple(v for v in VARIANTS if not v.has_modes)
+#: the variants whose gateware walks the walk image with modes
+MODED_VARIANTS = tuple(v for v in VARIANTS if v.has_modes)
 
 
 def hardware_name(variant) -> str:

@@ -30,7 +30,10 @@ the pawns do, Black's in a table no piece uses (``walk_tables``). A variant whos
 fit in 8 is refused in one line.
 
 Sandström's walks come out entry for entry as the dense image's (tests/hdl/image): the walk
-image is that layout with the two new fields, which the walker does not read yet.
+image is that layout with the new fields. The walker reads it at a geometry with modes
+(``hdl.image.variant.Geometry.mode_bits``; ``hdl.gen.legs``), the prefetcher finds a piece's
+table in a 16-entry table by (colour, code) (``table_lookup``): a variant is then its memories'
+contents alone.
 """
 
 from dataclasses import dataclass
@@ -48,10 +51,25 @@ MODE_BITS = 5
 PROMOTE = 16  #: a mode bit beside engine.pieces' four: the move promotes
 
 
-def word_fields(skip_bits: int) -> dict[str, int]:
+def word_fields(skip_bits: int, mode_bits: int = MODE_BITS) -> dict[str, int]:
     """A walk entry's fields and widths, lowest bits first."""
     return {"nextpos": SQUARE_BITS, "nextdir": SQUARE_BITS, "dir_skip": skip_bits,
-            "pos_skip": skip_bits, "np_mode": MODE_BITS, "nd_mode": MODE_BITS}
+            "pos_skip": skip_bits, "np_mode": mode_bits, "nd_mode": mode_bits}
+
+
+def start_fields(addr_bits: int, mode_bits: int = MODE_BITS) -> dict[str, int]:
+    """A start entry's fields and widths, lowest bits first."""
+    return {"first": SQUARE_BITS, "base": addr_bits, "mode": mode_bits}
+
+
+def pack(fields: dict[str, int], values: dict) -> int:
+    word = shift = 0
+    for name, width in fields.items():
+        if not 0 <= values[name] < 1 << width:
+            raise ValueError(f"{name} = {values[name]} does not fit in {width} bits")
+        word |= values[name] << shift
+        shift += width
+    return word
 
 
 @dataclass(frozen=True)
@@ -80,17 +98,26 @@ class WalkImage:
     def word_bits(self) -> int:
         return sum(word_fields(self.skip_bits).values())
 
-    def words(self) -> list[int]:
-        """The entries packed by ``word_fields``, padded to ``depth``."""
-        fields = word_fields(self.skip_bits)
-        out = []
-        for e in self.entries:
-            word, shift = 0, 0
-            for name, width in fields.items():
-                word |= e[name] << shift
-                shift += width
-            out.append(word)
+    def words(self, skip_bits: int | None = None) -> list[int]:
+        """The entries packed by ``word_fields`` (with a larger geometry's ``skip_bits``),
+        padded to ``depth``."""
+        fields = word_fields(self.skip_bits if skip_bits is None else skip_bits)
+        out = [pack(fields, e) for e in self.entries]
         return out + [0] * (self.depth - len(out))
+
+    def start_words(self, addr_bits: int | None = None) -> list[int]:
+        """The start entries packed by ``start_fields`` (with a larger geometry's
+        ``addr_bits``), by table * 64 + from."""
+        fields = start_fields(self.addr_bits if addr_bits is None else addr_bits)
+        # an empty walk's base is never read (it may be the address past the last entry)
+        return [pack(fields, {"first": first, "base": 0 if first == i & 63 else base,
+                              "mode": mode})
+                for i, (first, base, mode) in enumerate(self.starts)]
+
+    def table_lookup(self) -> list[int]:
+        """By colour << 3 | code: the table the piece walks (0 for codes no piece has)."""
+        return [self.tables.get((color, code), 0) for color in (WHITE, BLACK)
+                for code in range(N_TABLES)]
 
 
 def walk_tables(variant) -> dict:

@@ -37,7 +37,7 @@ def run(args) -> int:
     from posdata.sim.views.accounts import account
 
     board = load_board(args)
-    try:  # a variant whose pieces walk with modes: the walker refuses it, in one line
+    try:  # a variant whose tables the gateware cannot hold is refused in one line
         variant_image(board.variant)
     except VariantError as e:
         raise CliError(str(e)) from None

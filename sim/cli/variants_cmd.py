@@ -39,7 +39,7 @@ def describe() -> list[dict]:
             "pieces": pieces,
             "promotions": [[v.letter(side, code) for code in v.promotions[side]]
                            for side in (0, 1)],
-            "backends": ["sw"] + ([] if v.has_modes else ["gen"]) + (["hw"] if chip else []),
+            "backends": ["sw", "gen"] + (["hw"] if chip else []),
             "start_fen": v.start_fen})
     return out
 

@@ -15,6 +15,7 @@ those of ``jobs = 1``.
 import time
 
 from posdata.engine.board import Board
+from posdata.engine.movegen import bare_king_ended
 from posdata.engine.perft import perft
 
 from ..drivers.interface import GatewareMoveGen
@@ -39,12 +40,26 @@ def subtree(fen: str, depth: int, backend: str, sim: str, factory=None,
         gen = CheckingMoveGen(hw, len(board.hist), list(prefix)).gen
     else:
         gen = hw.gen
+    gen = game_rules(gen)
     try:
         result.nodes = perft(board, depth, gen, bulk=bulk)
     except GeneratorMismatch as e:
         result.mismatch = str(e)
     result.calls, result.cycles, result.moves = hw.calls, hw.cycles, hw.moves
     return result
+
+
+def game_rules(gen):
+    """``gen`` where no variant's rule has ended the game; where one has (shatranj's bare
+    king), the node has no moves, as the reference has none: a rule about the whole position,
+    the host's, as legality is, not the generator's (which walks pieces)."""
+    def ruled(board) -> None:
+        if board.data.bare_king and bare_king_ended(board):
+            del board.gen_dat[board.first_move[board.ply]:]
+            board.first_move[board.ply + 1] = len(board.gen_dat)
+            return
+        gen(board)
+    return ruled
 
 
 #: with workers, split until there are this many tasks per worker (or the leaves' parents)
@@ -103,7 +118,7 @@ def run_perft(board: Board, depth: int, backend: str = "sw", sim="cxxrtl",
     gen = None
     if backend != "sw":  # the moves above the split from the gateware too (legality: makemove)
         hw = GatewareMoveGen(driver)
-        gen = CheckingMoveGen(hw, len(board.hist), []).gen if check else hw.gen
+        gen = game_rules(CheckingMoveGen(hw, len(board.hist), []).gen if check else hw.gen)
     try:
         nodes = frontier(board, ply, gen)
     except GeneratorMismatch as e:

@@ -74,19 +74,21 @@ def test_variants_lists_every_variant_with_its_definitions(capsys):
     assert list(rows) == list(VARIANT_NAMES)
     assert {p["moves"] for p in rows["hoppelpoppel"]["pieces"]} >= {"mNcB", "mBcN"}
     assert rows["chess"]["backends"] == ["sw", "gen", "hw"]
-    assert rows["grasshopper"]["backends"] == ["sw"]
+    assert rows["grasshopper"]["backends"] == ["sw", "gen"]  # the walker follows modes
     status, out, _ = run_cli(["variants"], capsys)
     assert status == 0 and "G grasshopper gQ" in out and "S khon FfW" in out
 
 
-@pytest.mark.parametrize("backend, words", [("gen", "walk with modes"),
-                                            ("hw", "legality unit")])
+@pytest.mark.parametrize("backend, words", [("hw", "legality unit")])
 def test_the_gateware_refuses_a_variant_with_modes_in_one_line(backend, words, capsys):
+    """The perft chip refuses (its legality unit); the generator runs every variant
+    (tests/hdl/gen/test_hw_legs.py)."""
     status, out, err = run_cli(["perft", "--variant", "makruk", "--backend", backend,
                                 "--depth", "1"], capsys)
     assert status == 2 and words in err and err.count("\n") == 1
 
 
-def test_the_simulator_refuses_a_variant_with_modes_in_one_line(capsys):
+def test_the_simulator_runs_a_variant_with_modes(capsys):
+    """Amaranth's simulator walks Berolina's pawns (the walk image, hdl.gen.legs)."""
     status, out, err = run_cli(["sim", "--variant", "berolina"], capsys)
-    assert status == 2 and out == "" and "walk with modes" in err and err.count("\n") == 1
+    assert status == 0 and err == "" and "Pe2" in out
