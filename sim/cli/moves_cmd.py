@@ -1,7 +1,7 @@
 """posdata moves: the pseudo-legal moves of a position, in generation order, from the reference
 generator or from the simulated gateware."""
 
-from posdata.engine.movegen import gen
+from posdata.engine.movegen import bare_king_ended, gen
 
 from .common import (
     CliError,
@@ -35,6 +35,7 @@ def register(sub) -> None:
 def run(args) -> int:
     board = load_board(args)
     cycles = None
+    ended = board.data.bare_king and bare_king_ended(board)
     target = target_from_args(args, runs="--backend hw" if args.backend == "sw" else None)
     if args.backend == "hw":
         from posdata.sim.drivers.fpga_board import BoardError
@@ -48,6 +49,8 @@ def run(args) -> int:
         except (RuntimeError, ValueError, OSError, BoardError) as e:  # no toolchain, no board
             raise CliError(str(e)) from None
         moves, cycles = result.moves, result.cycles
+        if ended:  # the host's rule about the whole position, as the reference applies it
+            moves = []
     else:
         moves = board.moves(gen)
     if args.json:
@@ -55,12 +58,16 @@ def run(args) -> int:
         if cycles is not None:
             out["cycles"] = cycles
             out["target"] = str(target)
+        if ended:
+            out["ended"] = "bare king"
         print_json(out)
         return 0
     if board.variant.name != "chess":
         print(f"variant {board.variant.name}")
     print(f"fen    {board.fen()}")
     print(f"moves  {len(moves)} pseudo-legal, in generation order")
+    if ended:
+        print("ended  by the bare-king rule: the side to move has no moves")
     if cycles is not None:
         print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move, on {target})")
     for i, m in enumerate(moves):

@@ -92,3 +92,20 @@ def test_the_simulator_runs_a_variant_with_modes(capsys):
     """Amaranth's simulator walks Berolina's pawns (the walk image, hdl.gen.legs)."""
     status, out, err = run_cli(["sim", "--variant", "berolina"], capsys)
     assert status == 0 and err == "" and "Pe2" in out
+
+
+@pytest.mark.parametrize("backend", ["sw", "hw"])
+def test_moves_applies_the_bare_king_rule_on_either_backend(backend, capsys):
+    """Shatranj's bare king ends the game: the reference lists no moves, and the generator's
+    moves are dropped by the same host rule (perft applies it too), the clocks still shown."""
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    status, out, err = run_cli(["moves", "--variant", "shatranj", "--fen", fen,
+                                "--backend", backend, "--json"], capsys)
+    result = json.loads(out)
+    assert status == 0 and err == ""
+    assert result["moves"] == [] and result["ended"] == "bare king"
+    assert ("cycles" in result) == (backend == "hw")
+    status, out, err = run_cli(["moves", "--variant", "shatranj", "--fen",
+                                fen.replace(" w ", " b "), "--backend", backend, "--json"],
+                               capsys)
+    assert status == 0 and json.loads(out)["moves"] and "ended" not in json.loads(out)
