@@ -21,6 +21,10 @@ TARGETS = ("cxxrtl", "pysim", "verilator", "board")
 #: larger chip stays on CXXRTL unless --target verilator asks (worth it for long counts)
 CHIP_DEFAULT = "verilator"
 CHIP_DEFAULT_ENGINES = 1
+#: what runs the compiled board (``posdata board --sim``: sim.drivers.fpga_board_sim's
+#: CompiledBoard) and the search thread (sim.drivers.search_cxxrtl's SearchModel) when no
+#: simulator is named: see MODEL_DEFAULTS' measurements in docs/architecture.md
+MODEL_DEFAULTS = {"board": "cxxrtl", "search": "cxxrtl"}
 
 
 @dataclass(frozen=True)
@@ -46,15 +50,27 @@ def chip_default(engines: int = 1) -> str:
     """CHIP_DEFAULT for a chip of up to CHIP_DEFAULT_ENGINES engines where its toolchain is
     installed (Verilator also needs make and perl), else cxxrtl, which needs only the C++
     compiler."""
-    from ..models.toolchain import ToolchainError
-    from ..models.verilator import find_verilator
     if engines > CHIP_DEFAULT_ENGINES:
         return "cxxrtl"
+    return CHIP_DEFAULT if CHIP_DEFAULT == "cxxrtl" or verilator_installed() else "cxxrtl"
+
+
+def model_default(design: str) -> str:
+    """MODEL_DEFAULTS' simulator of ``design`` (``board``, ``search``) where its toolchain is
+    installed, else cxxrtl (the same clocks)."""
+    chosen = MODEL_DEFAULTS[design]
+    return chosen if chosen == "cxxrtl" or verilator_installed() else "cxxrtl"
+
+
+def verilator_installed() -> bool:
+    """Verilator and what it runs (make, perl, the C++ compiler) are there."""
+    from ..models.toolchain import ToolchainError
+    from ..models.verilator import find_verilator
     try:
         find_verilator()
     except ToolchainError:
-        return "cxxrtl"
-    return CHIP_DEFAULT
+        return False
+    return True
 
 
 def as_target(target) -> Target:

@@ -1,0 +1,76 @@
+"""The search thread under Verilator against its CXXRTL model, through one driver
+(sim.drivers.search_cxxrtl.SearchModel): the same jobs give the same score, best move, nodes and
+clocks, the same clocks per state and per load; a refused job, an aborted one; random
+X-initialisation changes nothing. Both are held to the reference in tests/hdl/search."""
+
+import random
+import shutil
+
+import pytest
+
+from posdata.engine.board import Board
+from posdata.engine.positions import STANDARD_POSITIONS
+from tests.hw_positions import EXTRA_STARTS, random_positions
+
+pytestmark = pytest.mark.skipif(
+    not any(shutil.which(c) for c in ("c++", "g++", "clang++")),
+    reason="no C++ compiler: the search thread's models cannot be built")
+
+FULL = 30_001
+
+
+def make_jobs() -> list:
+    """Depths 0 to 2 over standard, extra and random positions, full and narrow windows."""
+    rng = random.Random(31)
+    fens = [p.fen for p in STANDARD_POSITIONS] + list(EXTRA_STARTS) + random_positions(8, 31)
+    out = []
+    for fen in fens:
+        for depth in (0, 1, 2):
+            a = rng.randint(-400, 300)
+            for alpha, beta in ((-FULL, FULL), (a, a + rng.randint(1, 100))):
+                out.append((fen, alpha, beta, depth, rng.randint(0, 12)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def models():
+    from posdata.sim.drivers.search_cxxrtl import SearchModel
+    with SearchModel(verbose=False, simulator="cxxrtl") as c, \
+            SearchModel(verbose=False, simulator="verilator") as v:
+        yield c, v
+
+
+def test_the_same_jobs_to_the_clock(models):
+    cxxrtl, verilator = models
+    assert (cxxrtl.simulator, verilator.simulator) == ("cxxrtl", "verilator")
+    for fen, alpha, beta, depth, ply in make_jobs():
+        got = [m.job(Board(fen), alpha, beta, depth, ply) for m in models]
+        assert got[1] == got[0], (fen, alpha, beta, depth, ply)
+        assert got[0][0].clocks > 0 and not got[0][1]
+    assert verilator.phases == cxxrtl.phases and sum(cxxrtl.phases.values()) > 0
+    assert (verilator.load_clocks, verilator.jobs) == (cxxrtl.load_clocks, cxxrtl.jobs)
+
+
+def test_a_refused_job_and_an_aborted_one(models):
+    board = Board(STANDARD_POSITIONS[1].fen)
+    refused = [m.job(board, -FULL, FULL, 15) for m in models]
+    assert refused[0][1] and refused[1] == refused[0]
+    aborted = []
+    for m in models:
+        m.begin(board, -FULL, FULL, 3)
+        assert not m.run(5_000)
+        aborted.append(m.abort())
+    assert aborted[0] == aborted[1] > 0
+    after = [m.search(board, -50, 50, 1) for m in models]
+    assert after[0] == after[1]
+
+
+def test_random_x_initialisation_changes_nothing(models, monkeypatch):
+    from posdata.sim.drivers.search_cxxrtl import SearchModel
+    from posdata.sim.models.verilator import build_library
+    monkeypatch.setenv("POSDATA_X_SEED", "4242")
+    jobs = make_jobs()[::7]
+    with SearchModel(build_library(design="search"), verbose=False) as seeded:
+        for fen, alpha, beta, depth, ply in jobs:
+            assert seeded.job(Board(fen), alpha, beta, depth, ply) == \
+                models[0].job(Board(fen), alpha, beta, depth, ply), fen
