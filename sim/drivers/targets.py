@@ -21,10 +21,11 @@ TARGETS = ("cxxrtl", "pysim", "verilator", "board")
 #: larger chip stays on CXXRTL unless --target verilator asks (worth it for long counts)
 CHIP_DEFAULT = "verilator"
 CHIP_DEFAULT_ENGINES = 1
-#: what runs the compiled board (``posdata board --sim``: sim.drivers.fpga_board_sim's
-#: CompiledBoard) and the search thread (sim.drivers.search_cxxrtl's SearchModel) when no
-#: simulator is named: see MODEL_DEFAULTS' measurements in docs/architecture.md
-MODEL_DEFAULTS = {"board": "cxxrtl", "search": "cxxrtl"}
+#: what runs the compiled board (sim.drivers.fpga_board_sim's CompiledBoard) and the search
+#: thread (sim.drivers.search_cxxrtl's SearchModel) when no simulator is named: Verilator's
+#: models compile in about half CXXRTL's CPU (CXXRTL flattens both) and run faster, the board
+#: 1.5 times, the search thread 3-4 times (bench/model_sim.py; docs/architecture.md)
+MODEL_DEFAULTS = {"board": "verilator", "search": "verilator"}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """The board design under Verilator against its CXXRTL model: the same sessions on both, byte for
 byte and clock for clock on the line (the power-up self-test, STATUS, LOAD, PERFT plain and bulk
-followed by STATUS polls, a garbled frame and the resync after it); the model cache's keys; the
-simulator a CompiledBoard runs by default."""
+followed by STATUS polls, a garbled frame and the resync after it; in make test-slow: make test
+builds one board model, Verilator's, and tests/hdl/link runs the protocol on it); random
+X-initialisation changes nothing; the model cache's keys; the simulator a CompiledBoard runs by
+default."""
 
 import shutil
 
@@ -44,7 +46,7 @@ class Recorder:
         self.log.append(("discard", None, self.board.cycle))
 
 
-def session(simulator: str) -> tuple[list, list]:
+def session(simulator: str, depth: int = 3) -> tuple[list, list]:
     """One board's session from power-up: what crossed the line, when, and what the client made
     of it."""
     from posdata.sim.drivers.fpga_board_sim import CompiledBoard
@@ -53,7 +55,7 @@ def session(simulator: str) -> tuple[list, list]:
     seen = [client.wait_self_test(), client.status(), line.probe()]
     board = Board(BY_NAME["kiwipete"].fen)
     for bulk in (True, False):
-        count = client.perft(board, 3, bulk)
+        count = client.perft(board, depth, bulk)
         seen += [(count.leaves, count.clocks), client.status()]
     frame = bytearray(command_frame(Cmd.PERFT, perft_payload(3, True, 1)))
     frame[-1] ^= 0x04  # the CRC
@@ -66,6 +68,7 @@ def session(simulator: str) -> tuple[list, list]:
     return line.log, seen
 
 
+@pytest.mark.slow
 def test_the_same_sessions_to_the_clock():
     cxxrtl_log, cxxrtl_seen = session("cxxrtl")
     verilator_log, verilator_seen = session("verilator")
@@ -76,6 +79,13 @@ def test_the_same_sessions_to_the_clock():
     # and the session is a real one: the counts are the published ones
     assert cxxrtl_seen[3][0] == cxxrtl_seen[5][0] == BY_NAME["kiwipete"].counts[2]
     assert cxxrtl_seen[4].state == State.DONE and cxxrtl_log[-1][2] > 1_000_000
+
+
+def test_random_x_initialisation_changes_nothing(monkeypatch):
+    zeros = session("verilator", depth=2)
+    monkeypatch.setenv("POSDATA_X_SEED", "31")
+    assert session("verilator", depth=2) == zeros
+    assert zeros[1][3][0] == BY_NAME["kiwipete"].counts[1]
 
 
 def test_model_keys_and_defines():

@@ -1,7 +1,8 @@
 """The search thread under Verilator against its CXXRTL model, through one driver
 (sim.drivers.search_cxxrtl.SearchModel): the same jobs give the same score, best move, nodes and
-clocks, the same clocks per state and per load; a refused job, an aborted one; random
-X-initialisation changes nothing. Both are held to the reference in tests/hdl/search."""
+clocks, the same clocks per state and per load; a refused job, an aborted one (make test-slow:
+make test builds one search model, Verilator's, which tests/hdl/search holds to the reference
+and to Amaranth's simulator's clocks). Random X-initialisation changes nothing."""
 
 import random
 import shutil
@@ -40,6 +41,7 @@ def models():
         yield c, v
 
 
+@pytest.mark.slow
 def test_the_same_jobs_to_the_clock(models):
     cxxrtl, verilator = models
     assert (cxxrtl.simulator, verilator.simulator) == ("cxxrtl", "verilator")
@@ -51,6 +53,7 @@ def test_the_same_jobs_to_the_clock(models):
     assert (verilator.load_clocks, verilator.jobs) == (cxxrtl.load_clocks, cxxrtl.jobs)
 
 
+@pytest.mark.slow
 def test_a_refused_job_and_an_aborted_one(models):
     board = Board(STANDARD_POSITIONS[1].fen)
     refused = [m.job(board, -FULL, FULL, 15) for m in models]
@@ -65,12 +68,13 @@ def test_a_refused_job_and_an_aborted_one(models):
     assert after[0] == after[1]
 
 
-def test_random_x_initialisation_changes_nothing(models, monkeypatch):
+def test_random_x_initialisation_changes_nothing(monkeypatch):
     from posdata.sim.drivers.search_cxxrtl import SearchModel
-    from posdata.sim.models.verilator import build_library
+    jobs = make_jobs()[::5]
+    with SearchModel(verbose=False, simulator="verilator") as zeros:
+        want = [zeros.job(Board(fen), alpha, beta, depth, ply)
+                for fen, alpha, beta, depth, ply in jobs]
     monkeypatch.setenv("POSDATA_X_SEED", "4242")
-    jobs = make_jobs()[::7]
-    with SearchModel(build_library(design="search"), verbose=False) as seeded:
-        for fen, alpha, beta, depth, ply in jobs:
-            assert seeded.job(Board(fen), alpha, beta, depth, ply) == \
-                models[0].job(Board(fen), alpha, beta, depth, ply), fen
+    with SearchModel(verbose=False, simulator="verilator") as seeded:
+        for job, result in zip(jobs, want):
+            assert seeded.job(Board(job[0]), *job[1:]) == result, job
