@@ -115,3 +115,10 @@ def test_the_default_simulator(monkeypatch):
     assert targets.model_default("board") == targets.model_default("search") == "cxxrtl"
     with pytest.raises(ValueError, match="CXXRTL model only"):
         CompiledBoard(design="icebreaker", simulator="verilator")
+
+
+def test_the_icebreaker_has_no_verilator_model(capsys):
+    from posdata.sim.cli import main
+    assert main(["board", "ping", "--target", "verilator", "--board", "icebreaker"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--board icebreaker has a CXXRTL model only" in err

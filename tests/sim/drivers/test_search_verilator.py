@@ -4,6 +4,7 @@ clocks, the same clocks per state and per load; a refused job, an aborted one (m
 make test builds one search model, Verilator's, which tests/hdl/search holds to the reference
 and to Amaranth's simulator's clocks). Random X-initialisation changes nothing."""
 
+import json
 import random
 import shutil
 
@@ -78,3 +79,36 @@ def test_random_x_initialisation_changes_nothing(monkeypatch):
     with SearchModel(verbose=False, simulator="verilator") as seeded:
         for job, result in zip(jobs, want):
             assert seeded.job(Board(job[0]), *job[1:]) == result, job
+
+
+def search_json(capsys, target: str) -> dict:
+    from posdata.sim.cli import main
+    code = main(["search", "--backend", "hw", "--depth", "2", "--chip-depth", "1", "--target",
+                 target, "--json", "--fen", STANDARD_POSITIONS[1].fen])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0, out
+    return out
+
+
+def test_cli_search_on_verilator(capsys):
+    got = search_json(capsys, "verilator")
+    assert got["hw_nodes"] > 0 and got["hw_cycles"] > 0
+
+
+@pytest.mark.slow
+def test_cli_search_on_either_simulator(capsys):
+    runs = [search_json(capsys, target) for target in ("verilator", "cxxrtl")]
+    keys = ("score", "bestmove", "pv", "nodes", "hw_nodes", "hw_cycles", "hw_load_cycles")
+    assert [runs[0][k] for k in keys] == [runs[1][k] for k in keys]
+
+
+@pytest.mark.slow
+def test_lint_clean_and_every_waiver_needed():
+    from posdata.sim.models.verilator import LINT_WAIVERS, SEARCH_LINT_WAIVERS, lint
+    from posdata.sim.models.verilog_export import verilog_text
+    verilog = verilog_text("search")
+    assert lint(verilog, SEARCH_LINT_WAIVERS, top="posdata_search") == []
+    for rule in set(SEARCH_LINT_WAIVERS) - set(LINT_WAIVERS):
+        rest = {k: v for k, v in SEARCH_LINT_WAIVERS.items() if k != rule}
+        assert any(f"-{rule}:" in line for line in lint(verilog, rest, top="posdata_search")), \
+            f"the {rule} waiver is not needed any more: drop it"
