@@ -3,10 +3,11 @@
 so that software-only commands never import amaranth (or pyserial).
 
 Targets: ``pysim`` (Amaranth's simulator: the golden reference, slow), ``cxxrtl`` (the
-compiled model, the default; the perft chip's is CHIP_DEFAULT), ``verilator`` (the exported
-Verilog under Verilator: a second, independent compiled simulator, of the generator and of the
-perft chip) and ``board`` (the real board over its serial port, or anything that answers like
-it: the simulated board behind a pty in the tests).
+compiled model, the default; the perft chip's is CHIP_DEFAULT, the board design's and the
+search thread's MODEL_DEFAULTS), ``verilator`` (the exported Verilog under Verilator: a second,
+independent compiled simulator, of the generator, the perft chip, the board design and the
+search thread) and ``board`` (the real board over its serial port, or anything that answers
+like it: the simulated board behind a pty in the tests).
 """
 
 from dataclasses import dataclass
