@@ -34,7 +34,7 @@ SIM_DIVISOR = 4
 TIMEOUT_RANGE = (0.001, 600.0)
 LIMIT_RANGE = (0.001, 1e8)
 ACTIONS = ("moves", "legal", "perft", "status", "abort", "ping")
-BOARD_TARGETS = ("board", "cxxrtl", "pysim")
+BOARD_TARGETS = ("board", "cxxrtl", "verilator", "pysim")
 #: --board NAME -> the compiled model's design (sim.models.cxxrtl.build_library)
 SIM_BOARDS = {"ulx3s-25f": "board", "icebreaker": "icebreaker"}
 #: the options each action reads beyond where it runs: another action refuses them
@@ -69,8 +69,8 @@ def register(sub) -> None:
     p.add_argument("--target", choices=BOARD_TARGETS, default=None,
                    help="what runs the board's design: board (default), the FPGA board on "
                         "--port; cxxrtl its compiled model (UART divisor "
-                        f"{SIM_DIVISOR}); pysim its gateware in Amaranth's simulator (no "
-                        "self-test)")
+                        f"{SIM_DIVISOR}); verilator the same under Verilator (the same clocks, "
+                        "faster); pysim its gateware in Amaranth's simulator (no self-test)")
     p.add_argument("--port", metavar="DEV", default=None,
                    help="with --target board: the board's serial port (e.g. /dev/ttyUSB0, COM3)")
     p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=None,
@@ -164,10 +164,12 @@ def open_transport(args):
     simulated board runs ``--board``'s design, on either simulator."""
     name = args.board or "ulx3s-25f"
     design = SIM_BOARDS[name]
-    if args.target == "cxxrtl":
+    if args.target in ("cxxrtl", "verilator"):
         from posdata.sim.drivers.fpga_board_sim import CompiledBoard
-        return (CompiledBoard(SIM_DIVISOR, design=design), "cxxrtl",
-                f"the simulated {name} board (compiled, UART divisor {SIM_DIVISOR})")
+        if design == "icebreaker" and args.target == "verilator":
+            raise CliError("--board icebreaker has a CXXRTL model only: --target cxxrtl or pysim")
+        return (CompiledBoard(SIM_DIVISOR, design=design, simulator=args.target), args.target,
+                f"the simulated {name} board ({args.target}, UART divisor {SIM_DIVISOR})")
     if args.target == "pysim":
         from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
         front_end = None  # SimulatedTransport's own: the ULX3S's perft chip

