@@ -363,8 +363,7 @@ class BoardClient:
         asked between polls; when it answers True the job is aborted and
         ``engine.search.SearchStopped`` raised. ``limit`` (seconds): abort and raise
         ``BoardTimeout`` past it."""
-        self.load(board)
-        self.command(Cmd.SEARCH, search_payload(alpha, beta, depth, ply))
+        self._start_job(board, alpha, beta, depth, ply)
         deadline = None if limit is None else time.monotonic() + limit
         while True:
             result = self.result()
@@ -399,10 +398,7 @@ class BoardClient:
                 for thread in range(threads):
                     if thread not in running and waiting:
                         i = waiting.pop()
-                        board, alpha, beta, depth, ply = jobs[i]
-                        self.load(board)
-                        self.command(Cmd.SEARCH, search_payload(alpha, beta, depth, ply),
-                                     engine=thread)
+                        self._start_job(*jobs[i], thread=thread)
                         running[thread] = i
                 finished = False
                 for thread, i in list(running.items()):
@@ -421,6 +417,31 @@ class BoardClient:
                 self._abort_quietly()
             raise
         return results
+
+    def _start_job(self, board, alpha: int, beta: int, depth: int, ply: int,
+                   thread: int = ENGINE_ALL) -> None:
+        """LOAD or UPDATE, then SEARCH, in one write: the board holds the second command while
+        it answers the first, so a job costs one round trip to start."""
+        if not self._synced:
+            self.ping()
+        load_cmd, payload, _ = self._load_frame(board)
+        try:
+            self.transport.write(command_frame(load_cmd, payload) + command_frame(
+                Cmd.SEARCH, search_payload(alpha, beta, depth, ply), thread))
+            try:
+                self._receive(load_cmd)
+            except BoardRefused as refused:
+                try:  # read SEARCH's reply too: the link stays in step
+                    self._receive(Cmd.SEARCH)
+                except BoardRefused:
+                    pass
+                else:  # a job on a position the board did not take: stop it
+                    self.abort(thread)
+                raise refused from None
+            self._receive(Cmd.SEARCH)
+        except BaseException:
+            self.shadow.forget()
+            raise
 
     def _still_running(self, result: SearchResult) -> None:
         if result.state != State.RUNNING:

@@ -2,7 +2,7 @@
 finishing after some RESULT polls): the jobs go to free threads by the engine byte, a thread
 takes the next job once its result is read, the results come back in the jobs' order; an
 interrupt or a time limit aborts every job; a job the board drops (ABORTED) or refuses is a
-one-line ProtocolError."""
+one-line ProtocolError; a job's LOAD or UPDATE and SEARCH go out in one write."""
 
 import pytest
 
@@ -20,7 +20,7 @@ from posdata.hdl.link.protocol import (
     reply_frame,
     result_payload,
 )
-from posdata.sim.drivers.fpga_board import BoardClient, BoardTimeout, ProtocolError
+from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused, BoardTimeout, ProtocolError
 
 
 class SearchBoard:
@@ -35,8 +35,10 @@ class SearchBoard:
     frame_timeout_s = 0.25
     poll_interval = 0.5
 
-    def __init__(self, threads, polls=lambda job: 2, drop=None, refuse=None):
+    def __init__(self, threads, polls=lambda job: 2, drop=None, refuse=None, bad_load=False):
         self.threads = threads
+        self.bad_load = bad_load          # LOAD and UPDATE answered BAD_ARGUMENT
+        self.writes = []                  # the commands of each write
         self.polls, self.drop, self.refuse = polls, drop, refuse
         self.jobs = [None] * threads     # per thread: [job number, alpha, beta, depth, ply]
         self.left = [0] * threads
@@ -48,16 +50,18 @@ class SearchBoard:
 
     def write(self, data):
         data = bytes(data)
+        self.writes.append([])
         while data:
             length = data[3]
             frame, data = data[:5 + length], data[5 + length:]
+            self.writes[-1].append(Cmd(frame[1]))
             self.pending += self.answer(Cmd(frame[1]), frame[2], frame[4:-1])
 
     def answer(self, cmd, engine, payload):
         if cmd == Cmd.PING:
             return reply_frame(Err.OK, cmd, ping_payload(0, self.threads, SelfTest.NONE))
         if cmd in (Cmd.LOAD, Cmd.UPDATE):
-            return reply_frame(Err.OK, cmd)
+            return reply_frame(Err.BAD_ARGUMENT if self.bad_load else Err.OK, cmd)
         if cmd == Cmd.SEARCH:
             free = [t for t in range(self.threads) if self.state[t] != State.RUNNING]
             thread = free[0] if engine == ENGINE_ALL and free else engine
@@ -122,6 +126,18 @@ def test_jobs_go_to_free_threads_and_come_back_in_order():
     assert fake.started[:2] == [(0, 0), (1, 1)]
     assert [t for t, _ in fake.started[2:4]] == [1, 1]
     assert all(s != State.RUNNING for s in fake.state) and not fake.aborts
+
+
+def test_a_job_starts_in_one_write_and_a_refused_load_stops_its_job():
+    fake = SearchBoard(2)
+    BoardClient(fake).search_many(jobs(3))
+    starts = [w for w in fake.writes if Cmd.SEARCH in w]
+    assert len(starts) == 3 and all(w in ([Cmd.LOAD, Cmd.SEARCH], [Cmd.UPDATE, Cmd.SEARCH])
+                                    for w in starts)
+    fake = SearchBoard(2, bad_load=True)
+    with pytest.raises(BoardRefused, match="BAD_ARGUMENT"):
+        BoardClient(fake).search_many(jobs(2))
+    assert fake.aborts[0] == 0 and State.RUNNING not in fake.state
 
 
 def test_one_thread_runs_the_jobs_one_after_another():
