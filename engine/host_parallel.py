@@ -9,10 +9,13 @@ inside both windows is the exact value and a score at or below the newer alpha f
 both. So the score, best move and PV are the serial search's; the node count is not (a batch
 may search siblings the serial search would have cut off, with wider windows), and is reported.
 
-Jobs of a batch run on threads of this process, each on its own copy of the position: the
-compiled search thread's native loop releases Python's lock, so a batch of model jobs runs on
-as many cores. ``parallel_clocks`` projects the chip's time with one thread per leaf searcher:
-each batch costs its longest job, a lone first child its own clocks.
+A batch goes to a *batch searcher*: ``search_many(jobs)`` with ``threads`` (its width). A
+list of leaf searchers is one (``PooledLeaves``): the batch's jobs on threads of this process,
+each on its own copy of the position (the compiled search thread's native loop releases
+Python's lock, so a batch of model jobs runs on as many cores). A search board with several
+threads is another (``sim.drivers.fpga_board.BoardClient``: a job to each of its threads).
+``parallel_clocks`` projects the chip's time with one thread per job of a batch: each batch
+costs its longest job, a lone first child its own clocks.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -24,21 +27,58 @@ from .leaf_search import clamp
 from .search import DRAW, INFINITY, MATE
 
 
-class ParallelHostSearch(HostSearch):
-    """``search(depth)`` of ``board`` with ``leaves`` (one per thread) below ``chip_depth``."""
+class PooledLeaves:
+    """Leaf searchers, one per thread: ``search_many`` runs a batch's jobs (at most one per
+    searcher) at once on threads of this process."""
 
-    def __init__(self, board, leaves: list, chip_depth: int = DEFAULT_CHIP_DEPTH):
+    def __init__(self, leaves: list):
         if not leaves:
             raise ValueError("at least one leaf searcher")
-        super().__init__(board, leaves[0], chip_depth)
         self.leaves = list(leaves)
-        self.pool = ThreadPoolExecutor(len(self.leaves), thread_name_prefix="leaf")
+        self.threads = len(self.leaves)
+        self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="leaf")
+
+    def search_many(self, jobs: list) -> list:
+        """``jobs``: (board, alpha, beta, depth, ply) each, a board of its own; the results in
+        their order."""
+        if len(jobs) > self.threads:
+            raise ValueError(f"{len(jobs)} jobs for {self.threads} leaf searchers")
+        futures = [self.pool.submit(leaf.search, *job) for leaf, job in zip(self.leaves, jobs)]
+        return [f.result() for f in futures]
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+
+class ParallelHostSearch(HostSearch):
+    """``search(depth)`` of ``board`` with ``leaves`` below ``chip_depth``: a list of leaf
+    searchers (one per thread), or a batch searcher (``search_many`` and ``threads``, and
+    ``search`` for a lone job), which the caller closes; ``threads``: at most so many jobs a
+    batch."""
+
+    def __init__(self, board, leaves, chip_depth: int = DEFAULT_CHIP_DEPTH,
+                 threads: int | None = None):
+        if hasattr(leaves, "search_many"):
+            self.batcher, self._owned = leaves, False
+            first = leaves
+        else:
+            self.batcher, self._owned = PooledLeaves(leaves), True
+            first = self.batcher.leaves[0]
+        if self.batcher.threads < 1:
+            raise ValueError("a batch searcher with no threads")
+        super().__init__(board, first, chip_depth)
+        #: jobs a batch: the batcher's threads, or fewer if asked
+        self.threads = self.batcher.threads if threads is None else min(threads,
+                                                                        self.batcher.threads)
+        if self.threads < 1:
+            raise ValueError("at least one thread")
         self.parallel_clocks: int | None = 0
         self.batches = 0
         self.rounds = 0  #: lone jobs and batches: the times the threads are loaded
 
     def close(self) -> None:
-        self.pool.shutdown()
+        if self._owned:
+            self.batcher.close()
 
     def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY) -> HostResult:
         self.parallel_clocks, self.batches, self.rounds = 0, 0, 0
@@ -69,7 +109,7 @@ class ParallelHostSearch(HostSearch):
         found = False
         first = 0
         while first < len(legal):
-            batch = legal[first:first + (1 if first == 0 else len(self.leaves))]
+            batch = legal[first:first + (1 if first == 0 else self.threads)]
             first += len(batch)
             if len(batch) == 1:  # searched alone, with the node's window of now
                 results = [(self._alone(batch[0], alpha, beta, depth - 1))]
@@ -120,9 +160,8 @@ class ParallelHostSearch(HostSearch):
             board.makemove(m)
             children.append(Board(board.fen(), board.variant))
             board.takeback()
-        futures = [self.pool.submit(leaf.search, child, -beta, -alpha, depth, ply)
-                   for leaf, child in zip(self.leaves, children)]
-        results = [f.result() for f in futures]
+        results = self.batcher.search_many([(child, -beta, -alpha, depth, ply)
+                                            for child in children])
         self.batches += 1
         slowest = 0
         for r in results:

@@ -39,9 +39,10 @@ class BoardTop(Elaboratable):
 
     def __init__(self, mhz: float, baud: int = DEFAULT_BAUD, *, engines: int = 1,
                  self_test_depth: int | None = SELF_TEST_DEPTH, variant=CHESS,
-                 search: bool = False):
+                 search: bool = False, search_threads: int = 1):
         self.mhz = mhz
-        self.search = search  # the search board: the search thread instead of the perft chip
+        self.search = search  # the search board: search threads instead of the perft chip
+        self.search_threads = search_threads
         self.engines = engines
         self.variant = variant
         self.baud = baud
@@ -73,7 +74,7 @@ class BoardTop(Elaboratable):
         m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
         m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
         if self.search:
-            frontend = SearchFrontEnd(self.divisor)
+            frontend = SearchFrontEnd(self.divisor, threads=self.search_threads)
         else:
             frontend = UartFrontEnd(self.divisor, engines=self.engines,
                                     self_test_depth=self.self_test_depth, variant=self.variant)

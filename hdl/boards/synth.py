@@ -51,11 +51,14 @@ NAME = "posdata"
 #: LUTs, and the default places single cells across the chip from the logic they feed
 #: (docs/architecture.md, "Many engines: the chip")
 MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 40"
-#: the search board (``synthesize(search=True)``): the search thread behind the UART front end.
+#: the search board (``synthesize(search=True)``): search threads behind the UART front end.
 #: Its one-clock steps (capture finder, child evaluation, pin test) route at about 25 MHz
 #: (make bench-search-area); 21 MHz is an exact UART divisor at 3 Mbaud (7) below that
 SEARCH_DESIGN = "search thread"
 SEARCH_MHZ = 21.0
+#: search threads on one search board: the protocol addresses them by the engine byte (below
+#: ENGINE_ALL); one thread fills 56 % of the 25F's LUTs, so several want the 85F
+MAX_SEARCH_THREADS = 16
 
 
 @dataclass
@@ -69,10 +72,13 @@ class SynthResult:
 def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int | None = None,
                build_dir: str = "build", seed: int = 1, progress=None,
                engines: int | None = None, directory: str | None = None,
-               variant=None, search: bool = False) -> SynthResult:
+               variant=None, search: bool = False,
+               search_threads: int | None = None) -> SynthResult:
     """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
     ``default_engines``) clocked at ``mhz``; returns the report (also written to
-    ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``). The build runs
+    ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``); with ``search``
+    the search board instead, ``search_threads`` threads (default 1) in
+    ``<build_dir>/synth/<board>-search``. The build runs
     beside ``directory`` and moves in when complete (hdl.boards.build_place): a failed or
     interrupted one leaves the previous build there untouched."""
     from amaranth import __version__ as amaranth_version
@@ -88,6 +94,13 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
             raise SynthError("the search board carries the search thread, not perft engines: "
                              "leave out --engines and --variant")
         family = dataclasses.replace(family, design=SEARCH_DESIGN, default_mhz=SEARCH_MHZ)
+    elif search_threads is not None:
+        raise SynthError("search threads go on the search board: add --search (the perft "
+                         "chip's engines are --engines)")
+    search_threads = 1 if search_threads is None else search_threads
+    if search and not 1 <= search_threads <= MAX_SEARCH_THREADS:
+        raise SynthError(f"the search board holds 1 to {MAX_SEARCH_THREADS} threads, not "
+                         f"{search_threads}")
     mhz = family.default_mhz if mhz is None else mhz
     tools = {variable: tool(variable) for variable in family.tools}  # fail early, in one line
     platform = platform_for(board)
@@ -118,7 +131,8 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         "script_after_synth": f"tee -q -o {NAME}.stat.json stat -json",
         # repeatable placement; a report (Fmax, utilization) even when timing fails
         "nextpnr_opts": f"--seed {seed} --report {NAME}.nextpnr.json --timing-allow-fail"
-                        + (f" {MULTI_ENGINE_PNR}" if engines > 1 else ""),
+                        + (f" {MULTI_ENGINE_PNR}" if engines > 1 or search_threads > 1
+                           else ""),
     }
     try:
         if generator_only:
@@ -126,6 +140,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
             top = ICEBreakerTop(mhz, baud or DEFAULT_BAUD)
         else:
             top = BoardTop(mhz, baud or DEFAULT_BAUD, engines=engines, search=search,
+                           search_threads=search_threads,
                            **({"variant": variant} if variant is not None else {}))
         plan = platform.build(top, name=NAME, do_build=False, **overrides)
     except ValueError as e:  # e.g. no PLL setting or baud divisor for this clock
@@ -141,6 +156,8 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         seconds["build"] = round(time.perf_counter() - start, 2)
         report = build_report(products, board, family, platform, top, engines, variant, seconds,
                               directory, seed, tools, amaranth_version)
+        if search:
+            report["threads"] = search_threads
     except SynthError as e:
         kept = build_place.keep_failed(work, directory)
         raise SynthError(f"{e}: see the tool's message above and the logs {NAME}.rpt (Yosys), "

@@ -70,15 +70,17 @@ ABORT      ``A``   none                                 none: a running count st
                                                         ABORTED, its leaves and clocks as they
                                                         stood); nothing running: nothing happens
 SEARCH     ``J``   alpha, beta (2 bytes each, signed),  none, at once: the job runs on (RESULT
-                   remaining depth (0 .. 8), ply from   follows it). Search boards only
-                   the search's root (0 .. 127): 6
-                   bytes; the loaded position is the
+                   remaining depth (0 .. 8), ply from   follows it) on the thread the engine
+                   the search's root (0 .. 127): 6      byte names (``ENGINE_ALL``: the lowest
+                   bytes; the loaded position is the    free one). Search boards only
                    job's
-RESULT     ``R``   none                                 state (``State``), flags (bit 0: a best
-                                                        move, bit 1: the job was refused), score
-                                                        (2, signed), best move (3: the 21-bit
-                                                        move word), nodes (8), clocks (8): 23
-                                                        bytes. Search boards only
+RESULT     ``R``   none                                 of the job on the thread the engine byte
+                                                        names (``ENGINE_ALL``: the last job
+                                                        started): state (``State``), flags (bit
+                                                        0: a best move, bit 1: the job was
+                                                        refused), score (2, signed), best move
+                                                        (3: the 21-bit move word), nodes (8),
+                                                        clocks (8): 23 bytes. Search boards only
 =========  ======  ===================================  ==========================================
 
 * Square code (``hdl.common.contract.square_code``): colour | piece << 2 (``engine.defs``: WHITE
@@ -99,10 +101,16 @@ RESULT     ``R``   none                                 state (``State``), flags
   compares the leaves with the published count; PING reports the verdict, STATUS the count.
 * A search board (``hdl.link.search_frontend``) carries search threads instead of the perft
   chip: its PING gives 0 engines and its threads; it answers PING, LOAD, UPDATE, SEARCH, RESULT
-  and ABORT (ABORT stops a job and reloads the thread's board from the board's copy), the
+  and ABORT (ABORT stops jobs and reloads the idle threads' boards from the board's copy), the
   others UNSUPPORTED; the perft board and the iCEBreaker answer SEARCH and RESULT UNSUPPORTED.
   A job's window lies within +-(MATE + 1) with alpha < beta (else BAD_ARGUMENT), as the
   thread takes it (``engine.leaf_search``).
+* A search board's engine byte names a thread (below PING's threads; BAD_ENGINE above) or
+  ``ENGINE_ALL``. SEARCH to a thread is BUSY while that thread runs a job; SEARCH to
+  ``ENGINE_ALL``, LOAD and UPDATE while every thread runs one. RESULT to ``ENGINE_ALL`` gives
+  the last job started; ABORT to a thread stops its job, to ``ENGINE_ALL`` every job. A job
+  takes the board's copy of the position as it starts, so the host loads the next job's
+  position while the other threads search.
 """
 
 from enum import IntEnum

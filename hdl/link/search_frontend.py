@@ -1,21 +1,27 @@
-"""A search thread behind the board's command protocol (``hdl.link.protocol``: the search board).
+"""Search threads behind the board's command protocol (``hdl.link.protocol``: the search board).
 
 ::
 
-    rx -> HostLink --- frame --> command FSM --(loads, jobs, ABORT)--> SearchThread
+    rx -> HostLink --- frame --> command FSM --(loads, jobs, ABORT)--> SearchThreads (N)
     tx <- HostLink <- ReplyShifter <- PING, RESULT <------- score, best move, nodes, clocks
 
-The board answers PING (0 engines, its threads), LOAD and UPDATE (the position, into the
-thread's board and the front end's copy of it), SEARCH (a job on the loaded position: the
-window, remaining depth and ply; answered at once, the job runs on), RESULT (the job's state
-and, once done, its score, best move, nodes and clocks; while it runs, nodes and clocks so far)
-and ABORT (a running job stops; the thread's board, left somewhere in the tree, is reloaded from
-the copy). Anything else is UNSUPPORTED. Every job begins with the whole position written into
-the thread from the copy, a1 first, as the thread's load contract asks (its evaluation's sums
-are rebuilt from such a load): 64 clocks, what the compiled model counts for a job's load.
+The board answers PING (0 engines, its threads), LOAD and UPDATE (the position, into the front
+end's copy of it and the idle threads' boards), SEARCH (a job on the loaded position: the
+window, remaining depth and ply; answered at once, the job runs on), RESULT (a job's state and,
+once done, its score, best move, nodes and clocks; while it runs, nodes and clocks so far) and
+ABORT (running jobs stop; the idle threads' boards are reloaded from the copy). Anything else is
+UNSUPPORTED. The header's engine byte addresses a thread (below PING's thread count) or
+``ENGINE_ALL``: SEARCH to a thread runs the job there (BUSY while it runs one), to
+``ENGINE_ALL`` on the lowest free thread (BUSY while every thread runs); RESULT to a thread gives
+its job's, to ``ENGINE_ALL`` the last job started's; ABORT to a thread stops its job, to
+``ENGINE_ALL`` every job. LOAD and UPDATE are BUSY while every thread runs (with one thread:
+while its job runs). Every job begins with the whole position written into its thread from the
+copy, a1 first, as the thread's load contract asks (its evaluation's sums are rebuilt from such
+a load): 64 clocks, what the compiled model counts for a job's load; the other threads search
+on meanwhile.
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -32,19 +38,18 @@ from .cursor import PayloadCursor
 from .link import HostLink
 from .position_writer import PositionWriter
 from .protocol import (
-    FLAG_BEST,
-    FLAG_REFUSED,
+    ENGINE_ALL,
     PING_BYTES,
     RESULT_BYTES,
     SEARCH_BOARD,
     Cmd,
     Err,
     SelfTest,
-    State,
     ping_payload,
     variant_number,
 )
 from .reply_shifter import ReplyShifter
+from .search_threads import SearchThreads
 
 WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the thread's own bound)
 
@@ -56,8 +61,10 @@ class SearchFrontEnd(wiring.Component):
         Clock cycles per UART bit, ``round(clock_hz / baud)``; at least 4.
     frame_timeout : int or None
         Clocks without a byte after which a half-received command is dropped.
-    thread : wiring.Component or None
-        The search thread (default ``SearchThread()``); tests may pass a model with its ports.
+    threads : int
+        Search threads (``SearchThreads``), 1 .. ``ENGINE_ALL - 1``.
+    make_thread : callable
+        Makes one thread (default ``SearchThread``); tests may pass a model with its ports.
 
     Ports
     -----
@@ -71,9 +78,13 @@ class SearchFrontEnd(wiring.Component):
     tx: Out(1, init=1)
     busy: Out(1)
 
-    def __init__(self, divisor: int, *, frame_timeout: int | None = None, thread=None):
-        self.link = HostLink(divisor, frame_timeout, engines=1, supported=SEARCH_BOARD)
-        self.thread = thread if thread is not None else SearchThread()
+    def __init__(self, divisor: int, *, frame_timeout: int | None = None, threads: int = 1,
+                 make_thread=SearchThread):
+        if not 1 <= threads < ENGINE_ALL:
+            raise ValueError(f"a search board holds 1 to {ENGINE_ALL - 1} threads, not {threads}")
+        # the header's engine byte addresses a thread: the judge's BAD_ENGINE above the count
+        self.link = HostLink(divisor, frame_timeout, engines=threads, supported=SEARCH_BOARD)
+        self.threads = SearchThreads(threads, make_thread)
         super().__init__()
 
     @property
@@ -88,7 +99,7 @@ class SearchFrontEnd(wiring.Component):
         m = Module()
         init_codes, init_root = initial_position(CHESS)
         m.submodules.link = link = self.link
-        m.submodules.thread = thread = self.thread
+        m.submodules.threads = threads = self.threads
         m.submodules.cursor = cursor = PayloadCursor()
         m.submodules.arguments = check = ArgumentCheck(CHESS)
         m.submodules.writer = writer = PositionWriter(init_root)
@@ -98,10 +109,11 @@ class SearchFrontEnd(wiring.Component):
         wiring.connect(m, cursor.current, check.current, writer.current)
         wiring.connect(m, shifter.payload, link.reply_payload)
 
-        # the thread's board: the writer's squares (LOAD, UPDATE, a reload from the copy)
-        m.d.comb += [thread.load.en.eq(writer.wr_en), thread.load.sq.eq(writer.wr_sq),
-                     thread.load.color.eq(writer.wr_code[:2]),
-                     thread.load.piece.eq(writer.wr_code[2:])]
+        # the threads' boards: the writer's squares (LOAD, UPDATE, a job's load from the copy);
+        # a thread that runs a job ignores them
+        m.d.comb += [threads.load.en.eq(writer.wr_en), threads.load.sq.eq(writer.wr_sq),
+                     threads.load.color.eq(writer.wr_code[:2]),
+                     threads.load.piece.eq(writer.wr_code[2:])]
         m.submodules.position = position = Memory(shape=CODE_BITS, depth=SQUARES, init=init_codes)
         copy_w, copy_r = position.write_port(), position.read_port()
         m.d.comb += [copy_w.en.eq(writer.wr_en), copy_w.addr.eq(writer.wr_sq),
@@ -112,50 +124,62 @@ class SearchFrontEnd(wiring.Component):
                      check.load.eq(hdr.cmd == Cmd.LOAD), check.update.eq(hdr.cmd == Cmd.UPDATE),
                      writer.load.eq(hdr.cmd == Cmd.LOAD)]
 
-        # --- the job and its result ------------------------------------------------------
+        # --- the job ---------------------------------------------------------------------
         self.args = args = Signal(48)  # SEARCH's six bytes, as they pass the cursor
         alpha, beta = args[:16].as_signed(), args[16:32].as_signed()
         depth, ply = args[32:40], args[40:48]
-        self.running = running = Signal()
-        state = Signal(8, init=State.IDLE)
-        flags, score, best = Signal(8), Signal(16), Signal(24)
-        nodes, clocks = Signal(64), Signal(64)
         root = writer.root
-        m.d.comb += [thread.job.side.eq(root.side), thread.job.castle.eq(root.castle),
-                     thread.job.ep_valid.eq(root.ep_valid), thread.job.ep_sq.eq(root.ep_sq),
-                     thread.job.alpha.eq(alpha), thread.job.beta.eq(beta),
-                     thread.job.depth.eq(depth), thread.job.ply.eq(ply),
-                     self.busy.eq(running), link.counting.eq(running)]
-        with m.If(running):  # RESULT while it runs: the nodes and clocks so far
-            m.d.sync += [nodes.eq(thread.nodes), clocks.eq(thread.clocks)]
-        with m.If(thread.done & running):
-            m.d.sync += [running.eq(0), state.eq(State.DONE), score.eq(thread.score),
-                         best.eq(thread.best), nodes.eq(thread.nodes), clocks.eq(thread.clocks),
-                         flags.eq(Mux(thread.best_valid, FLAG_BEST, 0)
-                                  | Mux(thread.error, FLAG_REFUSED, 0))]
-        self.result = Cat(state, flags, score, best, nodes, clocks)
-        self._command_fsm(m, link, cursor, check, writer, shifter, thread, state)
+        m.d.comb += [threads.job.side.eq(root.side), threads.job.castle.eq(root.castle),
+                     threads.job.ep_valid.eq(root.ep_valid), threads.job.ep_sq.eq(root.ep_sq),
+                     threads.job.alpha.eq(alpha), threads.job.beta.eq(beta),
+                     threads.job.depth.eq(depth), threads.job.ply.eq(ply)]
+        running = threads.running
+        count = threads.count
+        # the thread a command addresses (ENGINE_ALL aside: the judge refuses the rest)
+        addressed = hdr.engine[:max(1, (count - 1).bit_length())]
+        to_all = hdr.engine == ENGINE_ALL
+        self.last = last = Signal(range(count))  # the last job started: RESULT to ENGINE_ALL
+        m.d.comb += [
+            self.busy.eq(running.any()),
+            # BUSY: SEARCH to a thread while it runs; SEARCH to ENGINE_ALL, LOAD and UPDATE
+            # while every thread runs
+            link.counting.eq(Mux((hdr.cmd == Cmd.SEARCH) & ~to_all,
+                                 (running >> addressed)[0], running.all())),
+            threads.select.eq(Mux(to_all, last, addressed)),
+        ]
+        self._command_fsm(m, link, cursor, check, writer, shifter, threads, addressed, to_all)
         return m
 
-    def _command_fsm(self, m, link, cursor, check, writer, shifter, thread, state):
+    def _command_fsm(self, m, link, cursor, check, writer, shifter, threads, addressed, to_all):
         hdr = link.frame.header
         r_status, r_length = Signal(8), Signal(16)
         m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
-        ping = ping_payload(0, 1, SelfTest.NONE, variant_number(CHESS))
+        count = threads.count
+        ping = ping_payload(0, count, SelfTest.NONE, variant_number(CHESS))
         alpha, beta = self.args[:16].as_signed(), self.args[16:32].as_signed()
         depth, ply = self.args[32:40], self.args[40:48]
+        # SEARCH's thread, fixed as the command is judged (a thread may finish meanwhile)
+        target = Signal(range(count))
+        m.d.comb += threads.target.eq(target)
+        lowest_free = Signal(range(count))
+        for i in reversed(range(count)):
+            with m.If(~threads.running[i]):
+                m.d.comb += lowest_free.eq(i)
+        aborting = Signal(count)  # the threads an ABORT stopped: Drain waits them out
+        stop = Mux(to_all, (1 << count) - 1, 1 << addressed)[:count] & threads.running
 
         def reply(status, length=0):
             m.d.sync += [r_status.eq(status), r_length.eq(length)]
             m.next = "Reply"
 
-        def copy_to_thread():
-            """A square a clock from the copy into the thread (addr 1 .. 64: squares 0 .. 63)."""
+        def copy_to_threads():
+            """A square a clock from the copy into the idle threads (addr 1 .. 64: squares
+            0 .. 63)."""
             m.d.comb += [cursor.advance.eq(1), writer.copy.eq(cursor.addr != 0)]
 
         with m.FSM(name="command"):
             with m.State("Power-Up"):
-                copy_to_thread()
+                copy_to_threads()
                 with m.If(cursor.addr == 64):
                     m.d.comb += cursor.restart.eq(1)
                     m.next = "Idle"
@@ -164,6 +188,7 @@ class SearchFrontEnd(wiring.Component):
                     m.d.comb += [cursor.restart.eq(1), check.clear.eq(1)]
                     m.next = "Judge"
             with m.State("Judge"):
+                m.d.sync += target.eq(Mux(to_all, lowest_free, addressed))
                 with m.If(~link.frame.ok):
                     reply(link.frame.verdict)
                 with m.Else():
@@ -175,12 +200,12 @@ class SearchFrontEnd(wiring.Component):
                             reply(Err.OK, PING_BYTES)
                         with m.Case(Cmd.RESULT):
                             m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(RESULT_BYTES),
-                                         shifter.load_data.eq(self.result)]
+                                         shifter.load_data.eq(threads.result)]
                             reply(Err.OK, RESULT_BYTES)
                         with m.Case(Cmd.ABORT):
-                            with m.If(self.running):
-                                m.d.comb += thread.abort.eq(1)
-                                m.d.sync += [self.running.eq(0), state.eq(State.ABORTED)]
+                            with m.If(stop.any()):
+                                m.d.comb += threads.abort.eq(stop)
+                                m.d.sync += aborting.eq(stop)
                                 m.next = "Drain"
                             with m.Else():
                                 reply(Err.OK)
@@ -218,7 +243,7 @@ class SearchFrontEnd(wiring.Component):
             # apart), then the job once the writes are in the planes ----------------------
             settle = Signal(2)
             with m.State("Job-Load"):
-                copy_to_thread()
+                copy_to_threads()
                 with m.If(cursor.addr == 64):
                     m.d.comb += cursor.restart.eq(1)
                     m.d.sync += settle.eq(3)
@@ -228,16 +253,17 @@ class SearchFrontEnd(wiring.Component):
                 with m.If(settle == 1):
                     m.next = "Job-Start"
             with m.State("Job-Start"):
-                m.d.comb += thread.start.eq(1)
-                m.d.sync += [self.running.eq(1), state.eq(State.RUNNING)]
+                m.d.comb += threads.start.eq(1)
+                m.d.sync += self.last.eq(target)
                 reply(Err.OK)
 
-            # --- ABORT: the thread back to idle, then its board from the copy ---------------
+            # --- ABORT: the threads stopped back to idle, then the idle threads' boards from
+            # the copy ------------------------------------------------------------------------
             with m.State("Drain"):
-                with m.If(~thread.busy):
+                with m.If(~(aborting & threads.busy).any()):
                     m.next = "Reload"
             with m.State("Reload"):
-                copy_to_thread()
+                copy_to_threads()
                 with m.If(cursor.addr == 64):
                     reply(Err.OK)
 

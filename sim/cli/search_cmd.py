@@ -71,7 +71,8 @@ def register(sub) -> None:
                    metavar="N",
                    help="sw/hw: N leaf searchers, as a chip's N search threads: the first "
                         "child of a node above the jobs alone, its siblings a batch of N at "
-                        "once (the same score, best move and PV; more nodes) (default 1)")
+                        "once (the same score, best move and PV; more nodes); with --target "
+                        "board N of the search board's threads (default 1)")
     # the old spelling, kept as an alias: scripts and the UCI option still say sw/hw
     p.add_argument("--movegen", choices=("sw", "hw"), default=None,
                    help="deprecated: --movegen hw is --backend gen; sw the default")
@@ -174,8 +175,6 @@ def run_chip(args, backend: str) -> int:
     if on_board and args.port is None:
         raise CliError("--target board needs --port (the search board's serial port)")
     threads = args.threads or 1
-    if threads > 1 and on_board:
-        raise CliError("--threads: a search board has one search thread")
     if threads > 1 and backend == "both":
         raise CliError("--threads goes with --backend sw or hw (both follows the reference "
                        "job by job)")
@@ -190,7 +189,7 @@ def run_chip(args, backend: str) -> int:
 
     model, models = None, []
     if on_board:
-        model = search_board(args)
+        model = search_board(args, threads)
         models = [model]
     elif backend != "sw":
         from ..drivers.search_cxxrtl import SearchModel
@@ -208,8 +207,9 @@ def run_chip(args, backend: str) -> int:
         hw_nodes, hw_cycles, difference = check.hw_nodes, check.hw_cycles, check.difference
     elif threads > 1:
         from posdata.engine.host_parallel import ParallelHostSearch
-        leaves = models or [ReferenceLeaf() for _ in range(threads)]
-        search = ParallelHostSearch(board, leaves, chip_depth)
+        # a search board runs a batch over its threads itself
+        leaves = model if on_board else models or [ReferenceLeaf() for _ in range(threads)]
+        search = ParallelHostSearch(board, leaves, chip_depth, threads)
         try:
             r = search.search(args.depth)
         finally:
@@ -292,15 +292,22 @@ def run_chip(args, backend: str) -> int:
     return 0 if match is not False else 1
 
 
-def search_board(args):
-    """A BoardClient on --port that PING says is a search board (a LeafSearcher)."""
+def search_board(args, threads: int = 1):
+    """A BoardClient on --port that PING says is a search board (a LeafSearcher) with at least
+    ``threads`` search threads."""
     from posdata.hdl.link.protocol import DEFAULT_BAUD
 
     from ..drivers.fpga_board import BoardError, open_search_board
     try:
-        return open_search_board(args.port, args.baud or DEFAULT_BAUD)
+        client = open_search_board(args.port, args.baud or DEFAULT_BAUD)
     except BoardError as e:
         raise CliError(str(e)) from None
+    if client.threads < threads:
+        client.close()
+        raise CliError(f"--threads {threads}: the search board on {args.port} has "
+                       f"{client.threads} search thread{'s' if client.threads > 1 else ''} "
+                       f"(posdata synth --search --threads N builds more)")
+    return client
 
 
 def _score_json(score: int) -> dict:

@@ -21,7 +21,7 @@ MAX_SEEDS = 100
 
 
 def register(sub) -> None:
-    from posdata.hdl.boards.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ
+    from posdata.hdl.boards.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ, MAX_SEARCH_THREADS
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
@@ -53,6 +53,10 @@ def register(sub) -> None:
                         "(protocol v2's SEARCH and RESULT; ECP5 boards; default clock 21 MHz, "
                         "the thread's one-clock steps route at about 25) into "
                         "build/synth/BOARD-search")
+    p.add_argument("--threads", type=int_in_range(1, MAX_SEARCH_THREADS, "--threads"),
+                   default=None, metavar="N",
+                   help="with --search: N search threads, a job each at once (default 1: the "
+                        "25F holds one; the ulx3s-85f several)")
     p.add_argument("--seed", type=int_in_range(0, 2**31 - 1, "--seed"), default=1, metavar="N",
                    help="nextpnr placement seed (default: 1)")
     p.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS, "--seeds"), default=None,
@@ -117,6 +121,9 @@ def run_one(args, progress, ticker) -> int:
     variant = build_variant(args)
     if args.search and args.seeds is not None:
         raise CliError("--seeds builds the perft chip's board; leave out --search")
+    if args.threads is not None and not args.search:
+        raise CliError("--threads goes with --search (the search board's threads; the perft "
+                       "chip's are --engines)")
     if args.seeds is not None:
         return run_seeds(args, variant, progress, ticker)
     directory = os.path.join(args.build_dir, "synth",
@@ -125,7 +132,7 @@ def run_one(args, progress, ticker) -> int:
     try:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
                             progress, engines=args.engines, variant=variant,
-                            search=args.search)
+                            search=args.search, search_threads=args.threads)
     except SynthError as e:
         raise CliError(str(e)) from None
     except KeyboardInterrupt:

@@ -349,10 +349,10 @@ class BoardClient:
                            depth, split, int.from_bytes(reply[4:12], "little"),
                            int.from_bytes(reply[12:20], "little"))
 
-    def abort(self) -> None:
-        """Stop the running count or search job, if any (the board's position stays
-        loaded)."""
-        self.command(Cmd.ABORT)
+    def abort(self, thread: int = ENGINE_ALL) -> None:
+        """Stop the running count or search job, if any (the board's position stays loaded);
+        on a search board every job, or ``thread``'s."""
+        self.command(Cmd.ABORT, engine=thread)
 
     # --- A search board's jobs (engine.host_search.LeafSearcher) ---------------------------
 
@@ -363,31 +363,110 @@ class BoardClient:
         asked between polls; when it answers True the job is aborted and
         ``engine.search.SearchStopped`` raised. ``limit`` (seconds): abort and raise
         ``BoardTimeout`` past it."""
-        self.load(board)
-        self.command(Cmd.SEARCH, search_payload(alpha, beta, depth, ply))
+        self._start_job(board, alpha, beta, depth, ply)
         deadline = None if limit is None else time.monotonic() + limit
         while True:
             result = self.result()
             if result.state == State.DONE:
                 break
-            if result.state != State.RUNNING:
-                self._lost()
-                raise ProtocolError(f"{self.transport.name} answered RESULT with state "
-                                    f"{result.state.name} for a job it took")
-            if self.interrupt is not None and self.interrupt():
-                self.abort()
-                raise SearchStopped
-            if deadline is not None and time.monotonic() > deadline:
-                self.abort()
-                raise BoardTimeout(f"the search job did not finish within {limit:g} s")
+            self._still_running(result)
+            self._give_up_if_asked(deadline, limit)
             self.transport.sleep(self.transport.poll_interval)
+        return self._leaf_result(result)
+
+    @property
+    def threads(self) -> int:
+        """The board's search threads (PING's threads when it has no perft engines)."""
+        info = self.info or self.ping()
+        return info.threads if info.engines == 0 else 0
+
+    def search_many(self, jobs, limit: float | None = None) -> list[LeafResult]:
+        """Jobs over the search board's threads at once, ``jobs`` being (board, alpha, beta,
+        depth, ply) each: each job is loaded and sent to a free thread (the engine byte names
+        it), the running threads' RESULTs polled, and a thread that finished takes the next
+        job. Returns the results in the jobs' order. ``interrupt`` and ``limit`` as for
+        ``search``: every job on the board is aborted."""
+        threads = self.threads
+        if threads < 1:
+            raise ProtocolError(f"{self.transport.name} has no search threads")
+        results: list[LeafResult | None] = [None] * len(jobs)
+        waiting = list(reversed(range(len(jobs))))
+        running: dict[int, int] = {}  # thread: the job it runs
+        deadline = None if limit is None else time.monotonic() + limit
+        try:
+            while waiting or running:
+                for thread in range(threads):
+                    if thread not in running and waiting:
+                        i = waiting.pop()
+                        self._start_job(*jobs[i], thread=thread)
+                        running[thread] = i
+                finished = False
+                for thread, i in list(running.items()):
+                    result = self.result(thread)
+                    if result.state == State.DONE:
+                        results[i] = self._leaf_result(result)
+                        del running[thread]
+                        finished = True
+                    else:
+                        self._still_running(result)
+                self._give_up_if_asked(deadline, limit)
+                if running and not finished:
+                    self.transport.sleep(self.transport.poll_interval)
+        except BaseException:
+            if running:  # best effort: the error that ended the batch is the one to report
+                self._abort_quietly()
+            raise
+        return results
+
+    def _start_job(self, board, alpha: int, beta: int, depth: int, ply: int,
+                   thread: int = ENGINE_ALL) -> None:
+        """LOAD or UPDATE, then SEARCH, in one write: the board holds the second command while
+        it answers the first, so a job costs one round trip to start."""
+        if not self._synced:
+            self.ping()
+        load_cmd, payload, _ = self._load_frame(board)
+        try:
+            self.transport.write(command_frame(load_cmd, payload) + command_frame(
+                Cmd.SEARCH, search_payload(alpha, beta, depth, ply), thread))
+            try:
+                self._receive(load_cmd)
+            except BoardRefused as refused:
+                try:  # read SEARCH's reply too: the link stays in step
+                    self._receive(Cmd.SEARCH)
+                except BoardRefused:
+                    pass
+                else:  # a job on a position the board did not take: stop it
+                    self.abort(thread)
+                raise refused from None
+            self._receive(Cmd.SEARCH)
+        except BaseException:
+            self.shadow.forget()
+            raise
+
+    def _still_running(self, result: SearchResult) -> None:
+        if result.state != State.RUNNING:
+            self._lost()
+            raise ProtocolError(f"{self.transport.name} answered RESULT with state "
+                                f"{result.state.name} for a job it took")
+
+    def _give_up_if_asked(self, deadline, limit) -> None:
+        """Between polls: abort every job if ``interrupt`` says so or past the deadline."""
+        if self.interrupt is not None and self.interrupt():
+            self.abort()
+            raise SearchStopped
+        if deadline is not None and time.monotonic() > deadline:
+            self.abort()
+            raise BoardTimeout(f"the search job did not finish within {limit:g} s")
+
+    def _leaf_result(self, result: SearchResult) -> LeafResult:
         if result.refused:
             raise ProtocolError(f"{self.transport.name}'s thread refused a job the board took")
         return LeafResult(result.score, result.best if result.best_valid else None,
                           result.nodes, result.clocks)
 
-    def result(self) -> SearchResult:
-        reply = self.command(Cmd.RESULT)
+    def result(self, thread: int = ENGINE_ALL) -> SearchResult:
+        """RESULT: ``thread``'s job, or with ``ENGINE_ALL`` the last job the board started."""
+        reply = self.command(Cmd.RESULT, engine=thread)
         self._expect_length(Cmd.RESULT, reply, RESULT_BYTES)
         if reply[0] not in set(State):
             self._lost()

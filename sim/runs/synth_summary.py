@@ -88,7 +88,9 @@ def cycles_per_move(variant: str = "chess") -> float:
 
 def print_report(r: dict) -> None:
     pll, uart = r["pll"], r["uart"]
-    carries = ("the search thread" if r.get("design") == SEARCH_DESIGN
+    threads = r.get("threads", 1)
+    carries = ((f"{threads} search threads" if threads > 1 else "the search thread")
+               if r.get("design") == SEARCH_DESIGN
                else f"{r.get('engines', 1)} perft engine(s)")
     print(f"board      {r['board']} ({r['device']}), {carries}")
     if "divq" in pll:  # the iCE40's SB_PLL40

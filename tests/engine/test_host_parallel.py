@@ -69,3 +69,34 @@ def test_the_clocks_projected_with_the_threads_at_once():
 def test_no_leaf_is_refused():
     with pytest.raises(ValueError):
         ParallelHostSearch(Board(), [], 1)
+
+
+class Batcher:
+    """A batch searcher as a search board is one (``search_many`` over its ``threads``, and
+    ``search`` for a lone job): the reference's jobs, one after another, each batch logged."""
+
+    def __init__(self, threads):
+        self.threads = threads
+        self.leaf = ReferenceLeaf()
+        self.batches = []
+
+    def search(self, board, alpha, beta, depth, ply):
+        return self.leaf.search(board, alpha, beta, depth, ply)
+
+    def search_many(self, jobs):
+        self.batches.append(len(jobs))
+        return [self.leaf.search(*job) for job in jobs]
+
+
+@pytest.mark.parametrize("threads, asked", [(2, None), (4, 3)])
+def test_a_batch_searcher_takes_the_batches(threads, asked):
+    fen = POSITIONS[0]
+    batcher = Batcher(threads)
+    search = ParallelHostSearch(Board(fen), batcher, 1, asked)
+    got = search.search(2)
+    search.close()
+    want = HostSearch(Board(fen), ReferenceLeaf(), 1).search(2)
+    assert (got.score, got.best_move, got.pv) == (want.score, want.best_move, want.pv)
+    width = asked or threads
+    assert search.threads == width and batcher.batches and max(batcher.batches) == width
+    assert search.batches == len(batcher.batches)

@@ -1,0 +1,72 @@
+"""A stand-in for the search thread with its ports (hdl.search.search_thread.SearchThread), for
+the search board's protocol tests: a job "searches" for ``run_clocks(depth)`` clocks and answers
+with numbers that say which job and which load it was (``model_result``), at a fraction of the
+real thread's simulation cost."""
+
+from amaranth import Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from posdata.hdl.chip.chessboard import SquareWrite
+from posdata.hdl.search.evaluator import SCORE
+from posdata.hdl.search.finder import MOVE
+from posdata.hdl.search.records import Job
+
+ABORT_DRAIN = 7  #: clocks ``busy`` stays up after an abort, as the real thread's drain
+
+
+def run_clocks(depth: int) -> int:
+    """A job's clocks: 64 at depth 0, four times more a depth (depth 8: about 4 million)."""
+    return 64 << 2 * depth
+
+
+def model_result(board, alpha: int, beta: int, depth: int, ply: int) -> tuple[int, int, int]:
+    """(score, best, nodes) of the model's job on ``board``: the score alpha + ply, the best
+    move word depth | side << 4, the nodes the pieces loaded (the squares written before the
+    start that are not empty)."""
+    pieces = sum(1 for sq in range(64) if board.piece[sq] != 0)
+    return alpha + ply, depth | board.side << 4, pieces
+
+
+class ThreadModel(wiring.Component):
+    load: In(SquareWrite)
+    job: In(Job)
+    start: In(1)
+    abort: In(1)
+    busy: Out(1)
+    done: Out(1)
+    error: Out(1)
+    score: Out(SCORE)
+    best: Out(MOVE)
+    best_valid: Out(1)
+    nodes: Out(64)
+    clocks: Out(64)
+
+    def elaborate(self, platform):
+        m = Module()
+        pieces = Signal(7)
+        left = Signal(32)
+        draining = Signal(range(ABORT_DRAIN + 1))
+        m.d.sync += self.done.eq(0)
+        with m.If(self.load.en & ~self.busy):  # a load is all 64 squares, a1 first
+            occupied = self.load.piece != 0
+            m.d.sync += pieces.eq(Mux(self.load.sq == 0, 0, pieces) + occupied)
+        job = self.job
+        with m.If(self.busy):
+            m.d.sync += self.clocks.eq(self.clocks + 1)
+            with m.If(draining != 0):
+                m.d.sync += draining.eq(draining - 1)
+                with m.If(draining == 1):
+                    m.d.sync += self.busy.eq(0)
+            with m.Elif(self.abort):
+                m.d.sync += draining.eq(ABORT_DRAIN)
+            with m.Elif(left == 1):
+                m.d.sync += [self.busy.eq(0), self.done.eq(1)]
+            with m.Else():
+                m.d.sync += left.eq(left - 1)
+        with m.Elif(self.start):
+            m.d.sync += [self.busy.eq(1), self.clocks.eq(0), self.nodes.eq(pieces),
+                         left.eq(64 << 2 * job.depth), self.error.eq(0),
+                         self.score.eq(job.alpha + job.ply),
+                         self.best.eq(job.depth | job.side << 4), self.best_valid.eq(1)]
+        return m
