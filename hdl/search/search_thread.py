@@ -50,7 +50,7 @@ from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
 
 #: the control's states, as the ``phase`` output numbers them (where the clocks go)
 STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
-          "Leave", "Unmake", "Settle", "Return", "Check", "Abort", "Eval")
+          "Leave", "Unmake", "Settle", "Return", "Check", "Abort")
 SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
 #: the fewest clocks from entering a node to entering the next node at its ply: Enter, Leave,
 #: Unmake (2), Return, Next, Test, Make (2), Settle, then Enter. A node's in-check answer,
@@ -209,6 +209,7 @@ class SearchThread(wiring.Component):
         self.node_eval = Signal(SCORE)  # the node's own evaluation, a clock after its board
         self.kept = Signal(SCORE)       # a made child's evaluation, as the parent found it
         self.own_eval = Signal()        # the entered node's evaluation is node_eval, not kept
+        self.pinned = Signal()          # the pin test found the move under test legal
         self.answers = Signal(2)
         m.d.comb += [
             self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
@@ -371,7 +372,7 @@ class SearchThread(wiring.Component):
         needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck | on_a_line
         with self._in(m, "Test"):
             with m.If(self.step == 0):
-                m.d.sync += [self.illegal.eq(0), self.answers.eq(0)]
+                m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0)]
             with m.If(c.flags.castle):
                 m.d.comb += unit.query.valid.eq(1)
                 m.d.sync += self.step.eq(self.step + 1)
@@ -381,15 +382,16 @@ class SearchThread(wiring.Component):
                 with m.If(needs_query):
                     m.d.comb += unit.query.valid.eq(1)
                     m.next = "Judge"
-                with m.Else():  # legal: the child judged once its evaluation is out
-                    m.next = "Eval"
-        with self._in(m, "Eval"):
-            with m.If(self.eval_age == EVAL_LATENCY):
-                self._decide(m)
+                with m.Else():  # legal: Judge waits for the child's evaluation only
+                    m.d.sync += self.pinned.eq(1)
+                    m.next = "Judge"
         res = unit.result
         answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
         with self._in(m, "Judge"):
-            with m.If(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
+            with m.If(self.pinned):
+                with m.If(self.eval_age == EVAL_LATENCY):
+                    self._decide(m)
+            with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
                 m.d.sync += self.step.eq(0)
                 with m.If(self.illegal | res.payload.attacked):
                     m.next = "Next"
