@@ -428,9 +428,10 @@ class SearchThread(wiring.Component):
         the answers it collects (Judge)."""
         r, p, f, gen = self.r, self.ply, self.finder, self.gen
         vkind, vsq, current = r.vkind, r.vsq, r.vvalid
+        wrap = current & (vsq == 63)  # the scan goes on past the current victim
         m.d.comb += [f.promo_file.eq(r.promo_file),
-                     f.victim_kind.eq(Mux(current & (vsq == 63), vkind + 1, vkind)),
-                     f.victim_sq.eq(Mux(current, vsq + 1, vsq)),
+                     f.victim_kind.eq(Mux(wrap, vkind + 1, vkind)),
+                     f.victim_sq.eq(Mux(wrap, 0, vsq)), f.victim_after.eq(current & ~wrap),
                      f.target.eq(vsq), f.slot.eq(r.slot),
                      self.stack_r.addr.eq(r.ptr)]
         pos = gen.position
