@@ -52,12 +52,13 @@ NAME = "posdata"
 #: (docs/architecture.md, "Many engines: the chip")
 MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 40"
 #: the search board (``synthesize(search=True)``): search threads behind the UART front end.
-#: Its one-clock steps (capture finder, child evaluation, pin test) route at about 25 MHz
-#: (make bench-search-area); 21 MHz is an exact UART divisor at 3 Mbaud (7) below that
+#: Their one-clock steps (the capture finder's scan and pick, the pin test) bound the clock
+#: (make bench-search-area; docs/chip_search.md, "Timing"); 30 MHz is below their median with
+#: a margin, an exact PLL setting from 25 MHz and an exact UART divisor at 3 Mbaud (10)
 SEARCH_DESIGN = "search thread"
-SEARCH_MHZ = 21.0
+SEARCH_MHZ = 30.0
 #: search threads on one search board: the protocol addresses them by the engine byte (below
-#: ENGINE_ALL); one thread fills 56 % of the 25F's LUTs, so several want the 85F
+#: ENGINE_ALL); one thread fills about half of the 25F's LUTs, so several want the 85F
 MAX_SEARCH_THREADS = 16
 
 

@@ -4,17 +4,25 @@ kings' squares after it, the score for the child's side to move. What lets the t
 child that stands pat, or sits at the ply limit, by counting it (docs/chip_search.md, "Settling
 a child without making it"). Castling is not covered: the thread makes those children.
 
-Combinational: the three writes are three ``SumsUpdate`` in a chain (a pipeline on the FPGA).
+A pipeline of ``LATENCY`` clocks, one move a clock: the piece-square words of the four writes
+(block RAM reads), the child's sums and kings, its score. The thread holds its inputs while it
+waits (the move under test and the board do not change before it is judged).
 """
 
-from amaranth import Module, Mux
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import KING, PAWN, Color
+from posdata.engine.defs import BISHOP, KING, PAWN
+from posdata.engine.leaf_eval import PST_BITS
 
 from ..common.layouts import PIECE, SQUARE, MoveLayout
-from .evaluator import SCORE, Score, Sums, SumsUpdate
+from . import evaluator
+from .evaluator import SCORE, Score, Sums
+
+#: clocks from the inputs to ``score``: the ROM words, the child's sums, its score
+LATENCY = 3
 
 
 class ChildEval(wiring.Component):
@@ -22,7 +30,8 @@ class ChildEval(wiring.Component):
     -----
     sums : In(Sums); kings : In(ArrayLayout(SQUARE, 2)); side : In(1)   the parent's
     move : In(MoveLayout); mover, captured : In(PIECE)   the move and what its squares hold
-    score : Out(SCORE)   the child's evaluation, for the child's side to move
+    score : Out(SCORE)   the child's evaluation, for the child's side to move, ``LATENCY``
+                         clocks after the inputs
     """
 
     sums: In(Sums)
@@ -36,26 +45,52 @@ class ChildEval(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         mv, side = self.move, self.side
-        to_sq, from_sq, victim = SumsUpdate(), SumsUpdate(), SumsUpdate()
-        m.submodules.to_sq, m.submodules.from_sq, m.submodules.victim = to_sq, from_sq, victim
-        m.submodules.score = score = Score()
+        # the same image as the sums' updates (evaluator.pst_words, where a fault is injected)
+        m.submodules.rom = rom = Memory(shape=PST_BITS + 6, depth=1024,
+                                        init=evaluator.pst_words())
         placed = Mux(mv.flags.promotion, mv.promo, self.mover)
-        m.d.comb += [
-            to_sq.sums.eq(self.sums), to_sq.sq.eq(mv.to),
-            to_sq.old.color.eq(Mux(self.captured != 0, ~side, Color.EMPTY)),
-            to_sq.old.piece.eq(self.captured),
-            to_sq.new.color.eq(side), to_sq.new.piece.eq(placed),
-            from_sq.sums.eq(to_sq.after), from_sq.sq.eq(mv.frm),
-            from_sq.old.color.eq(side), from_sq.old.piece.eq(self.mover),
-            from_sq.new.color.eq(Color.EMPTY),
-            victim.sums.eq(from_sq.after), victim.sq.eq(Mux(side, mv.to + 8, mv.to - 8)[:6]),
-            victim.old.color.eq(Mux(mv.flags.ep, ~side, Color.EMPTY)),
-            victim.old.piece.eq(PAWN),
-            victim.new.color.eq(Color.EMPTY),
-            score.sums.eq(victim.after), score.side.eq(~side),
-            score.kings.eq(self.kings),
-        ]
+        victim_sq = Mux(side, mv.to + 8, mv.to - 8)[:6]
+        # the writes' words, signed as they enter the sums (leaf_eval.eval_after's order): what
+        # leaves the to-square, what lands on it, the mover leaving its square, the en passant
+        # victim; each (present, colour, piece, square)
+        writes = [(-1, self.captured != 0, ~side, self.captured, mv.to),
+                  (1, Const(1), side, placed, mv.to),
+                  (-1, Const(1), side, self.mover, mv.frm),
+                  (-1, mv.flags.ep, ~side, Const(PAWN, PIECE), victim_sq)]
+        # clock 1: the words (the ROM's registered reads) beside the inputs they go with
+        words = []
+        for i, (sign, on, color, piece, sq) in enumerate(writes):
+            port = rom.read_port()
+            m.d.comb += port.addr.eq(Cat(sq, piece, color))
+            on_r, black_r = Signal(name=f"on{i}"), Signal(name=f"black{i}")
+            bishop_r = Signal(name=f"bishop{i}")
+            m.d.sync += [on_r.eq(on), black_r.eq(color), bishop_r.eq(on & (piece == BISHOP))]
+            value = Mux(on_r, port.data[:PST_BITS].as_signed(), 0)
+            weight = Mux(on_r, port.data[PST_BITS:], 0)
+            words.append((sign, value, weight, bishop_r, black_r))
+        sums1 = Signal(Sums)
+        kings1 = Signal(data.ArrayLayout(SQUARE, 2))
+        side1 = Signal()
+        m.d.sync += [sums1.eq(self.sums), kings1.eq(self.kings), side1.eq(side)]
         with m.If(self.mover == KING):
-            m.d.comb += score.kings[side].eq(mv.to)
-        m.d.comb += self.score.eq(score.score)
+            m.d.sync += kings1[side].eq(mv.to)
+        # clock 2: the child's sums
+        pst, weight = sums1.pst, sums1.weight
+        bishops = [sums1.bishops[0], sums1.bishops[1]]
+        for sign, value, w, bishop, black in words:
+            pst = pst + value if sign > 0 else pst - value
+            weight = weight + w if sign > 0 else weight - w
+            for color in (0, 1):
+                hit = bishop & (black == color)
+                bishops[color] = bishops[color] + hit if sign > 0 else bishops[color] - hit
+        sums2 = Signal(Sums)
+        kings2 = Signal(data.ArrayLayout(SQUARE, 2))
+        side2 = Signal()
+        m.d.sync += [sums2.pst.eq(pst), sums2.weight.eq(weight),
+                     sums2.bishops[0].eq(bishops[0]), sums2.bishops[1].eq(bishops[1]),
+                     kings2.eq(kings1), side2.eq(~side1)]
+        # clock 3: its score
+        m.submodules.score = score = Score()
+        m.d.comb += [score.sums.eq(sums2), score.kings.eq(kings2), score.side.eq(side2)]
+        m.d.sync += self.score.eq(score.score)
         return m

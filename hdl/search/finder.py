@@ -5,7 +5,8 @@ Three combinational answers, each from a cursor the thread keeps per ply:
 
 * ``promo``: the next push onto the last rank (as a queen) from file ``promo_file`` on;
 * ``victim``: the next enemy piece at or after (``victim_kind``, ``victim_sq``) in the finder's
-  order (queens, rooks, bishops, knights, pawns; each kind by ascending square);
+  order (queens, rooks, bishops, knights, pawns; each kind by ascending square), or strictly
+  after it with ``victim_after``;
 * ``aggressor``: the next capture of the piece on ``target`` from slot ``slot`` on, least
   valuable aggressor first, ties in the slot order of ``SLOTS``.
 
@@ -54,7 +55,8 @@ class CaptureFinder(wiring.Component):
     planes : In(AttackPlanes)   the board (hdl/chip/chessboard.py's attack planes)
     side : In(1); ep_valid : In(1); ep_sq : In(SQUARE)   the node's side and en passant square
     promo_file : In(4)  -> promo_valid, promo_move, promo_next_file
-    victim_kind : In(3), victim_sq : In(SQUARE)  -> victim_valid, found_kind, found_sq
+    victim_kind : In(3), victim_sq : In(SQUARE), victim_after : In(1)
+                        -> victim_valid, found_kind, found_sq
     target : In(SQUARE), slot : In(SLOT_BITS)  -> aggressor_valid, aggressor_slot, aggressor_move
     """
 
@@ -68,6 +70,7 @@ class CaptureFinder(wiring.Component):
     promo_next_file: Out(4)
     victim_kind: In(3)
     victim_sq: In(SQUARE)
+    victim_after: In(1)
     victim_valid: Out(1)
     found_kind: Out(3)
     found_sq: Out(SQUARE)
@@ -112,7 +115,9 @@ class CaptureFinder(wiring.Component):
         p = self.planes
         kinds = [p.orth & p.diag, p.orth & ~p.diag, p.diag & ~p.orth, p.knight, p.pawn]
         from_here = Signal(64)
-        m.d.comb += from_here.eq(~((Const(1, 65) << self.victim_sq) - 1)[:64])
+        # a comparison per square (not (1 << sq) - 1, nor sq + 1): no carry chain in the scan
+        sq, after = self.victim_sq, self.victim_after
+        m.d.comb += from_here.eq(Cat(*(Mux(after, sq < i, sq <= i) for i in range(64))))
         found = []
         for k, plane in enumerate(kinds):
             bits = Signal(64, name=f"victims{k}")

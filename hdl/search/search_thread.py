@@ -42,6 +42,7 @@ from ..chip.move_stack import StackEntry
 from ..common.layouts import MoveLayout
 from ..gen.core import GeneratorCore
 from ..gen.rom import PosdataRom, StartRom
+from .child_eval import LATENCY as EVAL_LATENCY
 from .child_eval import ChildEval
 from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
@@ -56,6 +57,7 @@ SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one bet
 #: tagged with its ply only, must arrive before then.
 REENTRY = 10
 assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
+assert EVAL_LATENCY < LATENCY, "Judge takes the child's evaluation as the legality answer comes"
 WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the host's full window)
 #: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
 DRAIN = 7
@@ -201,22 +203,32 @@ class SearchThread(wiring.Component):
         self.root_ply = Signal(7)
         self.ret = Signal(SCORE)       # the score a leaving node hands up
         self.cand = Signal(MoveLayout)  # the move under test
-        self.mover, self.captured = Signal(3), Signal(3)
         self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
         self.illegal = Signal()
-        self.testing = Signal()        # Test judges a move whose legality needs no query
+        self.eval_age = Signal(range(EVAL_LATENCY + 1))  # clocks since the move under test
+        self.node_eval = Signal(SCORE)  # the node's own evaluation, a clock after its board
+        self.kept = Signal(SCORE)       # a made child's evaluation, as the parent found it
+        self.own_eval = Signal()        # the entered node's evaluation is node_eval, not kept
+        self.pinned = Signal()          # the pin test found the move under test legal
         self.answers = Signal(2)
         m.d.comb += [
             self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
             self.child_eval.move.eq(self.cand),
-            # in Test the move's pieces are read as it is judged; in Judge, the registers
-            self.child_eval.mover.eq(Mux(self.testing, self.board.probe_a.piece, self.mover)),
-            self.child_eval.captured.eq(Mux(self.testing, self.board.probe_b.piece,
-                                            self.captured)),
+            # the move's pieces (make/unmake probes the move under test's squares)
+            self.child_eval.mover.eq(self.board.probe_a.piece),
+            self.child_eval.captured.eq(self.board.probe_b.piece),
             self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
             self.finder.ep_sq.eq(self.ep_sq),
         ]
-        m.d.sync += self.done.eq(0)
+        m.d.sync += [self.done.eq(0), self.node_eval.eq(self.eval.score)]
+        with m.If(self.eval_age != EVAL_LATENCY):
+            m.d.sync += self.eval_age.eq(self.eval_age + 1)
+        # a node is counted from a registered pulse, a clock after it is found: the 64-bit
+        # counter's carry chain then starts from a register, not from the control's decision
+        self.count = Signal()
+        m.d.sync += self.count.eq(0)
+        with m.If(self.count):
+            m.d.sync += self.nodes.eq(self.nodes + 1)
         busy = Signal()
         with m.If(busy):
             m.d.sync += self.clocks.eq(self.clocks + 1)
@@ -254,7 +266,7 @@ class SearchThread(wiring.Component):
                     self.best_valid.eq(0), self.ply.eq(0), self.sp.eq(0),
                     self.root_ply.eq(job.ply),
                     r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
-                    self.step.eq(0),
+                    self.step.eq(0), self.own_eval.eq(job.depth == 0),
                 ]
                 root = self.moves.root
                 m.d.comb += [self.moves.control.load.eq(1), root.side.eq(job.side),
@@ -264,7 +276,7 @@ class SearchThread(wiring.Component):
 
     def _enter(self, m):
         r = self.r
-        e = self.eval.score
+        e = Mux(self.own_eval, self.node_eval, self.kept)
         alpha, beta, depth = r.alpha, r.beta, r.depth
         q = self.unit.query.payload
         with self._in(m, "Enter"):
@@ -290,6 +302,7 @@ class SearchThread(wiring.Component):
     def _next(self, m):
         r, f = self.r, self.finder
         with self._in(m, "Next"):
+            m.d.sync += self.eval_age.eq(0)  # a new move under test from the next clock
             with m.Switch(r.stage):
                 with m.Case(0):
                     with m.If(f.promo_valid):
@@ -359,25 +372,26 @@ class SearchThread(wiring.Component):
         needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck | on_a_line
         with self._in(m, "Test"):
             with m.If(self.step == 0):
-                m.d.sync += [self.mover.eq(board.probe_a.piece),
-                             self.captured.eq(board.probe_b.piece),
-                             self.illegal.eq(0), self.answers.eq(0)]
+                m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0)]
             with m.If(c.flags.castle):
                 m.d.comb += unit.query.valid.eq(1)
                 m.d.sync += self.step.eq(self.step + 1)
                 with m.If(self.step == 2):
                     m.next = "Judge"
             with m.Elif(r.known):  # the pin test (leaf_search.needs_query)
-                m.d.comb += self.testing.eq(1)
                 with m.If(needs_query):
                     m.d.comb += unit.query.valid.eq(1)
                     m.next = "Judge"
-                with m.Else():  # legal: the child judged in this clock
-                    self._decide(m)
+                with m.Else():  # legal: Judge waits for the child's evaluation only
+                    m.d.sync += self.pinned.eq(1)
+                    m.next = "Judge"
         res = unit.result
         answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
         with self._in(m, "Judge"):
-            with m.If(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
+            with m.If(self.pinned):
+                with m.If(self.eval_age == EVAL_LATENCY):
+                    self._decide(m)
+            with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
                 m.d.sync += self.step.eq(0)
                 with m.If(self.illegal | res.payload.attacked):
                     m.next = "Next"
@@ -389,16 +403,20 @@ class SearchThread(wiring.Component):
         r = self.r
         child = r.depth - 1
         e = self.child_eval.score
-        with m.If((child > 0) | self.cand.flags.castle):
+        castle = self.cand.flags.castle
+        # the child's own evaluation: the parent's, kept for it; a castling's (not covered
+        # by ChildEval) from its board, where Settle waits a clock more
+        m.d.sync += [self.kept.eq(e), self.own_eval.eq(castle)]
+        with m.If((child > 0) | castle):
             m.d.comb += self.moves.control.make.eq(1)
             m.next = "Make"
         # a quiescence child settled from the parent: its node counted, no make
         with m.Elif(child <= -QS_PLY_LIMIT):
-            m.d.sync += [self.nodes.eq(self.nodes + 1), r.move.eq(self.cand),
+            m.d.sync += [self.count.eq(1), r.move.eq(self.cand),
                          self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
             m.next = "Return"
         with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
-            m.d.sync += [self.nodes.eq(self.nodes + 1), r.found.eq(1)]
+            m.d.sync += [self.count.eq(1), r.found.eq(1)]
             m.next = "Next"
         with m.Else():
             m.d.comb += self.moves.control.make.eq(1)
@@ -410,9 +428,10 @@ class SearchThread(wiring.Component):
         the answers it collects (Judge)."""
         r, p, f, gen = self.r, self.ply, self.finder, self.gen
         vkind, vsq, current = r.vkind, r.vsq, r.vvalid
+        wrap = current & (vsq == 63)  # the scan goes on past the current victim
         m.d.comb += [f.promo_file.eq(r.promo_file),
-                     f.victim_kind.eq(Mux(current & (vsq == 63), vkind + 1, vkind)),
-                     f.victim_sq.eq(Mux(current, vsq + 1, vsq)),
+                     f.victim_kind.eq(Mux(wrap, vkind + 1, vkind)),
+                     f.victim_sq.eq(Mux(wrap, 0, vsq)), f.victim_after.eq(current & ~wrap),
                      f.target.eq(vsq), f.slot.eq(r.slot),
                      self.stack_r.addr.eq(r.ptr)]
         pos = gen.position
@@ -450,7 +469,7 @@ class SearchThread(wiring.Component):
             with m.If(self.moves.control.made):
                 r.spill(m, p)
                 m.d.sync += [
-                    self.nodes.eq(self.nodes + 1), self.ply.eq(p + 1),
+                    self.count.eq(1), self.ply.eq(p + 1),
                     r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
                     self.step.eq(0),
                 ]
@@ -478,7 +497,7 @@ class SearchThread(wiring.Component):
     def _settle(self, m):
         with self._in(m, "Settle"):
             m.d.sync += self.step.eq(self.step + 1)
-            with m.If(self.step == SETTLE - 2):
+            with m.If(self.step == SETTLE - 2 + self.own_eval):
                 m.d.sync += self.step.eq(0)
                 m.next = "Enter"
 
