@@ -48,6 +48,7 @@ QUICK = {
     "bench-sim-chip": bench("chip_sim.py"),
     "search": bench("search.py"),
     "search-hw": bench("search.py", "--movegen", "hw"),
+    "search-chip": bench("search_chip.py"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),
     "variants-hw": bench("variants.py", "--hw"),
@@ -62,6 +63,8 @@ LONG = {
                              "--build-dir", "build/six"),
     "synth-seeds": posdata("synth", "--board", "ulx3s-25f", "--seeds", "3"),
     "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
+    # two cold compiles of each design and simulator: minutes
+    "bench-sim-models": bench("model_sim.py"),
     "variants-synth": bench("variants.py", "--hw", "--synth"),
     "scale": bench("scale.py"),
     # 100 games and 300 positions at depth 3: about 20 minutes on two quiet cores

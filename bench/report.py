@@ -242,6 +242,60 @@ def section_search(r: dict) -> list[str]:
     return out
 
 
+def section_search_chip(r: dict) -> list[str]:
+    mhz = r["mhz"]
+    out = ["| position | host nodes | jobs | thread nodes | clocks/node (with load) | match "
+           "| projected nodes/s | GNU Chess nodes/s |", "|---|---|---|---|---|---|---|---|"]
+    for p in r["rows"]:
+        loaded = (p["clocks"] + p["load_clocks"]) / p["chip_nodes"]
+        projected = mega(mhz * 1e6 / loaded, 2) if mhz else "-"
+        theirs = (mega(p["gnuchess_nodes"] / p["gnuchess_seconds"], 2)
+                  if p["gnuchess_nodes"] else "not installed")
+        out.append(f"| {p['position']} | {thousands(p['nodes'])} | {thousands(p['jobs'])} | "
+                   f"{thousands(p['chip_nodes'])} | {p['clocks'] / p['chip_nodes']:.2f} "
+                   f"({loaded:.2f}) | {p['match']} | {projected} | {theirs} |")
+    out += ["", f"Host depth {r['depth']}, chip depth {r['chip_depth']}, the compiled thread "
+                f"held to the reference (score, best move, PV, nodes). Whole tree "
+                f"{r['clocks_per_node']:.2f} clocks per node, {r['with_load']:.2f} with each "
+                f"job's load; mean of positions {r['mean_of_positions']:.2f} (the design note's "
+                f"estimate {r['estimate']})."]
+    if mhz:
+        out.append(f"Projected per thread at {r['clock']}: "
+                   f"{mega(mhz * 1e6 / r['mean_of_positions'], 2)} nodes/s (mean of positions).")
+    g = r["gnuchess"]
+    if g:
+        out.append(f"GNU Chess {g['version']}, one thread, depth {g['depth']}, measured in the "
+                   f"same run: {mega(g['nodes'] / g['seconds'], 2)} nodes/s ({g['nodes']:,} "
+                   f"nodes in {g['seconds']:.2f} s). A node: ours, every node the thread enters "
+                   f"(quiescence and settled children included); GNU Chess's, its own counter "
+                   f"over search and quiescence, on its pruned tree (hash, null move).")
+    else:
+        out.append("GNU Chess: not installed in this run.")
+    return out
+
+
+def section_sim_models(r: dict) -> list[str]:
+    out = ["| design | simulator | first compile (CPU) | run | speed | compile + run |",
+           "|---|---|---|---|---|---|"]
+    for d in r["designs"]:
+        key = d["unit"].replace(" ", "_") + "_per_s"
+        for row in d["rows"]:
+            took = row["compile_seconds"]
+            took = ("cached" if took is None
+                    else f"{took:.1f} s ({row['compile_cpu_seconds']:.1f} s)")
+            total = row["end_to_end_seconds"]
+            out.append(f"| {d['design']} | {row['simulator']} | {took} | "
+                       f"{row['run_seconds']:.2f} s | {thousands(row[key])} {d['unit']}/s | "
+                       f"{'-' if total is None else f'{total:.1f} s'} |")
+    out += ["", f"The board: self-test, perft({r['depth']}) bulk and plain; the search: the "
+                f"eight bench positions at depth {r['search_depth']}, chip depth "
+                f"{r['chip_depth']}. First compile into an empty model cache, then the median of "
+                f"{r['rounds']} alternating rounds. Load average "
+                f"{' '.join(map(str, r['load_before']))} before, "
+                f"{' '.join(map(str, r['load_after']))} after."]
+    return out
+
+
 def section_play(r: dict) -> list[str]:
     out = []
     if "match" in r:
@@ -418,6 +472,8 @@ SECTIONS = {
                        section_sim_chip),
     "search": ("Search, software generator", section_search),
     "search-hw": ("Search, hardware generator (compiled model)", section_search),
+    "search-chip": ("Search, the chip's search thread (compiled model) beside GNU Chess",
+                    section_search_chip),
     "play": ("Playing strength: the chip's search against the software search", section_play),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",
               section_synth),
@@ -434,6 +490,8 @@ SECTIONS = {
     "synth-seeds": ("ULX3S-25F, placement seeds", section_seeds),
     "icebreaker-seeds": ("iCEBreaker (iCE40 UP5K), the generator alone, placement seeds",
                          section_seeds),
+    "bench-sim-models": ("Simulation speed: the board design and the search thread under "
+                         "CXXRTL and Verilator", section_sim_models),
     "variants-synth": ("Variants: the generator after synth_ecp5", section_variants_hw),
     "scale": ("-j 2 against -j 1, and the three simulators", section_scale),
     "stockfish-one-engine": ("The perft chip against Stockfish", section_note),

@@ -3,7 +3,7 @@ positions (bench/search.py's eight) with the compiled thread below the split, he
 search over the reference, against the design note's estimate (docs/chip_search.md).
 
     .venv/bin/python bench/search_chip.py [--depth 4] [--chip-depth 2] [--mhz F] [--threads N]
-                                          [--gnuchess-depth 8]
+                                          [--gnuchess-depth 8] [--json FILE]
 
 Clocks per node: the jobs' clocks from start to result over the jobs' nodes (the whole tree),
 and the mean of the positions' figures; with each job's load of its 64 squares and its start,
@@ -35,6 +35,7 @@ from posdata.engine.host_search import HostSearch, ReferenceLeaf
 from posdata.sim.cli.clock import Clock, latest_clock
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 
+from results import add_json_option, write_json
 from search import POSITIONS
 
 ESTIMATE = 17.8  #: docs/chip_search.md, the whole tree at chip depth 2
@@ -84,6 +85,7 @@ def main(argv=None) -> int:
                         "board's report, else the perft chip's)")
     p.add_argument("--gnuchess-depth", type=int, default=GNUCHESS_DEPTH,
                    help="GNU Chess's fixed depth for its nodes/s (when installed)")
+    add_json_option(p)
     args = p.parse_args(argv)
     clock = (Clock(args.mhz) if args.mhz else
              latest_clock(board="ulx3s-25f", design="search")
@@ -94,7 +96,7 @@ def main(argv=None) -> int:
           f"{'c/node':>7} {'+load':>7} {'match':>5} {'seconds':>7} {'chip n/s':>9} "
           f"{'gnuchess n/s':>13}")
     totals = [0, 0, 0, 0]
-    per_position, ok = [], True
+    per_position, ok, rows = [], True, []
     theirs = [0, 0.0]  # GNU Chess's nodes and seconds over the positions
     for name, fen in POSITIONS:
         t = time.perf_counter()
@@ -118,7 +120,11 @@ def main(argv=None) -> int:
             theirs[1] += s
             measured = f"{n / s / 1e6:.2f} M"
         else:
-            measured = "not installed"
+            n, s, measured = None, None, "not installed"
+        rows.append({"position": name, "nodes": chip.nodes, "jobs": chip.jobs,
+                     "chip_nodes": chip.leaf_nodes, "clocks": chip.leaf_clocks,
+                     "load_clocks": load, "match": match, "seconds": round(seconds, 2),
+                     "gnuchess_nodes": n, "gnuchess_seconds": s})
         print(f"{name:<10} {chip.nodes:>8} {chip.jobs:>6} {chip.leaf_nodes:>10} "
               f"{chip.leaf_clocks:>10} {cpn:>7.2f} {loaded:>7.2f} {str(match):>5} "
               f"{seconds:>7.1f} {projected:>9} {measured:>13}", flush=True)
@@ -147,6 +153,14 @@ def main(argv=None) -> int:
     else:
         print("GNU Chess: not installed (apt-get install gnuchess for its nodes/s beside the "
               "chip's)")
+    write_json(args.json, {
+        "depth": args.depth, "chip_depth": args.chip_depth, "rows": rows,
+        "clocks_per_node": round(clocks / nodes, 3), "with_load": round(with_load, 3),
+        "mean_of_positions": round(mean, 3), "estimate": ESTIMATE,
+        "mhz": clock.mhz if clock else None, "clock": clock.describe() if clock else None,
+        "gnuchess": ({"version": gnuchess_version(gnuchess), "depth": args.gnuchess_depth,
+                      "nodes": theirs[0], "seconds": round(theirs[1], 3)}
+                     if gnuchess else None)})
     return 0 if ok else 1
 
 
