@@ -117,7 +117,10 @@ class CaptureFinder(wiring.Component):
         from_here = Signal(64)
         # a comparison per square (not (1 << sq) - 1, nor sq + 1): no carry chain in the scan
         sq, after = self.victim_sq, self.victim_after
-        m.d.comb += from_here.eq(Cat(*(Mux(after, sq < i, sq <= i) for i in range(64))))
+        # square i is at or after the cursor: sq < i, or sq == i unless strictly after; written
+        # so that no comparison is constant (sq < 0, sq <= 63), which Verilator's lint refuses
+        m.d.comb += from_here.eq(Cat(*((sq < i if i else 0) | (~after & (sq == i))
+                                       for i in range(64))))
         found = []
         for k, plane in enumerate(kinds):
             bits = Signal(64, name=f"victims{k}")
