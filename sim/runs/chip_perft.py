@@ -178,8 +178,9 @@ def run_chip_perft(board: Board, depth: int, backend: str = "hw", target=Target(
         show = None
         if progress:
             def show(leaves, clocks):
+                rate = clocks / max(1e-9, time.perf_counter() - start)
                 progress.update(f"perft {depth} on the chip: {leaves:,} leaves, "
-                                f"{clocks:,} clocks")
+                                f"{clocks:,} clocks ({rate:,.0f} clocks/s)")
         report.add(chip.perft(board, depth, bulk, progress=show))
     else:
         moves = board.legal_moves()
