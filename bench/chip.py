@@ -23,9 +23,12 @@ five times CXXRTL's clocks/s (the numbers in docs/architecture.md). ``--target``
 
 ``--positions NAME ...`` counts a subset of the six standard positions.
 
+Last, `posdata perft --backend hw` of perft(5) as a user runs it, wall time with -j 1 and -j 2
+(bench/chip_wall.py; ``--wall-only`` that alone).
+
 Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick]
                                       [--positions NAME ...] [--many-only]
-                                      [--target cxxrtl|verilator] [--json FILE]
+                                      [--wall-only] [--target cxxrtl|verilator] [--json FILE]
 """
 
 import argparse
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import time
 
+from chip_wall import wall_times
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
@@ -121,9 +125,15 @@ def main() -> int:
     parser.add_argument("--target", choices=("cxxrtl", "verilator"), default=None,
                         help="the chip's simulator (default: verilator where installed, else "
                              "cxxrtl: the same clocks)")
+    parser.add_argument("--wall-only", action="store_true",
+                        help="only the wall time of `posdata perft --backend hw` (-j 1, -j 2)")
     add_json_option(parser)
     args = parser.parse_args()
     args.target = args.target or chip_default()
+    if args.wall_only:
+        wall = wall_times(args.target, 5 - args.quick)
+        write_json(args.json, {"wall": wall, "ok": wall["ok"]})
+        return 0 if wall["ok"] else 1
     if args.many_only:
         if args.engines == 0:
             parser.error("--many-only needs the many-engine section: leave out --engines 0")
@@ -202,6 +212,8 @@ def main() -> int:
         ok &= many["ok"]
         results["many_engines"] = many
     results["rom_blocks"] = rom_blocks()
+    results["wall"] = wall_times(args.target, 5 - args.quick)
+    ok &= results["wall"]["ok"]
     if fish:
         fish.close()
     if not ok:

@@ -135,6 +135,17 @@ def chip_subtree(fen: str, depth: int, bulk: bool, target: Target, variant: str 
     return result
 
 
+#: with workers, the split nodes go in this many batches per worker (the last batch to finish
+#: ends the run: many small ones balance it, few large ones spare the round trips)
+BATCHES_PER_WORKER = 16
+
+
+def chip_batch(fens: list[str], depth: int, bulk: bool, target: Target,
+               variant: str = "chess") -> list:
+    """Chip counts of several positions, in order, in a worker (by name, as chip_count)."""
+    return [chip_count(fen, depth, bulk, target, variant) for fen in fens]
+
+
 def child_count(chip, board: Board, move: int, depth: int, bulk: bool):
     """The chip's count below one legal move of ``board``."""
     with made(board, move):
@@ -224,9 +235,20 @@ def count_split(report: ChipReport, board: Board, depth: int, bulk: bool, target
                             f"{len(nodes)} positions at ply {ply}, {tally[1]:,} clocks "
                             f"({rate:,.0f} clocks/s)")
     if factory is None:
-        results = run_in_workers(chip_count, [(fen, depth - ply, bulk, target, variant)
-                                              for _, fen in nodes], workers, local=True,
-                                 done=done)
+        # a few batches a worker, each every so many-th node (neighbours, children of one root
+        # move, are alike in size): a job may take a millisecond, as long as a round trip
+        batches = min(len(nodes), BATCHES_PER_WORKER * workers)
+        fens = [fen for _, fen in nodes]
+        tasks = [(fens[b::batches], depth - ply, bulk, target, variant) for b in range(batches)]
+        counts = [None] * len(nodes)
+
+        def batch_done(b, batch) -> None:
+            for k, count in enumerate(batch):
+                counts[b + k * batches] = count
+                done(b + k * batches, count)
+        for _ in run_in_workers(chip_batch, tasks, workers, local=True, done=batch_done):
+            pass
+        results = counts
     else:  # tests and a board's port: the same jobs here, one after another
         chip = worker_chip(target, factory, variant=variant)
 
