@@ -84,6 +84,7 @@ bench-hw: $(STAMP)
 bench-sim: $(STAMP)
 	$(PY) bench/sim_speed.py
 	$(PY) bench/chip_sim.py
+	$(PY) bench/chip_wall.py
 
 bench-scale: $(STAMP)
 	$(PY) bench/scale.py
