@@ -4,13 +4,16 @@ the root and reads the result.
 ``hw``: one count of the root (or, with ``divide``, one count per legal root move, of depth - 1:
 the host makes each root move and loads the child). With ``jobs > 1`` the tree is split at the
 chip's own split ply (``split_ply``: where its threads share the work, 2 for depth 3 and more):
-every node there is one count, of what is left of the depth, spread over ``jobs`` chip models
-(local Dask workers over mutual TLS, sim.runs.pool_local; never a scheduler from the
-environment). The jobs depend on the tree alone, so counts and summed clocks are the same for
-any number of workers. ``both``: the software's count beside the chip's; on a difference,
-``localise`` descends by divide (loading each child of the differing node, comparing counts,
-recursing) to the first position whose legal move list differs, and reports the line of moves
-from the root, its FEN and the missing/extra moves.
+every node there is one count, of what is left of the depth (split at ``job_split``), spread
+in batches over ``jobs`` chip models (local Dask workers over mutual TLS, sim.runs.pool_local;
+never a scheduler from the environment). The jobs depend on the tree alone, so counts and
+summed clocks are the same for any number of workers; the sum is a little more than one chip
+counting the whole tree (each job loads its root and starts anew).
+
+``both``: the software's count beside the chip's; on a difference, ``localise`` descends by
+divide (loading each child of the differing node, comparing counts, recursing) to the first
+position whose legal move list differs, and reports the line of moves from the root, its FEN
+and the missing/extra moves.
 
 The caller's board is the one counted: children are reached by making a move on it and taking
 it back, so it is as it was when a run returns. Only a worker process gets a position as text
