@@ -6,10 +6,11 @@ split at its root moves, so that one deep count does not leave the other workers
 are sums over deterministic jobs: the same with any number of workers.
 
 On the perft chip (``hw``, ``both``) each count is a chip count of the position; with workers
-(local ones only: sim.runs.chip_perft's rule) a count of depth 2 or more is split at the chip's
-split ply, and its clocks are the jobs' summed. ``both`` also counts each job in software; a
-count where the chip and the software differ is localised afterwards, in this process, to the
-first position whose legal moves differ (sim.runs.chip_perft.localise).
+(local ones only: sim.runs.chip_perft's rule) a count of depth 2 or more is split at its root
+moves too (a suite has counts enough to balance them), and its clocks are the jobs' summed.
+``both`` also counts each job in software; a count where the chip and the software differ is
+localised afterwards, in this process, to the first position whose legal moves differ
+(sim.runs.chip_perft.localise).
 """
 
 import re
@@ -20,7 +21,6 @@ from posdata.engine.board import Board
 from posdata.engine.fen import FenError, shorten
 from posdata.hdl.common.contract import MAX_DEPTH
 
-from .chip_perft import split_ply
 from .gen_perft import frontier, subtree
 from .pool import run_in_workers, scheduler_address
 
@@ -153,8 +153,7 @@ def run_suite(entries: list[SuiteEntry], backend: str = "sw", target="cxxrtl",
                 continue
             report.counts.append(SuiteCount(entry.line, entry.fen, depth, expected))
             if remote and depth >= 2:  # the root moves (from the gateware, for gen)
-                nodes = frontier(Board(entry.fen, variant), split_ply(depth) if chip else 1,
-                                 gen)
+                nodes = frontier(Board(entry.fen, variant), 1, gen)
             else:
                 nodes = [((), entry.fen)]
             for line, fen in nodes:

@@ -101,7 +101,7 @@ def test_options_that_do_not_apply(tmp_path, capsys, argv, words):
 
 @pytest.mark.slow
 def test_suite_on_two_chip_models(tmp_path, capsys):
-    """-j 2: each count of depth 2 split at the chip's split ply over two workers."""
+    """-j 2: each count of depth 2 split at its root moves over two chip models."""
     path = standard_suite(tmp_path)
     one = json.loads(run(["--epd", path, "--backend", "both", "--json"], capsys)[1])
     status, out, err = run(["--epd", path, "--backend", "both", "--json", "-j", "2"], capsys)
