@@ -12,6 +12,7 @@ Usage: .venv/bin/python bench/chip_wall.py [--target cxxrtl|verilator] [--depth 
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -29,6 +30,12 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def cpu_seconds() -> float:
+    """User and system CPU of the finished child processes (the run and its workers)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def wall_times(target: str, depth: int = 5) -> dict:
     """Each (mode, jobs) run once, in a process of its own: wall seconds, clocks, clocks/s."""
     from posdata.sim.drivers.targets import make_chip
@@ -39,7 +46,7 @@ def wall_times(target: str, depth: int = 5) -> dict:
     print(f"\nposdata perft --backend hw --depth {depth} --target {target}, wall time of the "
           f"process (start-up and workers included), load before {before}; "
           f"{os.cpu_count()} cores")
-    print(f"{'mode':<6} {'-j':>3} {'wall s':>8} {'chip clocks':>13} {'counts':>7} "
+    print(f"{'mode':<6} {'-j':>3} {'wall s':>8} {'CPU s':>7} {'chip clocks':>13} {'counts':>7} "
           f"{'clocks/s of wall':>16} {'goal s':>7}")
     rows = []
     ok = True
@@ -48,18 +55,21 @@ def wall_times(target: str, depth: int = 5) -> dict:
             argv = [posdata, "perft", "--backend", "hw", "--depth", str(depth), "--target",
                     target, "--json", "--quiet", "-j", str(jobs)] + (["--bulk"] if mode ==
                                                                       "bulk" else [])
+            used = cpu_seconds()
             start = time.perf_counter()
             proc = subprocess.run(argv, capture_output=True, text=True)
             wall = time.perf_counter() - start
+            cpu = cpu_seconds() - used
             if proc.returncode:
                 raise SystemExit(f"{' '.join(argv[1:])}: {proc.stderr.strip()}")
             out = json.loads(proc.stdout)
             ok &= out["nodes"] == want
             goal = GOALS[mode] if depth == 5 else None
-            print(f"{mode:<6} {jobs:>3} {wall:>8.1f} {out['hw_cycles']:>13,} "
+            print(f"{mode:<6} {jobs:>3} {wall:>8.1f} {cpu:>7.1f} {out['hw_cycles']:>13,} "
                   f"{out['chip_counts']:>7} {out['hw_cycles'] / wall:>16,.0f} "
                   f"{goal if goal else '-':>7}", flush=True)
             rows.append({"mode": mode, "jobs": jobs, "wall_seconds": round(wall, 2),
+                         "cpu_seconds": round(cpu, 2),
                          "clocks": out["hw_cycles"], "chip_counts": out["chip_counts"],
                          "goal_seconds": goal, "met": None if goal is None else wall <= goal})
     print(f"load after {load()}")
