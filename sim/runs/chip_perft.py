@@ -145,10 +145,12 @@ BATCHES_PER_WORKER = 16
 
 
 def chip_batch(fens: list[str], depth: int, bulk: bool, target: Target,
-               variant: str = "chess") -> list:
-    """Chip counts of several positions, in order, in a worker (by name, as chip_count), each
-    split at ``job_split(depth)``."""
-    return [chip_count(fen, depth, bulk, target, variant, job_split(depth)) for fen in fens]
+               variant: str = "chess", software: bool = False) -> list[tuple]:
+    """(chip count, software count or None) of several positions, in order, in a worker (by
+    name, as chip_count), each chip count split at ``job_split(depth)``."""
+    return [(chip_count(fen, depth, bulk, target, variant, job_split(depth)),
+             perft(Board(fen, variant), depth, bulk=bulk) if software else None)
+            for fen in fens]
 
 
 def child_count(chip, board: Board, move: int, depth: int, bulk: bool):
@@ -192,11 +194,11 @@ def run_chip_perft(board: Board, depth: int, backend: str = "hw", target=Target(
     if engines > 1 and factory is None:  # one chip of several engines: this process's
         factory = lambda: worker_chip(target, None, engines, variant)  # noqa: E731
     start = time.perf_counter()
-    if backend == "both":
+    if backend == "both" and not workers:  # with workers, they count the jobs in software
         report.sw_nodes = perft(board, depth, bulk=bulk)
     if spread:
         count_split(report, board, depth, bulk, target, jobs if workers else 1, factory,
-                    progress)
+                    progress, software=backend == "both" and workers)
     elif depth < 1 or not divide:
         chip = worker_chip(target, factory, variant=variant)
         show = None
@@ -227,10 +229,11 @@ def run_chip_perft(board: Board, depth: int, backend: str = "hw", target=Target(
 
 
 def count_split(report: ChipReport, board: Board, depth: int, bulk: bool, target: Target,
-                workers: int, factory, progress) -> None:
+                workers: int, factory, progress, software: bool = False) -> None:
     """Add to ``report`` the counts of every node at ``split_ply(depth)`` (in the order the
     software generates them), on ``workers`` chip models (1: this process's, or ``factory``'s),
-    and the divide (the jobs below each root move, summed)."""
+    and the divide (the jobs below each root move, summed); ``software``: the workers also
+    count each job in software, summed into ``report.sw_nodes``."""
     variant = board.variant.name
     report.split = ply = split_ply(depth)
     nodes = frontier(board, ply)
@@ -252,16 +255,21 @@ def count_split(report: ChipReport, board: Board, depth: int, bulk: bool, target
         # move, are alike in size): a job may take a millisecond, as long as a round trip
         batches = min(len(nodes), BATCHES_PER_WORKER * workers)
         fens = [fen for _, fen in nodes]
-        tasks = [(fens[b::batches], depth - ply, bulk, target, variant) for b in range(batches)]
+        tasks = [(fens[b::batches], depth - ply, bulk, target, variant, software)
+                 for b in range(batches)]
         counts = [None] * len(nodes)
+        sw = [0]
 
         def batch_done(b, batch) -> None:
-            for k, count in enumerate(batch):
+            for k, (count, sw_count) in enumerate(batch):
                 counts[b + k * batches] = count
+                sw[0] += sw_count or 0
                 done(b + k * batches, count)
         for _ in run_in_workers(chip_batch, tasks, workers, local=True, done=batch_done):
             pass
         results = counts
+        if software:
+            report.sw_nodes = sw[0]
     else:  # tests and a board's port: the same jobs here, one after another
         chip = worker_chip(target, factory, variant=variant)
 

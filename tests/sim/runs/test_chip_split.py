@@ -67,16 +67,19 @@ def test_a_difference_below_the_split_is_localised():
 def test_two_workers_count_what_one_model_counts(capsys, monkeypatch):
     """Two local workers against the same jobs on one model here (the oracle of the clocks:
     each node at the split ply loaded from its FEN and counted to depth 5 - 2, split as the
-    jobs are) and the software (of the counts), and -j 1."""
+    jobs are) and the software (of the counts), and -j 1; with both, the workers count the
+    jobs in software too."""
     # an unauthenticated scheduler the environment names: never used by the chip's workers
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")
     fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"  # small enough for perft(5): 14,991 leaves
-    two = perft_json(["--fen", fen, "--depth", "5", "-j", "2", "--divide"], capsys)
+    two = perft_json(["--fen", fen, "--depth", "5", "-j", "2", "--divide", "--backend", "both"],
+                     capsys)
     one = perft_json(["--fen", fen, "--depth", "5", "-j", "1"], capsys)
     board = Board(fen)
     chip = make_chip(chip_default())
     jobs = [chip.perft(Board(child), 3, False, job_split(3)) for _, child in frontier(board, 2)]
     assert two["nodes"] == one["nodes"] == perft(board, 5) == sum(c.leaves for c in jobs)
+    assert two["sw_nodes"] == two["nodes"] and two["match"]  # the workers' software counts
     assert two["hw_cycles"] == sum(c.clocks for c in jobs)
     assert two["chip_counts"] == len(jobs) and two["split_ply"] == 2
     assert two["divide"] == {move_uci(m): n for m, n in divide(board, 5).items()}
