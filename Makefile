@@ -85,6 +85,7 @@ bench-sim: $(STAMP)
 	$(PY) bench/sim_speed.py
 	$(PY) bench/chip_sim.py
 	$(PY) bench/model_sim.py
+	$(PY) bench/chip_wall.py
 
 bench-scale: $(STAMP)
 	$(PY) bench/scale.py

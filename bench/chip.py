@@ -15,10 +15,20 @@ engine in each layout (Yosys's synth_ecp5 on the two ROMs alone).
 
 ``--many-only`` runs the many-engine section alone (what `make measurements-long` needs).
 
+Every simulator of the chip counts the same clocks: the fastest runs them. The one-engine table
+on the chip's default (Verilator where installed: five to six times CXXRTL's clocks/s); the
+many-engine count on Verilator too, where installed, although its first compile of eight engines
+takes about four times CXXRTL's CPU (127 s against 31): the count runs for minutes at four to
+five times CXXRTL's clocks/s (the numbers in docs/architecture.md). ``--target`` chooses.
+
 ``--positions NAME ...`` counts a subset of the six standard positions.
 
+Last, `posdata perft --backend hw` of perft(5) as a user runs it, wall time with -j 1 and -j 2
+(bench/chip_wall.py; ``--wall-only`` that alone).
+
 Usage: .venv/bin/python bench/chip.py [--mhz F] [--mhz-85f F] [--engines N] [--quick]
-                                      [--positions NAME ...] [--many-only] [--json FILE]
+                                      [--positions NAME ...] [--many-only]
+                                      [--wall-only] [--target cxxrtl|verilator] [--json FILE]
 """
 
 import argparse
@@ -28,12 +38,13 @@ import subprocess
 import sys
 import time
 
+from chip_wall import wall_times
 from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.common.contract import PHASE_NAMES
 from posdata.sim.cli.clock import latest_fmax
-from posdata.sim.drivers.chip_cxxrtl import ChipModel
+from posdata.sim.drivers.targets import chip_default, make_chip
 from posdata.sim.runs.chip_projection import project
 
 from results import add_json_option, write_json
@@ -111,8 +122,18 @@ def main() -> int:
                         help="a subset of the standard positions (default: all six)")
     parser.add_argument("--many-only", action="store_true",
                         help="the many-engine chip alone (no one-engine table, no ROM blocks)")
+    parser.add_argument("--target", choices=("cxxrtl", "verilator"), default=None,
+                        help="the chip's simulator (default: verilator where installed, else "
+                             "cxxrtl: the same clocks)")
+    parser.add_argument("--wall-only", action="store_true",
+                        help="only the wall time of `posdata perft --backend hw` (-j 1, -j 2)")
     add_json_option(parser)
     args = parser.parse_args()
+    args.target = args.target or chip_default()
+    if args.wall_only:
+        wall = wall_times(args.target, 5 - args.quick)
+        write_json(args.json, {"wall": wall, "ok": wall["ok"]})
+        return 0 if wall["ok"] else 1
     if args.many_only:
         if args.engines == 0:
             parser.error("--many-only needs the many-engine section: leave out --engines 0")
@@ -130,7 +151,9 @@ def main() -> int:
     fish = Stockfish(path) if path else None
     print(f"stockfish: {fish.version if fish else 'not on PATH: column skipped'}")
 
-    chip = ChipModel()
+    begun = time.perf_counter()
+    chip = make_chip(args.target)
+    print(f"simulator: {args.target} (built or loaded in {time.perf_counter() - begun:.1f} s)")
     header = (f"{'position':<10} {'d':>2} {'leaves':>10} {'bulk clk/leaf':>13} "
               f"{'plain clk/leaf':>14} {'chip bulk Mleaves/s':>19} {'sw bulk Mnps':>12} "
               f"{'stockfish Mnps':>14}")
@@ -171,6 +194,7 @@ def main() -> int:
                                     "nps": round(fish_rates[pos.name][1])}
                                    if pos.name in fish_rates else None)})
     results = {"mhz": mhz, "mhz_from": "--mhz" if args.mhz else "latest ULX3S-25F build",
+               "sim": args.target,
                "stockfish": fish.version if fish else None, "positions": rows}
     for mode in ("bulk", "plain"):
         clocks, leaves = totals[mode]
@@ -188,6 +212,8 @@ def main() -> int:
         ok &= many["ok"]
         results["many_engines"] = many
     results["rom_blocks"] = rom_blocks()
+    results["wall"] = wall_times(args.target, 5 - args.quick)
+    ok &= results["wall"]["ok"]
     if fish:
         fish.close()
     if not ok:
@@ -214,14 +240,23 @@ def many_engines(args, fish) -> dict:
     print(f"\nULX3S-85F: {engines} engines, clock "
           + (f"{mhz:g} MHz ({'--mhz-85f' if args.mhz_85f else report_path})" if mhz else
              "unknown (run `posdata synth --board ulx3s-85f` or pass --mhz-85f)"), flush=True)
-    p = project(engines, mhz, "initial", depth,
+    begun = time.perf_counter()
+    chip = make_chip(args.target, engines)
+    built = time.perf_counter() - begun
+    begun = time.perf_counter()
+    p = project(engines, mhz, "initial", depth, chip=chip, target=args.target,
                 progress=lambda leaves, clocks: print(f"  ... {leaves:,} leaves, {clocks:,} "
                                                       "clocks", file=sys.stderr, flush=True))
+    counted = time.perf_counter() - begun
+    print(f"on {args.target}: model built or loaded in {built:.0f} s, counted in {counted:.0f} s "
+          f"({p.makespan_clocks / counted:,.0f} clocks/s)")
     ok = p.leaves == BY_NAME["initial"].counts[depth - 1] and not p.overflow
     print(f"bulk perft({depth}) initial shared by {engines} engines ({2 * engines} threads, split "
           f"ply {p.split}): {p.leaves:,} leaves in a makespan of {p.makespan_clocks:,} clocks = "
           f"{p.clocks_per_leaf:.4f} clocks per leaf; threads idle {p.idle_percent:.1f} % of it")
     out = {"ok": ok, "engines": engines, "mhz": mhz, "depth": depth, "split": p.split,
+           "sim": args.target, "build_seconds": round(built, 1),
+           "count_seconds": round(counted, 1),
            "leaves": p.leaves, "makespan_clocks": p.makespan_clocks,
            "clocks_per_leaf": round(p.clocks_per_leaf, 4),
            "idle_percent": round(p.idle_percent, 1)}

@@ -50,7 +50,8 @@ def register(sub) -> None:
     p.add_argument("-j", "--jobs", type=int_in_range(1, 256, "--jobs"), default=1,
                    help="local Dask workers sharing the nodes of a ply below the root (default: "
                         "1, in this process; workers take a few seconds to start: worth it for "
-                        "counts of more than a few seconds)")
+                        "counts of more than a few seconds); hw/both: N chip models sharing "
+                        "the nodes of the chip's split ply, their clocks summed")
     add_scheduler_arg(p)
     p.add_argument("--engines", type=int_in_range(1, 64, "--engines"), default=1,
                    help="hw/both: perft engines on the simulated chip, sharing the count "
@@ -82,6 +83,9 @@ def run(args) -> int:
         raise CliError("--max-depth goes with --epd (a suite's counts)")
     if args.engines > 1 and args.backend not in ("hw", "both"):
         raise CliError("--engines goes with --backend hw or both (the perft chip)")
+    if args.engines > 1 and args.jobs > 1:
+        raise CliError("--engines N is one chip model, in this process: -j 1 (or --engines 1 "
+                       "with -j N, N chip models)")
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
     board = load_board(args)
@@ -141,6 +145,9 @@ def run(args) -> int:
         check = ", checked against the reference at every node" if args.check else ""
         print(f"backend  gen (move generator in {args.target}, host legality{check}), "
               f"{args.jobs} job(s)")
+    elif report.split is not None:
+        print(f"backend  {args.backend} (the perft chip in {args.target} counts by itself), "
+              f"{args.jobs} chip models sharing the nodes at ply {report.split}")
     else:
         print(f"backend  {args.backend} (the perft chip in {args.target} counts by itself)")
     print(f"nodes    {report.nodes}")

@@ -4,6 +4,13 @@ position a line with its expected counts (``FEN ;D1 20 ;D2 400 ;D3 8902``), ever
 Each count is a job; with workers (``-j N``, a Dask scheduler) a count of depth 2 or more is
 split at its root moves, so that one deep count does not leave the other workers idle. Results
 are sums over deterministic jobs: the same with any number of workers.
+
+On the perft chip (``hw``, ``both``) each count is a chip count of the position; with workers
+(local ones only: sim.runs.chip_perft's rule) a count of depth 2 or more is split at its root
+moves too (a suite has counts enough to balance them), and its clocks are the jobs' summed.
+``both`` also counts each job in software; a count where the chip and the software differ is
+localised afterwards, in this process, to the first position whose legal moves differ
+(sim.runs.chip_perft.localise).
 """
 
 import re
@@ -41,11 +48,14 @@ class SuiteCount:
     depth: int
     expected: int
     nodes: int = 0
-    mismatch: str | None = None  #: with --check: the generator's first difference
+    mismatch: str | None = None  #: the generator's first difference (--check), the chip's
+    sw_nodes: int | None = None  #: both: the software's count
+    clocks: int = 0              #: hw, both: the chip's clocks over the count's jobs
 
     @property
     def match(self) -> bool:
-        return self.mismatch is None and self.nodes == self.expected
+        return (self.mismatch is None and self.nodes == self.expected
+                and self.sw_nodes in (None, self.nodes))
 
 
 @dataclass
@@ -117,15 +127,22 @@ def _number(digits: str, above: int) -> int:
 def run_suite(entries: list[SuiteEntry], backend: str = "sw", target="cxxrtl",
               max_depth: int | None = None, jobs: int = 1, scheduler: str | None = None,
               bulk: bool = False, check: bool = False, variant: str = "chess",
-              progress=None) -> SuiteReport:
+              progress=None, engines: int = 1) -> SuiteReport:
     """Count every (position, depth) of the suite up to ``max_depth`` on ``backend`` (sw or
-    gen on ``target``)."""
+    gen on ``target``; hw or both: the perft chip of ``engines`` engines on ``target``)."""
     from ..drivers.interface import GatewareMoveGen
     from ..drivers.worker import worker_driver
 
+    chip = backend in ("hw", "both")
     report = SuiteReport()
     start = time.perf_counter()
-    remote = jobs > 1 or bool(scheduler_address(scheduler))
+    if chip:
+        remote = jobs > 1
+        fn, factory, board_chip = chip_jobs(target, engines, variant)
+        scheduler = None
+    else:
+        remote = jobs > 1 or bool(scheduler_address(scheduler))
+        fn, factory, board_chip = subtree, None, None
     gen = GatewareMoveGen(worker_driver(target, None, variant)).gen if backend == "gen" \
         else None
     job_list, owner = [], []  # owner[i]: the index in report.counts that job i adds to
@@ -140,24 +157,74 @@ def run_suite(entries: list[SuiteEntry], backend: str = "sw", target="cxxrtl",
             else:
                 nodes = [((), entry.fen)]
             for line, fen in nodes:
-                job_list.append((fen, depth - len(line), backend, target, None, line, check,
-                                 bulk, variant))
+                if chip:
+                    job_list.append((fen, depth - len(line), bulk, target, variant,
+                                     backend == "both", factory, engines))
+                else:
+                    job_list.append((fen, depth - len(line), backend, target, None, line, check,
+                                     bulk, variant))
                 owner.append(len(report.counts) - 1)
-    finished = [0, 0]
+    finished = [0, 0, 0]  # jobs, nodes, clocks
 
     def done(i, r) -> None:
         finished[0] += 1
         finished[1] += r.nodes
+        finished[2] += r.cycles
         if progress:
+            clocks = ""
+            if chip:
+                rate = finished[2] / max(1e-9, time.perf_counter() - start)
+                clocks = f", {finished[2]:,} chip clocks ({rate:,.0f} clocks/s)"
             progress.update(f"perft suite [{backend}]: {finished[0]}/{len(job_list)} jobs, "
-                            f"{finished[1]:,} nodes")
+                            f"{finished[1]:,} nodes{clocks}")
 
-    results = run_in_workers(subtree, job_list, jobs if remote else 1,
-                             scheduler if remote else None, done)
-    for i, r in zip(owner, results):
-        count = report.counts[i]
-        count.nodes += r.nodes
-        if r.mismatch and not count.mismatch:
-            count.mismatch = r.mismatch
+    try:
+        results = run_in_workers(fn, job_list, jobs if remote else 1,
+                                 scheduler if remote else None, done, local=chip)
+        for i, r in zip(owner, results):
+            count = report.counts[i]
+            count.nodes += r.nodes
+            if chip:
+                count.clocks += r.cycles
+                if backend == "both":
+                    count.sw_nodes = (count.sw_nodes or 0) + r.sw_nodes
+            if r.mismatch and not count.mismatch:
+                count.mismatch = r.mismatch
+        if backend == "both":
+            localise_failures(report, target, bulk, variant, factory, engines)
+    finally:
+        if board_chip is not None:
+            board_chip.close()
     report.seconds = time.perf_counter() - start
     return report
+
+
+def chip_jobs(target, engines: int, variant: str):
+    """The chip's job function, the factory its jobs take (a board's one serial port, opened
+    here) and that chip to close (or None); the model built here first, so that workers load
+    it from the cache."""
+    from ..drivers.targets import as_target, make_chip
+    from .chip_perft import chip_subtree, worker_chip
+
+    target = as_target(target)
+    if target.name == "board":
+        board_chip = make_chip(target)
+        return chip_subtree, lambda: board_chip, board_chip
+    worker_chip(target, None, engines, variant)
+    if engines > 1:  # one chip of several engines, in this process (-j 1)
+        return chip_subtree, lambda: worker_chip(target, None, engines, variant), None
+    return chip_subtree, None, None
+
+
+def localise_failures(report: SuiteReport, target, bulk: bool, variant: str, factory,
+                      engines: int) -> None:
+    """Each count where the chip and the software differ: where they part (one line)."""
+    from .chip_perft import faulty_engines, localise, worker_chip
+
+    for count in report.counts:
+        if count.mismatch or count.nodes == count.sw_nodes:
+            continue
+        board = Board(count.fen, variant)
+        chip = worker_chip(target, factory, engines, variant)
+        count.mismatch = (faulty_engines(chip, board, count.depth, bulk, count.sw_nodes)
+                          + localise(board, count.depth, bulk, target, factory))

@@ -75,13 +75,14 @@ def close_client(client) -> None:
 
 
 def run_in_workers(fn, jobs: list[tuple], processes: int, address: str | None = None,
-                   done=None):
+                   done=None, local: bool = False):
     """``fn(*job)`` for every job, yielded in job order. ``processes == 1`` with no scheduler
     runs them here, one after another; otherwise on Dask workers (``fn`` must be importable by
     name: a module-level function of posdata). ``done(i, result)`` is called as each job
     finishes, in whatever order they finish (for progress). A scheduler that stops answering,
-    or has no worker, for the workers' time-to-live ends the run with PoolError."""
-    address = scheduler_address(address)
+    or has no worker, for the workers' time-to-live ends the run with PoolError. ``local``:
+    this process's own workers only (pool_local), whatever $DASK_SCHEDULER_ADDRESS says."""
+    address = None if local else scheduler_address(address)
     if processes <= 1 and not address:
         for i, job in enumerate(jobs):
             result = fn(*job)
