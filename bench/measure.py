@@ -48,6 +48,8 @@ QUICK = {
     "bench-sim-chip": bench("chip_sim.py"),
     "search": bench("search.py"),
     "search-hw": bench("search.py", "--movegen", "hw"),
+    # the search board's Fmax is the clock search-chip projects at
+    "synth-search": posdata("synth", "--search", "--board", "ulx3s-25f"),
     "search-chip": bench("search_chip.py"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),

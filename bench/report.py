@@ -421,13 +421,17 @@ def section_variants_chip(r: dict) -> list[str]:
 
 def section_synth(r: dict) -> list[str]:
     util = r["utilization"]
-    out = [f"{r['board']} ({r['device']}), {r.get('engines') or 0} perft engine(s), seed "
+    carries = (f"{r.get('threads', 1)} search thread(s)" if r.get("design") == "search thread"
+               else f"{r.get('engines') or 0} perft engine(s)")
+    out = [f"{r['board']} ({r['device']}), {carries}, seed "
            f"{r['seed']}: **Fmax {r['fmax_mhz']:.2f} MHz** against {r['constraint_mhz']:g} MHz "
            f"({'met' if r['timing_met'] else 'not met'}).", ""]
     out += ["| resource | used |", "|---|---|"]
     for name in util:
         out.append(f"| {name} | {percent_of(util, name)} |")
     out.append("")
+    if "cycles_per_move" not in r:  # the search board: bench-search measures the thread
+        return out[:-1]
     extra = [f"generator {r['cycles_per_move']:.3f} clocks per move: "
              f"{mega(r['moves_per_second_at_fmax'])} moves/s at Fmax"]
     if r.get("chip_clocks_per_leaf"):
@@ -470,6 +474,8 @@ SECTIONS = {
     "bench-sim": ("Simulation speed: compiled model against Amaranth's simulator", section_sim),
     "bench-sim-chip": ("Simulation speed: the perft chip under CXXRTL and Verilator",
                        section_sim_chip),
+    "synth-search": ("ULX3S-25F search board (the search thread, UART front end)",
+                     section_synth),
     "search": ("Search, software generator", section_search),
     "search-hw": ("Search, hardware generator (compiled model)", section_search),
     "search-chip": ("Search, the chip's search thread (compiled model) beside GNU Chess",
