@@ -20,7 +20,7 @@ help:
 	@echo "make synth-seeds the same build with 5 placement seeds: min/median Fmax"
 	@echo "make bench       software perft speed against python-chess, in process and whole process"
 	@echo "make bench-hw    gateware clock cycles per generation on the standard positions"
-	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s; the perft chip, the board and the search thread under CXXRTL and Verilator"
+	@echo "make bench-sim   compiled (CXXRTL) against Amaranth's simulator, cycles/s; the perft chip, the board and the search thread under CXXRTL and Verilator; perft(5) wall time with -j 1 and -j 2"
 	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature; the search thread's clocks per node, its load, projected nodes/s at the 25F clock"
 	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes)"
