@@ -59,8 +59,9 @@ def register(sub) -> None:
                     "the board's protocol version, engines, threads and power-up self-test. "
                     "Exit status 1 when a result differs from the reference. The bitstream must "
                     f"be built for the same baud rate (default {DEFAULT_BAUD}: the ULX3S's "
-                    "FT231X at its maximum). --target cxxrtl talks to the board's compiled "
-                    "model instead (UART bits and all, power-up self-test first), --target pysim "
+                    "FT231X at its maximum). --target verilator or cxxrtl talks to the board's "
+                    "compiled model instead (UART bits and all, power-up self-test first; the "
+                    "same clocks under either simulator), --target pysim "
                     "to its gateware in Amaranth's simulator (slow: about a thousand clocks a "
                     "second); --board picks which board's design they run.")
     p.add_argument("action", nargs="?", choices=ACTIONS, default="moves", metavar="ACTION",
