@@ -24,45 +24,15 @@ from posdata.engine.board import Board
 from posdata.engine.perft import perft
 from posdata.engine.variants import VariantError, get_variant
 from posdata.engine.zobrist import full_hash
+from posdata.sim.runs.variant_positions import LEGS as SAMPLE_POSITIONS
 
 from .fen_squares import board_of
 
 LEGS = ("grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk", "pawnsideways")
 
-#: per variant, positions besides the start that reach the rare cases sooner
-EXTRA_STARTS = {
-    "grasshopper": (
-        "r3k2r/ppg2gpp/8/3pP3/8/8/PPG2GPP/R3K2R w KQkq - 0 1",
-        "4k3/1P4P1/2g5/8/8/5G2/1p4p1/4K3 w - - 0 1",
-        "4k3/g1g2g1g/8/3q4/3Q4/8/G1G2G1G/4K3 w - - 0 1",
-    ),
-    "hoppelpoppel": (
-        "r3k2r/pppn1ppp/4b3/8/8/4B3/PPPN1PPP/R3K2R w KQkq - 0 1",
-        "4k3/1P4P1/2n5/8/3b4/5N2/1p4p1/4K3 w - - 0 1",
-        "1n2k1n1/8/2b2b2/8/8/2B2B2/8/1N2K1N1 w - - 0 1",
-    ),
-    "berolina": (
-        "4k3/2p1p3/8/1P1P1P2/8/8/8/4K3 b - - 0 1",
-        "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
-    ),
-    "shatranj": (
-        "4k3/8/8/8/3q4/8/8/R3K3 w - - 0 1",
-        "4k3/1P6/8/3r4/8/8/6p1/4K3 w - - 0 1",
-        "3k4/8/2n5/8/8/5B2/8/3K4 w - - 0 1",
-        "3k4/1r6/8/8/8/8/6R1/3K4 b - - 0 1",
-    ),
-    "makruk": (
-        "4k3/8/8/1P4P1/1p4p1/8/8/4K3 w - - 0 1",
-        "3k4/2s1s3/8/8/8/8/2S1S3/3K4 w - - 0 1",
-        "r2k3r/8/2pp1m2/8/8/2PP1M2/8/R2K3R b - - 0 1",
-    ),
-    "pawnsideways": (
-        "4k3/2p1p3/8/3P1P2/8/8/8/4K3 b - - 0 1",
-        "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    ),
-}
+#: per variant, positions besides the start that reach the rare cases sooner (the gateware
+#: generator's sample positions too)
+EXTRA_STARTS = SAMPLE_POSITIONS
 #: per variant, the letter of the piece the playouts favour (a pawn where the pawn is new)
 FAVOURED = {"grasshopper": "g", "hoppelpoppel": "nb", "berolina": "p", "shatranj": "pbq",
             "makruk": "sp", "pawnsideways": "p"}
