@@ -88,7 +88,8 @@ def main(argv=None) -> int:
     add_json_option(p)
     args = p.parse_args(argv)
     # the search board's clock, not the perft chip's: the thread routes slower
-    clock = Clock(args.mhz) if args.mhz else latest_clock(board="ulx3s-25f", design="search")
+    clock = (Clock(args.mhz) if args.mhz
+             else latest_clock(board="ulx3s-25f-search", design="search"))
     gnuchess = gnuchess_path()
     model = SearchModel()
     print(f"{'position':<10} {'nodes':>8} {'jobs':>6} {'chip nodes':>10} {'clocks':>10} "
