@@ -63,6 +63,8 @@ LONG = {
     "synth-85f-seeds": posdata("synth", "--board", "ulx3s-85f", "--seeds", "3"),
     "synth-85f-six": posdata("synth", "--board", "ulx3s-85f", "--engines", "6",
                              "--build-dir", "build/six"),
+    "synth-85f-search": posdata("synth", "--search", "--threads", "4", "--board", "ulx3s-85f",
+                                "--build-dir", "build/search4"),
     "synth-seeds": posdata("synth", "--board", "ulx3s-25f", "--seeds", "3"),
     "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
     # two cold compiles of each design and simulator: minutes

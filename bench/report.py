@@ -493,6 +493,7 @@ SECTIONS = {
     "chip-85f": ("ULX3S-85F, eight engines: bulk perft(6) projected", section_many),
     "synth-85f-seeds": ("ULX3S-85F, eight engines, placement seeds", section_seeds),
     "synth-85f-six": ("ULX3S-85F build, six engines", section_synth),
+    "synth-85f-search": ("ULX3S-85F search board, four threads", section_synth),
     "synth-seeds": ("ULX3S-25F, placement seeds", section_seeds),
     "icebreaker-seeds": ("iCEBreaker (iCE40 UP5K), the generator alone, placement seeds",
                          section_seeds),
