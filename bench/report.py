@@ -264,7 +264,7 @@ def section_search_chip(r: dict) -> list[str]:
                    f"{mega(mhz * 1e6 / r['mean_of_positions'], 2)} nodes/s (mean of positions).")
     g = r["gnuchess"]
     if g:
-        out.append(f"GNU Chess {g['version']}, one thread, depth {g['depth']}, measured in the "
+        out.append(f"{g['version']}, one thread, depth {g['depth']}, measured in the "
                    f"same run: {mega(g['nodes'] / g['seconds'], 2)} nodes/s ({g['nodes']:,} "
                    f"nodes in {g['seconds']:.2f} s). A node: ours, every node the thread enters "
                    f"(quiescence and settled children included); GNU Chess's, its own counter "
