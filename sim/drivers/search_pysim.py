@@ -17,6 +17,29 @@ CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for a VCD's time axis
 SETTLE_CLOCKS = 3     #: between the last square written and the start, as the compiled model
 
 
+async def load_position(ctx, dut, board) -> None:
+    """Write ``board``'s 64 squares into the thread, a1 first, then let the sums settle."""
+    for sq in range(64):
+        c = board.color[sq]
+        ctx.set(dut.load.en, 1)
+        ctx.set(dut.load.sq, sq)
+        ctx.set(dut.load.color, c)
+        ctx.set(dut.load.piece, board.piece[sq] if c != EMPTY else NO_PIECE)
+        await ctx.tick()
+    ctx.set(dut.load.en, 0)
+    await ctx.tick().repeat(SETTLE_CLOCKS)
+
+
+async def start_job(ctx, dut, board, alpha: int, beta: int, depth: int, ply: int = 0) -> None:
+    """Pulse ``start`` with the job's word: the loaded position searched in (alpha, beta)."""
+    ctx.set(dut.job, {"side": board.side, "castle": board.castle,
+                      "ep_valid": board.ep >= 0, "ep_sq": max(board.ep, 0),
+                      "alpha": alpha, "beta": beta, "depth": depth, "ply": ply})
+    ctx.set(dut.start, 1)
+    await ctx.tick()
+    ctx.set(dut.start, 0)
+
+
 class SearchSimulation:
     """``search`` as SearchModel's; ``dut`` (tests: fault injection) simulates another
     instance of hdl.search.search_thread.SearchThread, elaborated here."""
@@ -59,21 +82,8 @@ class SearchSimulation:
 
     async def _job(self, ctx, board, alpha, beta, depth, ply, watchdog):
         dut = self.dut
-        for sq in range(64):
-            c = board.color[sq]
-            ctx.set(dut.load.en, 1)
-            ctx.set(dut.load.sq, sq)
-            ctx.set(dut.load.color, c)
-            ctx.set(dut.load.piece, board.piece[sq] if c != EMPTY else NO_PIECE)
-            await ctx.tick()
-        ctx.set(dut.load.en, 0)
-        await ctx.tick().repeat(SETTLE_CLOCKS)
-        ctx.set(dut.job, {"side": board.side, "castle": board.castle,
-                          "ep_valid": board.ep >= 0, "ep_sq": max(board.ep, 0),
-                          "alpha": alpha, "beta": beta, "depth": depth, "ply": ply})
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
+        await load_position(ctx, dut, board)
+        await start_job(ctx, dut, board, alpha, beta, depth, ply)
         for _ in range(watchdog):
             await ctx.tick()
             if ctx.get(dut.done):

@@ -10,11 +10,11 @@ from amaranth.hdl import ResetInserter
 from amaranth.sim import Simulator
 
 from posdata.engine.board import Board
-from posdata.engine.defs import EMPTY, NO_PIECE
 from posdata.engine.leaf_search import MAX_JOB_DEPTH, leaf_search
 from posdata.engine.search import MATE
 from posdata.hdl.search.search_thread import SearchThread
 from posdata.sim.drivers.search_cxxrtl import SearchModel
+from posdata.sim.drivers.search_pysim import load_position, start_job
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 ITALIAN = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 0 1"
@@ -77,23 +77,10 @@ def test_a_reset_mid_job_then_a_load_leaves_the_sums_right():
     results = []
 
     async def load(ctx, board):
-        for sq in range(64):
-            c = board.color[sq]
-            ctx.set(dut.load.en, 1)
-            ctx.set(dut.load.sq, sq)
-            ctx.set(dut.load.color, c)
-            ctx.set(dut.load.piece, board.piece[sq] if c != EMPTY else NO_PIECE)
-            await ctx.tick()
-        ctx.set(dut.load.en, 0)
-        await ctx.tick().repeat(3)
+        await load_position(ctx, dut, board)
 
     async def start(ctx, board, alpha, beta, depth):
-        ctx.set(dut.job, {"side": board.side, "castle": board.castle,
-                          "ep_valid": board.ep >= 0, "ep_sq": max(board.ep, 0),
-                          "alpha": alpha, "beta": beta, "depth": depth, "ply": 0})
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
+        await start_job(ctx, dut, board, alpha, beta, depth)
 
     async def bench(ctx):
         for cut in (7, 23, 61):  # clocks into the job: walks, makes, writes in flight
