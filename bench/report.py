@@ -212,6 +212,12 @@ def section_sim(r: dict) -> list[str]:
     return out
 
 
+def load_text(r: dict) -> str:
+    """The machine's load average around a bench's run (its JSON's load_before/load_after)."""
+    return (f"Load average {' '.join(map(str, r['load_before']))} before, "
+            f"{' '.join(map(str, r['load_after']))} after.")
+
+
 def section_sim_chip(r: dict) -> list[str]:
     out = ["| simulator | first compile (CPU) | bulk clocks/s | plain clocks/s "
            "| x CXXRTL (bulk, plain) |", "|---|---|---|---|---|"]
@@ -225,9 +231,7 @@ def section_sim_chip(r: dict) -> list[str]:
     out += ["", f"perft({r['depth']}) of the initial position on the chip of {r['engines']} "
             f"engine(s): {thousands(r['clocks']['bulk'])} clocks bulk, "
             f"{thousands(r['clocks']['plain'])} plain, the same on every simulator; the median "
-            f"of {r['rounds']} alternating rounds. Load average "
-            f"{' '.join(map(str, r['load_before']))} before, "
-            f"{' '.join(map(str, r['load_after']))} after."]
+            f"of {r['rounds']} alternating rounds. {load_text(r)}"]
     return out
 
 
@@ -290,9 +294,7 @@ def section_sim_models(r: dict) -> list[str]:
     out += ["", f"The board: self-test, perft({r['depth']}) bulk and plain; the search: the "
                 f"eight bench positions at depth {r['search_depth']}, chip depth "
                 f"{r['chip_depth']}. First compile into an empty model cache, then the median of "
-                f"{r['rounds']} alternating rounds. Load average "
-                f"{' '.join(map(str, r['load_before']))} before, "
-                f"{' '.join(map(str, r['load_after']))} after."]
+                f"{r['rounds']} alternating rounds. {load_text(r)}"]
     return out
 
 
