@@ -15,7 +15,7 @@ evaluation) and its bench signature are a different search and stay as they are.
 from dataclasses import dataclass
 from typing import Protocol
 
-from .leaf_search import MAX_JOB_DEPTH, LeafResult, LeafSearch, LeafStats
+from .leaf_search import CHIP_RULES, MAX_JOB_DEPTH, LeafResult, LeafSearch, LeafStats, Rules
 from .search import INFINITY
 
 DEFAULT_CHIP_DEPTH = 2  #: the host hands a node to the leaf searcher at 2 plies to go
@@ -24,24 +24,29 @@ DEFAULT_CHIP_DEPTH = 2  #: the host hands a node to the leaf searcher at 2 plies
 class LeafSearcher(Protocol):
     """What searches a job below the split: the reference or the chip."""
 
-    def search(self, board, alpha: int, beta: int, depth: int, ply: int) -> LeafResult:
+    def search(self, board, alpha: int, beta: int, depth: int, ply: int,
+               extensions: int = 0) -> LeafResult:
         """Search ``board``'s position (the side to move's view) with the fail-hard window
-        (alpha, beta), ``depth`` full-width plies (0 .. MAX_JOB_DEPTH) and the position ``ply``
-        plies below the search's root (mate scores count from there). Return the score within
-        [alpha, beta], the best move at the job's root (None if no move set the score) and the
-        job's nodes (``clocks`` too, from the chip). Leave the board as given."""
+        (alpha, beta), ``depth`` full-width plies (0 .. MAX_JOB_DEPTH), the position ``ply``
+        plies below the search's root (mate scores count from there) with ``extensions`` check
+        extensions made above it on its line; the board's history since the last irreversible
+        move is the job's repetition history. Return the score within [alpha, beta], the best
+        move at the job's root (None if no move set the score) and the job's nodes (``clocks``
+        too, from the chip). Leave the board as given."""
         ...
 
 
 class ReferenceLeaf:
     """The reference search as a leaf searcher; ``stats`` sums its jobs' tree counts."""
 
-    def __init__(self, movegen=None):
-        self.movegen = movegen
+    def __init__(self, movegen=None, rules: Rules = CHIP_RULES):
+        self.movegen, self.rules = movegen, rules
         self.stats = LeafStats()
 
-    def search(self, board, alpha: int, beta: int, depth: int, ply: int) -> LeafResult:
-        result = LeafSearch(board, self.movegen).run(alpha, beta, depth, ply)
+    def search(self, board, alpha: int, beta: int, depth: int, ply: int,
+               extensions: int = 0) -> LeafResult:
+        result = LeafSearch(board, self.movegen, self.rules).run(alpha, beta, depth, ply,
+                                                                 extensions)
         self.stats.add(result.stats)
         return result
 
@@ -61,35 +66,44 @@ class HostResult:
 
 class HostSearch(LeafSearch):
     """``search(depth)`` of ``board`` with ``leaf`` below ``chip_depth``. The host's own nodes
-    are counted in ``stats`` (full-width nodes only)."""
+    are counted in ``stats`` (full-width nodes only). Given the previous iteration's PV, each
+    host node on it tries the PV's move first."""
 
-    def __init__(self, board, leaf: LeafSearcher, chip_depth: int = DEFAULT_CHIP_DEPTH):
-        super().__init__(board)
+    def __init__(self, board, leaf: LeafSearcher, chip_depth: int = DEFAULT_CHIP_DEPTH,
+                 rules: Rules = CHIP_RULES):
+        super().__init__(board, rules=rules)
         if not 0 <= chip_depth <= MAX_JOB_DEPTH:
             raise ValueError(f"chip depth {chip_depth} outside 0 .. {MAX_JOB_DEPTH}")
         self.leaf, self.chip_depth = leaf, chip_depth
         self.pv: dict[int, list[int]] = {}  # per ply below the root: the line from there
+        self.prev_pv: list[int] = []
+        self.following = False  # the nodes entered so far lie on prev_pv
 
-    def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY) -> HostResult:
-        """One search of ``depth`` plies from the board's position with (alpha, beta)."""
+    def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
+               prev_pv=()) -> HostResult:
+        """One search of ``depth`` plies from the board's position with (alpha, beta);
+        ``prev_pv``: the previous iteration's line, its moves tried first."""
         self.stats = LeafStats()
         self.root, self.root_ply, self.best_move = self.board.ply, 0, None
+        self.extensions, self.maybe_check, self.settled = 0, True, False
         self.leaf_nodes, self.jobs, self.clocks = 0, 0, 0
         self.pv = {}
+        self.prev_pv, self.following = list(prev_pv), bool(prev_pv)
         if depth <= self.chip_depth:  # the whole search is one job
             score = self.job(alpha, beta, depth)
             self.best_move = self.pv[0][0] if self.pv[0] else None
         else:
-            score = self.full(alpha, beta, depth)
+            score = self.node(alpha, beta, depth)
         host = self.stats.full
         return HostResult(score, self.best_move, self.pv.get(0, []), host + self.leaf_nodes,
                           host, self.leaf_nodes, self.jobs, self.clocks, depth)
 
     def think(self, depth: int, on_iteration=None) -> HostResult:
-        """Iterative deepening, 1 .. ``depth``; ``on_iteration(HostResult)`` after each."""
+        """Iterative deepening, 1 .. ``depth``, each iteration on the last one's PV;
+        ``on_iteration(HostResult)`` after each."""
         result = None
         for d in range(1, depth + 1):
-            result = self.search(d)
+            result = self.search(d, prev_pv=result.pv if result is not None else ())
             if on_iteration is not None:
                 on_iteration(result)
         return result
@@ -100,26 +114,31 @@ class HostSearch(LeafSearch):
         self.pv[self.board.ply - self.root] = []
         return super().full(alpha, beta, depth)
 
-    def child(self, m: int, alpha: int, beta: int, depth: int) -> int | None:
-        board = self.board
-        if not board.makemove(m):
-            return None
+    def enter(self, alpha: int, beta: int, depth: int) -> int:
         if depth <= self.chip_depth:
-            x = -self.job(-beta, -alpha, depth)
-        else:
-            x = -self.full(-beta, -alpha, depth)
-        board.takeback()
-        return x
+            return self.job(alpha, beta, depth)
+        return self.node(alpha, beta, depth)
 
     def job(self, alpha: int, beta: int, depth: int) -> int:
-        result = self.leaf.search(self.board, alpha, beta, depth, self.ply())
+        result = self.leaf.search(self.board, alpha, beta, depth, self.ply(), self.extensions)
         self.jobs += 1
         self.leaf_nodes += result.nodes
+        self.settled = False
         if self.clocks is not None:
             self.clocks = None if result.clocks is None else self.clocks + result.clocks
         self.pv[self.board.ply - self.root] = [] if result.best_move is None \
             else [result.best_move]
         return result.score
+
+    def first_move(self) -> int | None:
+        here = self.board.ply - self.root
+        if self.following and here < len(self.prev_pv):
+            return self.prev_pv[here]
+        self.following = False
+        return None
+
+    def left_pv(self) -> None:
+        self.following = False
 
     def note_best(self, m: int) -> None:
         here = self.board.ply - self.root

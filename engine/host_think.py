@@ -85,6 +85,7 @@ class HostThinker:
         result = SearchResult(legal[0], 0, 0, [legal[0]], 0, 0.0)
         nodes = 0
         root_history = len(board.hist)
+        last_pv: list[int] = []  # the last completed iteration's line: searched first
         previous_interrupt = getattr(self.leaf, "interrupt", None)
         if hasattr(self.leaf, "interrupt"):
             self.leaf.interrupt = self._interrupted
@@ -93,7 +94,7 @@ class HostThinker:
                 self.done_nodes = nodes
                 search = _Limited(board, self.leaf, self.chip_depth, self._check)
                 try:
-                    done = search.search(depth, -INFINITY, INFINITY)
+                    done = search.search(depth, -INFINITY, INFINITY, prev_pv=last_pv)
                 except SearchStopped:
                     while len(board.hist) > root_history:
                         board.takeback()
@@ -110,6 +111,7 @@ class HostThinker:
                 result.iterations.append(it)
                 if done.best_move is not None:
                     result.best_move, result.pv = done.best_move, pv
+                last_pv = pv
                 result.score, result.depth = done.score, depth
                 if on_iteration is not None:
                     on_iteration(it)

@@ -1,13 +1,19 @@
 """The oracles of the chip search's reference (engine/leaf_search.py), written apart from it.
 
 ``plain_value``: negamax without pruning over the same tree definition: every legal move at a
-full-width node (from ``Board.legal_moves``, not the capture finder), at a quiescence node the
-evaluation or any capture or queen promotion (chosen by the move's flags), the ply limit, mate
-and stalemate scores. It returns the exact score of the tree, which fail-hard alpha-beta must
-return clamped to its window. Transpositions are remembered by (hash, depth, ply), which fixes
-a subtree entirely. A capture tree without pruning can be vast, so the oracle gives up (None)
-past ``budget`` distinct positions: the tests compare the positions it can settle and hold their
+full-width or evasion node (from ``Board.legal_moves``, not the capture finder), at a quiescence
+node the evaluation or any capture or queen promotion (chosen by the move's flags), the check
+extension (a node of depth >= 0 in check, while the line has extensions left), evasions in the
+first quiescence plies, repetition and fifty-move draws at full-width nodes but the root, the ply
+limit, mate and stalemate scores. It returns the exact score of the tree, which fail-hard
+alpha-beta must return clamped to its window. Transpositions are remembered by the position, the
+depth, the ply, the extensions and the positions a repetition could reach back to, which fix a
+subtree entirely. A capture tree without pruning can be vast, so the oracle gives up (None) past
+``budget`` distinct positions: the tests compare the positions it can settle and hold their
 number, and what they cover, to floors.
+
+The constants are read from engine.leaf_search at each call (tests may lower them); the rules
+themselves are written here again, from docs/chip_search.md.
 
 ``mate_positions``: positions from python-chess (checkmated, stalemated, mate in one), the
 test-only oracle of mate and stalemate.
@@ -22,6 +28,7 @@ from posdata.engine import leaf_search
 from posdata.engine.board import Board
 from posdata.engine.defs import CAPTURE, PROMOTION, QUEEN
 from posdata.engine.leaf_eval import leaf_evaluate
+from posdata.engine.leaf_structure import structure_of
 from posdata.engine.perft import tree_fens
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.search import DRAW, INFINITY, MATE
@@ -38,26 +45,56 @@ def _quiescence_move(m: int) -> bool:
     return bool(m & CAPTURE)
 
 
-def _value(board, depth: int, ply: int, memo: dict, budget: int) -> int:
-    key = (board.hash, depth, ply)
+def _reachable(board) -> tuple:
+    """The earlier positions a repetition test of this node or its subtree can compare."""
+    back = min(board.fifty, leaf_search.REPETITION_PLIES)
+    return tuple(entry[5] for entry in board.hist[len(board.hist) - back:]) if back else ()
+
+
+def _drawn(board) -> bool:
+    if board.fifty >= leaf_search.FIFTY_PLIES:
+        return True
+    mask = (1 << leaf_search.HASH_BITS) - 1
+    back = min(board.fifty, leaf_search.REPETITION_PLIES)
+    n = len(board.hist)
+    return any((board.hist[n - d][5] - board.hash) & mask == 0
+               for d in range(2, back + 1, 2) if n - d >= 0)
+
+
+def _entered(board, depth: int, ext: int) -> tuple[bool, int, int]:
+    """(in check, depth, extensions) of a node as it is entered: the check extension."""
+    check = board.in_check()
+    if depth >= 0 and check and ext < leaf_search.MAX_EXTENSIONS:
+        return check, depth + 1, ext + 1
+    return check, depth, ext
+
+
+def _value(board, depth: int, ply: int, ext: int, memo: dict, budget: int) -> int:
+    key = (board.hash, depth, ply, ext, _reachable(board))
     if key in memo:
         return memo[key]
     if len(memo) >= budget:
         raise OverBudget
-    quiescence = depth <= 0
-    best = leaf_evaluate(board) if quiescence else -INFINITY
-    found = False
-    if not quiescence or -depth < leaf_search.QS_PLY_LIMIT:  # read now: tests may lower it
+    check, depth, ext = _entered(board, depth, ext)
+    below = -depth
+    if depth >= 1 and ply > 0 and _drawn(board):
+        best = DRAW
+    elif depth <= 0 and below >= leaf_search.QS_PLY_LIMIT:
+        best = leaf_evaluate(board) + structure_of(board)
+    else:
+        every = depth >= 1 or (check and below < leaf_search.QS_CHECK_PLIES)
+        best = -INFINITY if every else leaf_evaluate(board) + structure_of(board)
+        found = False
         for m in board.moves():
-            if quiescence and not _quiescence_move(m) or not board.makemove(m):
+            if not every and not _quiescence_move(m) or not board.makemove(m):
                 continue
             found = True
             try:
-                best = max(best, -_value(board, depth - 1, ply + 1, memo, budget))
+                best = max(best, -_value(board, depth - 1, ply + 1, ext, memo, budget))
             finally:
                 board.takeback()
-    if not quiescence and not found:
-        best = -(MATE - ply) if board.in_check() else DRAW
+        if every and not found:
+            best = -(MATE - ply) if check else DRAW
     memo[key] = best
     return best
 
@@ -65,13 +102,35 @@ def _value(board, depth: int, ply: int, memo: dict, budget: int) -> int:
 def plain_value(fen: str, depth: int, ply: int = 0, budget: int = 3000) -> int | None:
     """The exact score of ``fen``'s tree of ``depth`` (the position ``ply`` plies below the
     search's root), None past ``budget`` positions."""
+    return board_value(Board(fen), depth, ply, 0, budget)
+
+
+def board_value(board, depth: int, ply: int = 0, extensions: int = 0,
+                budget: int = 3000) -> int | None:
+    """``plain_value`` of a board with its history (what repetitions compare against), its
+    line having made ``extensions`` check extensions; the board is left as given."""
     try:
-        return _value(Board(fen), depth, ply, {}, budget)
+        return _value(board, depth, ply, extensions, {}, budget)
     except OverBudget:
         return None
 
 
 cached_plain_value = cache(plain_value)
+
+
+def move_values(fen: str, depth: int, ply: int = 0, budget: int = 100_000) -> dict[int, int]:
+    """Per legal move of a full-width root, the exact score of its child from the root's side
+    (the root's check extension applied); KeyError-free: every legal move is a key."""
+    board = Board(fen)
+    _, depth, ext = _entered(board, depth, 0)
+    memo, out = {}, {}
+    for m in board.legal_moves():
+        board.makemove(m)
+        try:
+            out[m] = -_value(board, depth - 1, ply + 1, ext, memo, budget)
+        finally:
+            board.takeback()
+    return out
 
 
 #: small positions with the rare moves, whose trees the plain negamax can settle

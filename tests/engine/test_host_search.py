@@ -7,7 +7,7 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.host_search import HostSearch, ReferenceLeaf
-from posdata.engine.leaf_search import LeafSearch
+from posdata.engine.leaf_search import MAX_EXTENSIONS, LeafSearch
 from posdata.engine.positions import BY_NAME
 from posdata.engine.search import INFINITY
 
@@ -24,14 +24,15 @@ class CheckingLeaf:
         self.inner, self.chip_depth, self.root = ReferenceLeaf(), chip_depth, root
         self.jobs = []
 
-    def search(self, board, alpha, beta, depth, ply):
+    def search(self, board, alpha, beta, depth, ply, extensions=0):
         assert -INFINITY <= alpha < beta <= INFINITY
         assert 0 <= depth <= self.chip_depth
         assert ply == board.ply - self.root  # plies below the search's root
+        assert 0 <= extensions <= min(ply, MAX_EXTENSIONS)
         fen = board.fen()
-        result = self.inner.search(board, alpha, beta, depth, ply)
+        result = self.inner.search(board, alpha, beta, depth, ply, extensions)
         assert board.fen() == fen and alpha <= result.score <= beta
-        self.jobs.append((fen, alpha, beta, depth, ply))
+        self.jobs.append((fen, alpha, beta, depth, ply, extensions))
         return result
 
 

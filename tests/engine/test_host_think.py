@@ -1,6 +1,6 @@
 """engine.host_think: the host's search over a leaf searcher within a go's limits. A completed
-iteration is held to HostSearch's search of that depth (the tree posdata search --backend sw
-prints); stops, deadlines and node limits to a legal move and the board as given."""
+iteration is held to HostSearch's search of that depth on the previous iteration's PV (the
+tree posdata search --backend sw prints); stops, deadlines and node limits to a legal move and the board as given."""
 
 import threading
 import time
@@ -22,10 +22,12 @@ def test_each_iteration_is_the_host_search_of_its_depth(fen, chip_depth):
     seen = []
     result = HostThinker(ReferenceLeaf(), chip_depth).think(board, Limits(depth=3), seen.append)
     assert board.fen() == fen
-    total = 0
+    total, previous = 0, []
     for it in seen:
-        want = HostSearch(Board(fen), ReferenceLeaf(), chip_depth).search(it.depth)
+        want = HostSearch(Board(fen), ReferenceLeaf(), chip_depth).search(it.depth,
+                                                                         prev_pv=previous)
         total += want.nodes
+        previous = want.pv
         assert (it.score, it.pv[:1], it.nodes) == (want.score, [want.best_move], total), \
             f"{fen} depth {it.depth}"
         assert it.pv == want.pv
@@ -67,8 +69,8 @@ def test_a_mate_found_ends_the_search():
     board = Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")  # Ra8 mates
     result = HostThinker(ReferenceLeaf(), 1).think(board, Limits(depth=6))
     assert result.score == MATE - 1 and board.uci(result.best_move) == "a1a8"
-    # the quiescence search sees no mate: the mated node is full-width at depth 2
-    assert result.depth == 2 and not result.stopped
+    # the mated node is in check: the extension makes it full-width at depth 1
+    assert result.depth == 1 and not result.stopped
 
 
 @pytest.mark.parametrize("fen, score", [("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0),

@@ -10,10 +10,16 @@ from posdata.engine import leaf_search
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.leaf_eval import leaf_evaluate
+from posdata.engine.leaf_structure import structure_of
 from posdata.engine.leaf_search import clamp
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.search import DRAW, INFINITY, MATE, MATE_BOUND
-from tests.engine.leaf_oracle import cached_plain_value, census_positions, mate_positions
+from tests.engine.leaf_oracle import (
+    cached_plain_value,
+    census_positions,
+    mate_positions,
+    move_values,
+)
 from tests.hw_positions import census
 
 FULL = (-INFINITY, INFINITY)
@@ -79,9 +85,7 @@ def test_best_move_reaches_the_score(fen, depth, value):
         assert not board.legal_moves()
         return
     assert result.best_move in board.legal_moves()
-    board.makemove(result.best_move)
-    child = cached_plain_value(board.fen(), depth - 1, 1, 100_000)
-    assert -child == value, (fen, move_uci(result.best_move))
+    assert move_values(fen, depth)[result.best_move] == value, (fen, move_uci(result.best_move))
 
 
 def test_a_node_is_the_root_or_a_legal_move():
@@ -104,7 +108,9 @@ def test_a_node_is_the_root_or_a_legal_move():
 @pytest.mark.parametrize("ply", [0, 3])
 def test_mated_and_stalemated_roots(ply):
     """python-chess says who is mated or stalemated: a full-width root scores -(MATE - ply) or a
-    draw, clamped to the window; a quiescence root stands pat (no mate test at depth 0)."""
+    draw, clamped to the window; at depth 0 a mated root is extended to a full-width node (it is
+    in check), a stalemated one stands pat (no mate test in the quiescence search out of
+    check)."""
     kinds = mate_positions()
     for kind, want in (("checkmated", -(MATE - ply)), ("stalemated", DRAW)):
         for fen in kinds[kind]:
@@ -114,20 +120,23 @@ def test_mated_and_stalemated_roots(ply):
                     result = run(fen, window, depth, ply)
                     assert result.score == clamp(want, *window), (fen, kind, window)
                     assert result.best_move is None and result.nodes == 1
-            assert run(fen, FULL, 0, ply).score == leaf_evaluate(Board(fen))
+            stand_pat = leaf_evaluate(Board(fen)) + structure_of(Board(fen))
+            assert run(fen, FULL, 0, ply).score == (want if kind == "checkmated" else stand_pat)
 
 
 def test_mate_in_one():
-    """Depth 2 sees a mate in one as MATE - (ply + 1), and its best move mates (python-chess);
-    depth 1 does not (the mated child is a quiescence node: no check extension)."""
+    """Depths 1 and 2 see a mate in one as MATE - (ply + 1), and its best move mates
+    (python-chess): the mated child is in check, so the check extension makes it a full-width
+    node even at depth 0; without the extension and the evasions depth 1 does not see it."""
     for fen in mate_positions()["mate_in_one"]:
-        for ply in (0, 5):
-            result = run(fen, FULL, 2, ply)
+        for ply, depth in ((0, 1), (0, 2), (5, 1)):
+            result = run(fen, FULL, depth, ply)
             assert result.score == MATE - (ply + 1), fen
             oracle = chess.Board(fen)
             oracle.push(chess.Move.from_uci(move_uci(result.best_move)))
             assert oracle.is_checkmate(), (fen, move_uci(result.best_move))
-        assert abs(run(fen, FULL, 1).score) < MATE_BOUND
+        plain = leaf_search.LeafSearch(Board(fen), rules=leaf_search.Rules(0, 0))
+        assert abs(plain.run(*FULL, 1).score) < MATE_BOUND
 
 
 @pytest.mark.parametrize("limit", [0, 1, 2])
@@ -145,7 +154,7 @@ def test_the_ply_limit_rule(limit, monkeypatch):
             result = run(fen, FULL, depth)
             assert result.score == value, (fen, depth, limit)
             limited += result.stats.limit
-            if limit == 0 and depth == 0:
+            if limit == 0 and depth == 0 and not Board(fen).in_check():  # not extended
                 assert result.nodes == 1 and result.stats.limit == 1
     assert compared >= 20 and limited >= 10
 
