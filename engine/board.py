@@ -117,6 +117,16 @@ class Board:
         if self.attacked(kings[self.side ^ 1], self.side):
             raise FenError("impossible position: the side not to move is in check")
 
+    def copy(self) -> "Board":
+        """A board of its own at the same position with the same history: the same
+        repetitions, FEN and takebacks (the history's entries are immutable, so they are
+        shared)."""
+        other = Board(self.fen(), self.variant)
+        other.chess960_notation = self.chess960_notation
+        other.hist = list(self.hist)
+        other.start_fullmove, other.start_side = self.start_fullmove, self.start_side
+        return other
+
     def fen(self) -> str:
         black_moves = (len(self.hist) + self.start_side) // 2  # fullmove counts black's moves
         victim = NO_SQUARE

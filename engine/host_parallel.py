@@ -20,7 +20,6 @@ costs its longest job, a lone first child its own clocks.
 
 from concurrent.futures import ThreadPoolExecutor
 
-from .board import Board
 from .capture_finder import capture_stage, quiet_stage
 from .host_search import DEFAULT_CHIP_DEPTH, HostResult, HostSearch
 from .leaf_search import clamp
@@ -39,8 +38,8 @@ class PooledLeaves:
         self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="leaf")
 
     def search_many(self, jobs: list) -> list:
-        """``jobs``: (board, alpha, beta, depth, ply) each, a board of its own; the results in
-        their order."""
+        """``jobs``: (board, alpha, beta, depth, ply, extensions) each, a board of its own; the
+        results in their order."""
         if len(jobs) > self.threads:
             raise ValueError(f"{len(jobs)} jobs for {self.threads} leaf searchers")
         futures = [self.pool.submit(leaf.search, *job) for leaf, job in zip(self.leaves, jobs)]
@@ -80,9 +79,10 @@ class ParallelHostSearch(HostSearch):
         if self._owned:
             self.batcher.close()
 
-    def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY) -> HostResult:
+    def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
+               prev_pv=()) -> HostResult:
         self.parallel_clocks, self.batches, self.rounds = 0, 0, 0
-        return super().search(depth, alpha, beta)
+        return super().search(depth, alpha, beta, prev_pv)
 
     def job(self, alpha: int, beta: int, depth: int) -> int:
         """A job alone (the root, or a first child): it takes the whole chip's time."""
@@ -104,6 +104,9 @@ class ParallelHostSearch(HostSearch):
         here = board.ply - self.root
         self.pv[here] = []
         stats.full += 1
+        self.settled = False
+        if self.drawn():
+            return clamp(DRAW, alpha, beta)
         stats.finder_nodes += 1
         legal = self._legal_children()
         found = False
@@ -113,6 +116,7 @@ class ParallelHostSearch(HostSearch):
             first += len(batch)
             if len(batch) == 1:  # searched alone, with the node's window of now
                 results = [(self._alone(batch[0], alpha, beta, depth - 1))]
+                self.left_pv()
             else:
                 results = self._batch(batch, alpha, beta, depth - 1)
             for m, (x, pv) in zip(batch, results):
@@ -130,14 +134,17 @@ class ParallelHostSearch(HostSearch):
         return alpha
 
     def _legal_children(self) -> list[int]:
-        """The node's legal moves in the order the serial search tries them (the capture
-        stage, then the walk's moves)."""
+        """The node's legal moves in the order the serial search tries them (the PV's move,
+        the capture stage, then the walk's moves)."""
         board = self.board
         ply = board.ply
         board.first_move[ply + 1] = board.first_move[ply]  # stage 1 stores nothing
+        first = self.first_move()
         moves = list(capture_stage(board, self.stats))
         self.movegen.gen(board)
         moves += list(quiet_stage(board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]]))
+        if first is not None:
+            moves = [first] + [m for m in moves if m != first]
         legal = []
         for m in moves:
             if board.makemove(m):
@@ -153,14 +160,15 @@ class ParallelHostSearch(HostSearch):
         return x, pv
 
     def _batch(self, moves: list[int], alpha: int, beta: int, depth: int) -> list:
-        """The moves' jobs at once, a thread each, each on a copy of the child position."""
+        """The moves' jobs at once, a thread each, each on a copy of the child position (with
+        the game's history: repetitions)."""
         board, ply = self.board, self.ply() + 1
         children = []
         for m in moves:
             board.makemove(m)
-            children.append(Board(board.fen(), board.variant))
+            children.append(board.copy())
             board.takeback()
-        results = self.batcher.search_many([(child, -beta, -alpha, depth, ply)
+        results = self.batcher.search_many([(child, -beta, -alpha, depth, ply, self.extensions)
                                             for child in children])
         self.batches += 1
         slowest = 0

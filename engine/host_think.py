@@ -3,13 +3,15 @@ the go's limits, stopped from another thread.
 
 ``HostThinker`` has the interface of ``engine.search.Searcher`` (``think(board, limits,
 on_iteration)``, ``stop()``), so the UCI engine runs either. Each iteration is one
-``HostSearch`` of the root to that depth with the full window: the same tree as
-``HostSearch.think``, so a completed depth's score, best move, PV and nodes are those of
-``posdata search --backend sw|hw`` at that depth. The limits are looked at before every host
-node and every job, and, when the leaf searcher offers it (``interrupt``, the compiled search
-thread does), while a job runs: a stop aborts the job under way. A search stopped during an
-iteration moves as ``Searcher`` does: the root move that raised alpha in the unfinished
-iteration if there is one, else the last completed iteration's.
+``HostSearch`` of the root to that depth with the full window, the previous iteration's PV
+tried first at every host ply: the same tree as ``HostSearch.think``, so a completed depth's
+score, best move, PV and nodes are those of ``posdata search --backend sw|hw`` at that depth.
+The limits are looked at before every host node and every job, and, when the leaf searcher
+offers it (``interrupt``, the compiled search thread does), while a job runs: a stop aborts the
+job under way. The first iteration always completes, whatever the limits. A search stopped
+during an iteration moves as ``Searcher`` does: the last completed iteration's move (the
+unfinished iteration tried it first), or a root move that beat it there (raised alpha after
+it).
 
 Not supported below the split: ``searchmoves`` (every root move is searched; the UCI engine
 says so), variants (the chip plays orthodox chess).
@@ -59,17 +61,20 @@ class HostThinker:
         self.deadline = None
         self.node_limit = None
         self.done_nodes = 0  #: the nodes of the iterations before the one under way
+        self.first_iteration = False
 
     def stop(self) -> None:
         self.stop_requested = True
 
     def _interrupted(self) -> bool:
-        """The stop request or the hard deadline (what a running job is aborted for)."""
-        return self.stop_requested or (self.deadline is not None
-                                       and time.monotonic() >= self.deadline)
+        """The stop request or the hard deadline (what a running job is aborted for), after
+        the first iteration (which always completes: the move played has been searched)."""
+        return not self.first_iteration and (
+            self.stop_requested or (self.deadline is not None
+                                    and time.monotonic() >= self.deadline))
 
     def _check(self, nodes: int) -> None:
-        if self._interrupted() or (self.node_limit is not None
+        if self._interrupted() or (not self.first_iteration and self.node_limit is not None
                                    and self.done_nodes + nodes >= self.node_limit):
             raise SearchStopped
 
@@ -92,6 +97,7 @@ class HostThinker:
         try:
             for depth in range(1, min(limits.depth or MAX_DEPTH, MAX_DEPTH) + 1):
                 self.done_nodes = nodes
+                self.first_iteration = depth == 1
                 search = _Limited(board, self.leaf, self.chip_depth, self._check)
                 try:
                     done = search.search(depth, -INFINITY, INFINITY, prev_pv=last_pv)

@@ -228,17 +228,22 @@ class LeafSearch:
         return self.full(alpha, beta, depth)
 
     def full(self, alpha: int, beta: int, depth: int) -> int:
-        stats = self.stats
-        stats.full += 1
+        self.stats.full += 1
         self.settled = False
-        if self.rules.draws and self.ply() > 0:
-            fifty = self.board.fifty >= FIFTY_PLIES
-            repeated, reads = (False, 0) if fifty else repeats(self.board)
-            stats.draw_reads += reads
-            if fifty or repeated:
-                stats.draws += 1
-                return clamp(DRAW, alpha, beta)
+        if self.drawn():
+            return clamp(DRAW, alpha, beta)
         return self.moves(alpha, beta, depth - 1)
+
+    def drawn(self) -> bool:
+        """Is the full-width node entered a repetition or a fifty-move draw? (Never the
+        search's root: it is the position the game is in.)"""
+        if not self.rules.draws or self.ply() == 0:
+            return False
+        fifty = self.board.fifty >= FIFTY_PLIES
+        repeated, reads = (False, 0) if fifty else repeats(self.board)
+        self.stats.draw_reads += reads
+        self.stats.draws += fifty or repeated
+        return fifty or repeated
 
     def quiesce(self, alpha: int, beta: int, below: int, check: bool = False) -> int:
         """A quiescence node ``below`` plies under the frontier; ``check``: its side to move is

@@ -117,7 +117,10 @@ class Searcher:
     """One search engine: keeps the history table and PV between calls only within a search.
 
     ``stop()`` may be called from another thread; the search notices it within CHECK_INTERVAL
-    nodes and returns the best move found so far. think() never clears the request (a stop
+    nodes and returns the best move found so far: the last completed iteration's, or a root
+    move of the unfinished one that beat it (each iteration searches the previous PV's move
+    first). The first iteration always completes, whatever the limits, so the move played has
+    been searched. think() never clears the request (a stop
     that arrives before the search starts must not be lost): use a fresh Searcher per search,
     or clear ``stop_requested`` yourself.
     """
@@ -135,6 +138,7 @@ class Searcher:
         self.stop_requested = False
         self.next_check = 0
         self.board = None
+        self.first_iteration = False
 
     def stop(self) -> None:
         self.stop_requested = True
@@ -183,6 +187,9 @@ class Searcher:
         soft = start + limits.soft_time_ms / 1000 if limits.soft_time_ms is not None else None
         result = SearchResult(legal[0], 0, 0, [legal[0]], 0, 0.0)
         for depth in range(1, max_depth + 1):
+            self.first_iteration = depth == 1
+            if depth == 2:
+                self.next_check = 0  # the limits and the stop are looked at again at once
             self.follow_pv = True
             self.pv_length[0] = 0
             self.seldepth = 0
@@ -233,6 +240,9 @@ class Searcher:
         self.next_check = nxt
 
     def _checkup(self) -> None:
+        if self.first_iteration:  # depth 1 always completes: the move played is searched
+            self._schedule_check()
+            return
         if self.stop_requested:
             raise SearchStopped
         if self.node_limit is not None and self.nodes >= self.node_limit:

@@ -43,8 +43,8 @@ class Recording(ReferenceLeaf):
         super().__init__()
         self.log = log
 
-    def search(self, board, alpha, beta, depth, ply):
-        r = super().search(board, alpha, beta, depth, ply)
+    def search(self, board, alpha, beta, depth, ply, extensions=0):
+        r = super().search(board, alpha, beta, depth, ply, extensions)
         self.log.append((board.fen(), alpha, beta))
         return LeafResult(r.score, r.best_move, r.nodes, 100 + r.nodes, r.stats)
 
@@ -80,8 +80,8 @@ class Batcher:
         self.leaf = ReferenceLeaf()
         self.batches = []
 
-    def search(self, board, alpha, beta, depth, ply):
-        return self.leaf.search(board, alpha, beta, depth, ply)
+    def search(self, board, alpha, beta, depth, ply, extensions=0):
+        return self.leaf.search(board, alpha, beta, depth, ply, extensions)
 
     def search_many(self, jobs):
         self.batches.append(len(jobs))

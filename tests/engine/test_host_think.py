@@ -48,10 +48,18 @@ def test_stop_from_another_thread_ends_with_a_legal_move():
 
 
 def test_a_stop_before_think_is_kept():
+    """... and obeyed once the first iteration, which always completes, is done."""
     thinker = HostThinker(ReferenceLeaf(), 2)
     thinker.stop()
     result = thinker.think(Board(KIWIPETE), Limits(depth=5))
-    assert result.stopped and result.depth == 0 and result.best_move is not None
+    assert result.stopped and result.depth == 1 and result.best_move == result.pv[0]
+
+
+def test_the_first_iteration_completes_whatever_the_limits():
+    for limits in (Limits(nodes=1), Limits(time_ms=0.001), Limits(nodes=1, time_ms=0.001)):
+        result = HostThinker(ReferenceLeaf(), 2).think(Board(KIWIPETE), limits)
+        assert result.stopped and result.depth == 1, limits
+        assert result.best_move == result.iterations[0].pv[0]
 
 
 def test_deadline_and_node_limit_stop_the_search():
@@ -89,11 +97,11 @@ class Interruptible(ReferenceLeaf):
         self.interrupt = None
         self.asked = 0
 
-    def search(self, board, alpha, beta, depth, ply):
+    def search(self, board, alpha, beta, depth, ply, extensions=0):
         self.asked += 1
         if self.interrupt is not None and self.interrupt():
             raise SearchStopped
-        return super().search(board, alpha, beta, depth, ply)
+        return super().search(board, alpha, beta, depth, ply, extensions)
 
 
 def test_a_leaf_that_can_be_interrupted_is_given_the_stop_and_handed_back():

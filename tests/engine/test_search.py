@@ -212,7 +212,9 @@ def test_stopped_before_it_starts_still_moves():
     searcher = Searcher()
     searcher.stop()
     result = searcher.think(Board(), Limits(depth=5))
-    assert result.stopped and result.depth == 0 and result.nodes <= 1
+    # the first iteration always completes: the move played has been searched
+    assert result.stopped and result.depth == 1 and result.best_move == result.pv[0]
+    assert result.nodes <= result.iterations[0].nodes + 1  # the node where the stop is seen
     assert move_uci(result.best_move) in {m.uci() for m in chess.Board().legal_moves}
 
 
