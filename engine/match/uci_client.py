@@ -124,10 +124,12 @@ class Answer:
 
 class UciClient:
     """One engine process. ``argv`` is its command line, ``cwd`` its working directory;
-    ``label`` names it in messages (``engine 1 (stockfish)``)."""
+    ``label`` names it in messages (``engine 1 (stockfish)``); ``quit_s`` is how long it is
+    given to leave after quit, then after SIGTERM."""
 
-    def __init__(self, argv: list[str], cwd: str | None = None, label: str = "engine"):
-        self.argv, self.cwd, self.label = list(argv), cwd, label
+    def __init__(self, argv: list[str], cwd: str | None = None, label: str = "engine",
+                 quit_s: float = QUIT_S):
+        self.argv, self.cwd, self.label, self.quit_s = list(argv), cwd, label, quit_s
         self.process: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
         self.stderr_tail: collections.deque = collections.deque(maxlen=STDERR_LINES)
@@ -186,7 +188,7 @@ class UciClient:
         status = None
         if self.process is not None:
             try:
-                status = self.process.wait(timeout=QUIT_S)
+                status = self.process.wait(timeout=self.quit_s)
             except subprocess.TimeoutExpired:
                 pass
         what = ("closed its output" if status is None else
@@ -196,7 +198,7 @@ class UciClient:
         return what
 
     def close(self) -> None:
-        """quit, then SIGTERM, then SIGKILL, each given QUIT_S."""
+        """quit, then SIGTERM, then SIGKILL, each given ``quit_s``."""
         process = self.process
         if process is None:
             return
@@ -212,7 +214,7 @@ class UciClient:
                     except OSError:
                         pass
                 try:
-                    process.wait(timeout=QUIT_S)
+                    process.wait(timeout=self.quit_s)
                     break
                 except subprocess.TimeoutExpired:
                     continue
@@ -222,7 +224,7 @@ class UciClient:
             except (OSError, ValueError):
                 pass
         for thread in self.threads:
-            thread.join(QUIT_S)
+            thread.join(self.quit_s)
         self.process = None
 
     # --- waiting for lines -----------------------------------------------------------------

@@ -3,13 +3,14 @@ the moves), or misbehaves when asked, so the client, the hang guard and the forf
 without a search.
 
     python tests/engine/fake_uci_engine.py [--seed N] [--name NAME] [--options]
-        [--illegal-at K] [--silent-at K] [--crash-at K] [--no-uciok] [--refuse-options]
-        [--delay S] [--log FILE] [--pid-file FILE]
+        [--illegal-at K] [--illegal-every K] [--silent-at K] [--crash-at K] [--no-uciok]
+        [--refuse-options] [--delay S] [--log FILE] [--pid-file FILE]
 
 ``--*-at K``: at this process's K-th ``go`` (from 1) answer an illegal move, answer nothing, or
-exit with status 3 after a line on stderr. ``--options`` offers a few options of each type;
-``--refuse-options`` answers every setoption with an info string, as posdata does when it
-refuses one. ``--log`` appends every line received; ``--pid-file`` writes the process id.
+exit with status 3 after a line on stderr; ``--illegal-every K``: an illegal move at every K-th.
+``--options`` offers a few options of each type; ``--refuse-options`` answers every setoption
+with an info string, as posdata does when it refuses one. ``--log`` appends every line
+received; ``--pid-file`` writes the process id.
 """
 
 import argparse
@@ -36,6 +37,7 @@ def main() -> int:
     p.add_argument("--name", default="fake")
     p.add_argument("--options", action="store_true")
     p.add_argument("--illegal-at", type=int, default=0)
+    p.add_argument("--illegal-every", type=int, default=0)
     p.add_argument("--silent-at", type=int, default=0)
     p.add_argument("--crash-at", type=int, default=0)
     p.add_argument("--no-uciok", action="store_true")
@@ -93,7 +95,7 @@ def main() -> int:
                 continue
             if args.delay:
                 time.sleep(args.delay)
-            if goes == args.illegal_at:
+            if goes == args.illegal_at or args.illegal_every and goes % args.illegal_every == 0:
                 say("bestmove a1a1")
                 continue
             moves = sorted(board.legal_moves, key=lambda m: m.uci())
