@@ -5,9 +5,9 @@ Game i starts from book line i // 2 (the book read again from its start when the
 outnumber twice its lines) with the first engine white when i is even. Each of ``concurrency``
 threads keeps its own pair of engine processes for all its games (``ucinewgame`` between them)
 and takes the next game when it is done with one. An engine that stalled or crashed is stopped
-and started again before that thread's next game; one that cannot be started (or refuses its
-options) stops the match with a MatchError. The first pair is started before any game, so a
-bad command or option is known at once.
+and started again before that thread's next game. The first pair is started before any game,
+so a bad command or option is known at once (a MatchError); an engine that cannot be started
+later (a restart) ends the match early, the games so far kept (``stopped`` says why).
 
 The results come back to the calling thread, which hands each finished game to ``on_game`` in
 the order they end and checks the SPRT: when it decides, the games still running are abandoned
@@ -53,6 +53,7 @@ class Match:
         self.names: tuple[str, str] = ("", "")
         self.records: list[GameRecord] = []  #: the games counted, in the order they ended
         self.decision: str | None = None  #: the SPRT's: sprt.H0 or sprt.H1
+        self.stopped: str | None = None  #: why the match ended early, but for the SPRT
         self.started = 0  #: games begun
         self.seconds = 0.0
         self.abort = threading.Event()
@@ -130,7 +131,7 @@ class Match:
         except Aborted:
             pass
         except EngineStartError as e:
-            self._results.put(("error", MatchError(str(e))))
+            self._results.put(("stopped", str(e)))
         except BaseException as e:  # noqa: BLE001  (a fault of ours: raised in the caller's thread)
             self._results.put(("error", e))
         finally:
@@ -179,6 +180,9 @@ class Match:
                     running -= 1
                 elif kind == "error":
                     error = error or item
+                    self.abort.set()
+                elif kind == "stopped":
+                    self.stopped = self.stopped or item
                     self.abort.set()
                 elif not self.abort.is_set():
                     self._count(item)

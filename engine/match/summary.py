@@ -55,7 +55,7 @@ def summarise(match, book_path: str) -> dict:
         "games_per_s": games / match.seconds if match.seconds > 0 else None,
         "seconds_per_move": {n: thought[n] / moves[n] if moves[n] else None for n in names},
         "digest": digest[:16],
-        "sprt": None, "abandoned": match.abandoned,
+        "sprt": None, "abandoned": match.abandoned, "stopped": match.stopped,
         "game_list": [game_json(r) for r in records],
     }
     if config.sprt is not None:
@@ -122,6 +122,9 @@ def report(s: dict) -> list[str]:
                    f"{verdict} after {s['games']} games"
                    + (f"; {s['abandoned']} game(s) in progress abandoned" if s["abandoned"]
                       else ""))
+    if s["stopped"]:
+        out.append(f"stopped early after {s['games']} of {s['games_planned']} games: "
+                   f"{s['stopped']}")
     spm = ", ".join(f"{n} {v:.3f}" for n, v in s["seconds_per_move"].items() if v is not None)
     rate = f"{s['games_per_s']:.3f} games/s" if s["games_per_s"] else ""
     out.append(f"{s['plies']} plies in {s['seconds']:.1f} s, {rate} at concurrency "

@@ -165,6 +165,9 @@ def run(args) -> int:
                    "--json")
         outputs.commit()
     print("\n".join(report(summary)))
+    if match.stopped:
+        print(f"posdata match: stopped early: {match.stopped}", file=sys.stderr)
+        return 1
     return 0
 
 
