@@ -91,7 +91,8 @@ def play_game(index: int, opening: Opening, white: Player, black: Player, ply_ca
         except ValueError:
             record.result = BLACK_WINS if player is white else WHITE_WINS
             record.reason, record.loser = ILLEGAL, player.name
-            record.detail = f"{player.name} played {answer.move or 'nothing'!r} in {board.fen()}"
+            said = repr(answer.move) if answer.move else "no move"
+            record.detail = f"{player.name} played {said} in {board.fen()}"
             return record
         record_move(record, judge, m, _comment(answer))
     record.result, record.reason = verdict

@@ -6,8 +6,9 @@ outnumber twice its lines) with the first engine white when i is even. Each of `
 threads keeps its own pair of engine processes for all its games (``ucinewgame`` between them)
 and takes the next game when it is done with one. An engine that stalled or crashed is stopped
 and started again before that thread's next game. The first pair is started before any game,
-so a bad command or option is known at once (a MatchError); an engine that cannot be started
-later (a restart) ends the match early, the games so far kept (``stopped`` says why).
+so a bad command or option is known at once (a MatchError); another thread whose pair does not
+start leaves the games to the others (a note), and an engine that cannot be restarted ends the
+match early, the games so far kept (``stopped`` says why).
 
 The results come back to the calling thread, which hands each finished game to ``on_game`` in
 the order they end and checks the SPRT: when it decides, the games still running are abandoned
@@ -113,9 +114,13 @@ class Match:
 
     def _worker(self, pair: list) -> None:
         try:
-            for k in (0, 1):
-                if pair[k] is None:
-                    pair[k] = self._start(k)
+            try:
+                for k in (0, 1):
+                    if pair[k] is None:
+                        pair[k] = self._start(k)
+            except EngineStartError as e:  # the other threads play on
+                self._results.put(("note", f"{e}; one game fewer at once"))
+                return
             while (index := self._next()) is not None:
                 players = [Player(self.names[k], self.config.engines[k], pair[k])
                            for k in (0, 1)]
@@ -147,15 +152,12 @@ class Match:
         try:
             for k in (0, 1):
                 first[k] = self._start(k)
-        except EngineStartError as e:
+        except BaseException as e:
             for client in first:
                 if client is not None:
                     client.close()
-            raise MatchError(str(e)) from None
-        except BaseException:
-            for client in first:
-                if client is not None:
-                    client.close()
+            if isinstance(e, EngineStartError):
+                raise MatchError(str(e)) from None
             raise
         names = [self._name(k, first[k]) for k in (0, 1)]
         if names[0] == names[1]:
@@ -181,6 +183,8 @@ class Match:
                 elif kind == "error":
                     error = error or item
                     self.abort.set()
+                elif kind == "note":
+                    self.on_note(item)
                 elif kind == "stopped":
                     self.stopped = self.stopped or item
                     self.abort.set()

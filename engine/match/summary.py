@@ -17,7 +17,7 @@ def tally(records: list[GameRecord], name: str) -> dict:
 
 
 def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
+    return x + 0.0 if math.isfinite(x) else None  # + 0.0: never -0.0
 
 
 def summarise(match, book_path: str) -> dict:

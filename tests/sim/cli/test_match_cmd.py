@@ -167,22 +167,40 @@ def test_a_stalled_engine_loses_and_is_restarted(tmp_path, capsys):
     assert r["engines"][0]["timeout"] == 0.3
 
 
+def once(marker: Path, *flags: str) -> str:
+    """cmd= of a fake engine that starts once: later starts exit with status 5."""
+    script = (f"if [ -e {shlex.quote(str(marker))} ]; then exit 5; fi; "
+              f"touch {shlex.quote(str(marker))}; "
+              f"exec {shlex.join([sys.executable, str(FAKE), *flags])}")
+    return "cmd=" + shlex.join(["sh", "-c", script])
+
+
 def test_an_engine_that_cannot_be_restarted_ends_the_match_early(tmp_path, capsys):
     """Engine 2 crashes at its first move, and its command works only once: the match stops
     after that game, which is kept (printed, written), with exit status 1."""
-    book, pgn, marker = tmp_path / "book.txt", tmp_path / "g.pgn", tmp_path / "started"
+    book, pgn = tmp_path / "book.txt", tmp_path / "g.pgn"
     book.write_text(SHORT_BOOK)
-    once = (f"if [ -e {shlex.quote(str(marker))} ]; then exit 5; fi; "
-            f"touch {shlex.quote(str(marker))}; "
-            f"exec {shlex.join([sys.executable, str(FAKE), '--crash-at', '1'])}")
-    assert main(["match", "--engine", fake(), "--engine", "cmd=" + shlex.join(["sh", "-c", once]),
-                 "name=once", "--each", "depth=1", "--book", str(book), "--games", "4",
-                 "--pgn", str(pgn)]) == 1
+    assert main(["match", "--engine", fake(), "--engine",
+                 once(tmp_path / "started", "--crash-at", "1"), "name=once", "--each",
+                 "depth=1", "--book", str(book), "--games", "4", "--pgn", str(pgn)]) == 1
     text, err = capsys.readouterr()
     assert "stopped early after 1 of 4 games: engine 2 (once): exited with status 5" in text
     assert err.splitlines()[-1].startswith("posdata match: stopped early: engine 2 (once)")
     games = games_of(pgn)
     assert len(games) == 1 and games[0].headers["Termination"] == "abandoned"
+
+
+def test_a_second_pair_that_does_not_start_leaves_the_games_to_the_first(tmp_path, capsys):
+    book, out = tmp_path / "book.txt", tmp_path / "m.json"
+    book.write_text(SHORT_BOOK)
+    assert main(["match", "--engine", fake(), "--engine", once(tmp_path / "started"),
+                 "name=once", "--each", "depth=1", "--book", str(book), "--games", "4",
+                 "--ply-cap", "8", "--concurrency", "2", "--json", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("posdata match: engine 2 (once): exited with status 5 during the uci "
+                   "handshake; one game fewer at once\n")
+    r = json.loads(out.read_text())
+    assert r["games"] == 4 and r["stopped"] is None
 
 
 def test_ctrl_c_stops_the_engines_and_writes_nothing(tmp_path):
