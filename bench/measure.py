@@ -71,7 +71,7 @@ LONG = {
     "bench-sim-models": bench("model_sim.py"),
     "variants-synth": bench("variants.py", "--hw", "--synth"),
     "scale": bench("scale.py"),
-    # 100 games and 300 positions at depth 3: about 20 minutes on two quiet cores
+    # 200 games (two at once) and 300 positions at depth 3: about an hour on two cores
     "play": bench("search_play.py"),
 }
 

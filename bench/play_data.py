@@ -1,5 +1,6 @@
-"""The files bench/search_play.py reads: its opening book and its tactical suite (EPD), checked
-with python-chess as they are read. A bad line is a ValueError naming the file and line."""
+"""The tactical suite (EPD) bench/search_play.py reads, checked with python-chess as it is read.
+A bad line is a ValueError naming the file and line. (The match's opening book is posdata's:
+engine/match/book.py.)"""
 
 import os
 from dataclasses import dataclass
@@ -7,15 +8,7 @@ from dataclasses import dataclass
 import chess
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-BOOK = os.path.join(DATA, "openings.txt")
 WAC = os.path.join(DATA, "wac.epd")
-MIN_PLIES, MAX_PLIES = 4, 8  #: an opening line's length
-
-
-@dataclass(frozen=True)
-class Opening:
-    name: str
-    moves: tuple[str, ...]  #: UCI, from the initial position
 
 
 @dataclass(frozen=True)
@@ -40,35 +33,6 @@ def _lines(path: str):
         raise ValueError(f"cannot read {path}: {e.strerror}") from None
     for number, line in enumerate(text.splitlines(), 1):
         yield number, line
-
-
-def read_book(path: str = BOOK) -> list[Opening]:
-    """``moves # name`` per line; blank lines and ``#`` lines skipped. Each line must be legal
-    from the initial position and 4 to 8 plies long; no two may reach the same position."""
-    book, seen = [], {}
-    for number, line in _lines(path):
-        body, _, name = line.partition("#")
-        words = body.split()
-        if not words:
-            continue
-        where = f"{path}:{number}"
-        if not MIN_PLIES <= len(words) <= MAX_PLIES:
-            raise ValueError(f"{where}: {len(words)} plies, not {MIN_PLIES} to {MAX_PLIES}")
-        board = chess.Board()
-        for word in words:
-            try:
-                board.push_uci(word)
-            except ValueError:
-                raise ValueError(f"{where}: {word!r} is not a legal move in {board.fen()}") \
-                    from None
-        key = board.epd()
-        if key in seen:
-            raise ValueError(f"{where}: the same position as line {seen[key]}")
-        seen[key] = number
-        book.append(Opening(name.strip() or " ".join(words), tuple(words)))
-    if not book:
-        raise ValueError(f"{path}: no opening lines")
-    return book
 
 
 def read_suite(path: str = WAC) -> list[Problem]:

@@ -306,9 +306,9 @@ def section_play(r: dict) -> list[str]:
                         if v is not None)
         out += [f"The chip's search (the host's search to depth {r['depth']} over the chip's "
                 f"evaluation, chip depth {r['chip_depth']}, leaf {r['leaf']}) against the "
-                f"software search (Searcher, eval.py, depth {r['depth']}): {m['games']} games "
-                f"from {m['openings']} book openings, either side white, ply cap "
-                f"{m['ply_cap']} (adjudicated on material).", "",
+                f"software search (Searcher, eval.py, depth {r['depth']}), played by `posdata "
+                f"match`: {m['games']} games from {m['openings']} book openings, either side "
+                f"white, ply cap {m['ply_cap']} (adjudicated on material).", "",
                 "| chip | wins | draws | losses | score |", "|---|---|---|---|---|"]
         for label, t in (("as white", m["as_white"]), ("as black", m["as_black"]),
                          ("**all**", m)):
@@ -318,9 +318,9 @@ def section_play(r: dict) -> list[str]:
                        f"{100 * score:.1f} % |")
         out += ["", f"Elo difference (chip - software): **{elo_text(m)}** (95 %: D(p) = "
                     "-400 log10(1/p - 1), the interval of p from the games' score variance, "
-                    "bench/elo.py). Endings: " + ", ".join(
+                    "engine/match/elo.py). Endings: " + ", ".join(
                         f"{k} {v}" for k, v in m["endings"].items())
-                + f". {m['games_per_s']:.3f} games/s with {r['jobs']} processes; seconds per "
+                + f". {m['games_per_s']:.3f} games/s, {r['jobs']} games at once; seconds per "
                   f"move: {spm}. Games digest {m['digest']}.", ""]
     if "suite" in r:
         s = r["suite"]

@@ -1,14 +1,16 @@
 """Playing strength: the chip's search against the full software search, in games and on a
 tactical suite, at a fixed depth.
 
-The match: the host's search over the chip's evaluation (HostSearch over the reference leaf
-search, or over the compiled search thread with ``--leaf hw``: the same moves) against the
-software search (Searcher, eval.py), both to ``--depth``, from each line of a fixed opening book
-(bench/data/openings.txt) with either side white: 100 games. Games are judged by python-chess
-(mate, stalemate, insufficient material, threefold, fifty moves) and a ply cap adjudicated on
-material (bench/play_games.py). Printed: the chip's W/D/L, its score, the Elo difference with
-its 95 % error bar (bench/elo.py states the formula) and games per second. The games' digest (a
-hash of every game's moves) is the same with either leaf.
+The match is ``posdata match`` (engine/match): posdata's UCI engine with Backend sw (the host's
+search over the chip's evaluation, the reference leaf search below ``--chip-depth``; Backend hw
+with ``--leaf hw``: the compiled search thread, the same moves) against Backend tscp (the
+software search, Searcher and eval.py), both to ``--depth``, ``--games`` games (default 200)
+from posdata's opening book with either side white, ``--jobs`` games at once. Games are judged
+by the rules (mate, stalemate, insufficient material, threefold, fifty moves) and a ply cap
+adjudicated on material (engine/match/judge.py). Printed: the chip's W/D/L, its score, the Elo
+difference with its 95 % error bar (engine/match/elo.py states the formula), draws and
+threefold repetitions, games per second. The games' digest (a hash of every game's moves) is
+the same with either leaf.
 
 The suite: Win At Chess (bench/data/wac.epd, 300 positions) to ``--depth``: a position is solved
 when the searcher's move is one of its bm and none of its am. Solved counts and time for the
@@ -20,28 +22,30 @@ Games and positions are independent: ``--jobs`` processes (default 2) share them
 stderr. Usage::
 
     .venv/bin/python bench/search_play.py [--depth 3] [--chip-depth 2] [--leaf ref|hw]
-        [--games N] [--positions N] [--ply-cap P] [--jobs J] [--json FILE]
+        [--games N] [--positions N] [--ply-cap P] [--jobs J] [--book FILE] [--json FILE]
 """
 
 import argparse
-import hashlib
+import json
 import multiprocessing
+import os
 import sys
+import tempfile
 import time
-from collections import Counter
 
 from posdata.engine.leaf_search import MAX_JOB_DEPTH
+from posdata.engine.match.book import BOOK, read_book
 
-import elo
 import play_data
-import play_games
 import play_suite
 from results import add_json_option, write_json
 
 DEPTH = 3
 CHIP_DEPTH = 2
+GAMES = 200
 PLY_CAP = 200  #: plies from the initial position, the opening included
 NAME = "bench/search_play.py"
+CHIP, SOFTWARE = "chip", "software"  #: the engines' names in the match
 
 _worker: dict = {}  # per process: the players, the compiled model
 
@@ -53,23 +57,11 @@ class BenchError(Exception):
 # ---- the work of one process ---------------------------------------------------------------
 
 def setup(depth: int, chip_depth: int, library: str | None) -> None:
-    from posdata.engine.host_search import ReferenceLeaf
     model = None
     if library is not None:
         from posdata.sim.drivers.search_cxxrtl import SearchModel
         model = SearchModel(library, verbose=False)
-    _worker.update(
-        depth=depth, chip_depth=chip_depth, model=model,
-        chip=play_games.ChipPlayer(model or ReferenceLeaf(), depth, chip_depth),
-        software=play_games.SoftwarePlayer(depth))
-
-
-def game_task(task):
-    """Game ``index``: opening index // 2, the chip white in the even games."""
-    index, opening, ply_cap = task
-    chip, software = _worker["chip"], _worker["software"]
-    white, black = (chip, software) if index % 2 == 0 else (software, chip)
-    return index, play_games.play(opening, white, black, ply_cap)
+    _worker.update(depth=depth, chip_depth=chip_depth, model=model)
 
 
 def problem_task(task):
@@ -98,70 +90,38 @@ def run_tasks(function, tasks: list, jobs: int, init: tuple, progress):
 
 # ---- the match ----------------------------------------------------------------------------
 
-def match(args, book, init) -> dict:
-    tasks = [(i, book[i // 2], args.ply_cap) for i in range(args.games)]
-    start = time.perf_counter()
-
-    def progress(done, index, g):
-        chip_white = g.white == play_games.CHIP
-        print(f"game {done}/{len(tasks)}: {g.opening}, chip {'white' if chip_white else 'black'}"
-              f": {g.result} ({g.reason}, {len(g.moves)} plies)", file=sys.stderr, flush=True)
-
-    games = run_tasks(game_task, tasks, args.jobs, init, progress)
-    seconds = time.perf_counter() - start
-    return summarise(games, seconds, args)
+def match_argv(args, json_path: str) -> list[str]:
+    """The ``posdata match`` that plays the bench's match."""
+    backend = "hw" if args.leaf == "hw" else "sw"
+    return ["match", "--engine", f"name={CHIP}", f"backend={backend}",
+            f"chipdepth={args.chip_depth}", "--engine", f"name={SOFTWARE}", "backend=tscp",
+            "--each", f"depth={args.depth}", "--games", str(args.games), "--book", args.book,
+            "--ply-cap", str(args.ply_cap), "--concurrency", str(args.jobs),
+            "--json", json_path]
 
 
-def tally(games) -> dict:
-    points = Counter(g.points(play_games.CHIP) for g in games)
-    return {"wins": points[1.0], "draws": points[0.5], "losses": points[0.0]}
-
-
-def summarise(games, seconds: float, args) -> dict:
-    """The match's figures from the chip's side, JSON-ready (an infinite Elo is None)."""
-    t = tally(games)
-    w, d, l_ = t["wins"], t["draws"], t["losses"]
-    difference, margin = elo.elo_difference(elo.score(w, d, l_)), elo.error_margin(w, d, l_)
-    digest = hashlib.sha256("\n".join(" ".join(g.moves) for g in games).encode()).hexdigest()
-    per_move = {}
-    for player in (play_games.CHIP, play_games.SOFTWARE):
-        moves = sum(g.searched[player] for g in games)
-        per_move[player] = sum(g.seconds[player] for g in games) / moves if moves else None
-    return {
-        "games": len(games), "openings": len({g.opening for g in games}),
-        "ply_cap": args.ply_cap, **t, "score": elo.score(w, d, l_),
-        "elo": difference if abs(difference) != float("inf") else None,
-        "elo_margin": margin if margin != float("inf") else None,
-        "as_white": tally([g for g in games if g.white == play_games.CHIP]),
-        "as_black": tally([g for g in games if g.white != play_games.CHIP]),
-        "endings": dict(Counter(g.reason for g in games).most_common()),
-        "plies": sum(len(g.moves) for g in games),
-        "seconds": round(seconds, 2), "games_per_s": len(games) / seconds,
-        "seconds_per_move": per_move, "digest": digest[:16],
-    }
-
-
-def print_match(m: dict, args) -> None:
-    print(f"match: the chip (host search, depth {args.depth}, chip depth {args.chip_depth}, "
-          f"leaf {args.leaf}) against the software search (Searcher, eval.py, depth "
-          f"{args.depth}): {m['games']} games from {m['openings']} openings, both colours, "
-          f"ply cap {m['ply_cap']} (material adjudication)")
-    w, d, l_ = m["wins"], m["draws"], m["losses"]
-    print(f"chip: +{w} ={d} -{l_}, score {m['score']:.1%} ({w + d / 2:g}/{m['games']}); "
-          f"as white +{m['as_white']['wins']} ={m['as_white']['draws']} "
-          f"-{m['as_white']['losses']}, as black +{m['as_black']['wins']} "
-          f"={m['as_black']['draws']} -{m['as_black']['losses']}")
-    difference = elo.shown(m["elo"] if m["elo"] is not None else
-                           (float("inf") if m["score"] > 0.5 else -float("inf")))
-    margin = f"{m['elo_margin']:.0f}" if m["elo_margin"] is not None else "inf"
-    print(f"Elo difference (chip - software): {difference} +- {margin} (95 %; "
-          "D(p) = -400 log10(1/p - 1), error bar from the games' score variance, bench/elo.py)")
-    print("endings: " + ", ".join(f"{k} {v}" for k, v in m["endings"].items()))
-    spm = m["seconds_per_move"]
-    print(f"{m['games']} games, {m['plies']} plies in {m['seconds']:.1f} s: "
-          f"{m['games_per_s']:.3f} games/s with {args.jobs} process(es); seconds per move: "
-          + ", ".join(f"{k} {v:.3f}" for k, v in spm.items() if v is not None)
-          + f"; games digest {m['digest']}")
+def match(args) -> dict:
+    """Play the match through ``posdata match`` (its text printed as it ends, a line per game
+    on stderr) and return its figures, without the games' moves (the digest stands for
+    them)."""
+    from posdata.sim.cli import main as posdata
+    print(f"match: the chip (Backend {'hw' if args.leaf == 'hw' else 'sw'}: the host search, "
+          f"depth {args.depth}, chip depth {args.chip_depth}, leaf {args.leaf}) against the "
+          f"software search (Backend tscp: Searcher, eval.py, depth {args.depth}), "
+          f"{args.jobs} game(s) at once", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "match.json")
+        argv = match_argv(args, path)
+        print("posdata " + " ".join(argv[:-2]), flush=True)
+        status = posdata(argv)
+        if status == 130:
+            raise KeyboardInterrupt
+        if status != 0:
+            raise BenchError(f"posdata match ended with status {status}")
+        with open(path) as f:
+            m = json.load(f)
+    m.pop("game_list")
+    return m
 
 
 # ---- the suite ----------------------------------------------------------------------------
@@ -224,15 +184,18 @@ def parse(argv):
                    help=f"plies below which the host hands a job to the leaf ({CHIP_DEPTH})")
     p.add_argument("--leaf", choices=("ref", "hw"), default="ref",
                    help="the chip's leaf search: the reference, or the compiled search thread")
-    p.add_argument("--games", type=int, default=None,
-                   help="games of the match (default: every book line with either colour; 0 "
-                        "skips the match)")
+    p.add_argument("--games", type=int, default=GAMES,
+                   help=f"games of the match ({GAMES}; at most two per book line; 0 skips the "
+                        "match)")
     p.add_argument("--positions", type=int, default=None,
                    help="the suite's first N positions (default all; 0 skips the suite)")
     p.add_argument("--ply-cap", type=int, default=PLY_CAP,
                    help=f"a game's plies before material adjudication ({PLY_CAP})")
-    p.add_argument("--jobs", type=int, default=2, help="processes sharing the work (2)")
-    p.add_argument("--book", default=play_data.BOOK, help="opening book (bench/data/...)")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="games at once (posdata match --concurrency), processes sharing the "
+                        "suite (2)")
+    p.add_argument("--book", default=BOOK, help="opening book (default: posdata's, "
+                                               "engine/match/openings.txt)")
     p.add_argument("--suite", default=play_data.WAC, help="EPD suite (bench/data/wac.epd)")
     add_json_option(p)
     return p.parse_args(argv)
@@ -252,8 +215,8 @@ def check(args) -> None:
 
 def read_inputs(args) -> tuple[list, list]:
     """The book and the suite (each only when used), with --games and --positions checked."""
-    book = play_data.read_book(args.book) if args.games != 0 else []
-    games = 2 * len(book) if args.games is None else args.games
+    book = read_book(args.book) if args.games != 0 else []
+    games = args.games
     if not 0 <= games <= 2 * len(book):
         raise BenchError(f"--games {games}: 0 to {2 * len(book)} (two per book line)")
     problems = play_data.read_suite(args.suite) if args.positions != 0 else []
@@ -268,8 +231,8 @@ def main(argv=None) -> int:
     args = parse(argv)
     try:
         check(args)
-        book, problems = read_inputs(args)
-    except (BenchError, ValueError) as e:
+        _, problems = read_inputs(args)
+    except (BenchError, ValueError) as e:  # engine.match.book.BookError is a ValueError
         print(f"{NAME}: error: {e}", file=sys.stderr)
         return 2
     library = None
@@ -282,14 +245,16 @@ def main(argv=None) -> int:
            "jobs": args.jobs}
     try:
         if args.games:
-            out["match"] = match(args, book, init)
-            print_match(out["match"], args)
+            out["match"] = match(args)
         if args.positions:
             out["suite"] = suite(args, problems, init)
             print_suite(out["suite"])
     except KeyboardInterrupt:
         print(f"{NAME}: interrupted; nothing written", file=sys.stderr)
         return 130
+    except BenchError as e:
+        print(f"{NAME}: error: {e}", file=sys.stderr)
+        return 2
     write_json(args.json, out)
     return 0 if out.get("suite", {}).get("agree") is not False else 1
 

@@ -1,12 +1,12 @@
-"""`make bench-play` (issue 28, item 6): the Elo arithmetic on known values, the opening book and
-the Win At Chess suite as committed, the judge of a game, a short game between the chip's search
-and the software search, the command's one-line errors, and its row in docs/measurements.md.
-The match and the suite themselves are measured by the bench, not here."""
+"""`make bench-play` (issue 28, item 6; issue 38, item 7): the Win At Chess suite as committed, a
+short run of the bench (its match through `posdata match`, two games), the command's one-line
+errors, and its row in docs/measurements.md. The match and the suite themselves are measured by
+the bench, not here; the match's parts (Elo, judge, book, PGN) are tested in
+tests/engine/test_match_*.py."""
 
 import copy
 import importlib.util
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,6 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from posdata.engine.board import Board  # noqa: E402
-from posdata.engine.host_search import ReferenceLeaf  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 DOCS = BENCH.parent / "docs"
@@ -32,62 +31,7 @@ def load(monkeypatch):
     return load
 
 
-# ---- the Elo arithmetic ----------------------------------------------------------------------
-
-def test_elo_of_known_scores(load):
-    elo = load("elo")
-    # +60 =20 -20: p = 0.7, D = 400 log10(0.7 / 0.3)
-    assert elo.score(60, 20, 20) == pytest.approx(0.7)
-    assert elo.elo_difference(0.7) == pytest.approx(147.19, abs=0.01)
-    # the games' scores around 0.7: variance 0.6 * 0.3^2 + 0.2 * 0.2^2 + 0.2 * 0.7^2 = 0.16, so
-    # sigma = 0.4 / sqrt(100) = 0.04; p in 0.7 +- 0.0784: D(0.7784) = 218.24, D(0.6216) = 86.22
-    assert elo.error_margin(60, 20, 20) == pytest.approx((218.24 - 86.22) / 2, abs=0.02)
-    # +50 -50: even, sigma 0.05; D(0.598) = 400 log10(0.598 / 0.402) = 68.99
-    assert elo.elo_difference(elo.score(50, 0, 50)) == 0
-    assert elo.error_margin(50, 0, 50) == pytest.approx(68.99, abs=0.01)
-    # draws narrow the bar: +30 =40 -30 has variance 0.15, sigma 0.0387, D(0.5759) = 53.16
-    assert elo.error_margin(30, 40, 30) == pytest.approx(53.16, abs=0.01)
-    assert elo.error_margin(0, 100, 0) == 0
-
-
-def test_elo_is_the_logistic_inverse_and_infinite_at_the_ends(load):
-    elo = load("elo")
-    assert elo.expected_score(100) == pytest.approx(1 / (1 + 10 ** -0.25))  # 0.64006
-    for d in (-400, -35.5, 0, 120):
-        assert elo.elo_difference(elo.expected_score(d)) == pytest.approx(d)
-    assert elo.elo_difference(1.0) == math.inf and elo.elo_difference(0.0) == -math.inf
-    assert elo.error_margin(3, 0, 0) == math.inf  # the interval reaches a score of 1
-    assert (elo.shown(-math.inf), elo.shown(147.2), elo.shown(-3.4)) == ("-inf", "+147", "-3")
-    with pytest.raises(ValueError):
-        elo.score(0, 0, 0)
-
-
-# ---- the files ----------------------------------------------------------------------------
-
-def test_the_book_is_fifty_lines_each_legal_for_the_engine_too(load):
-    data = load("play_data")
-    book = data.read_book()
-    assert len(book) >= 50 and len({o.name for o in book}) == len(book)
-    for opening in book:
-        assert 4 <= len(opening.moves) <= 8, opening
-        board = Board()  # the engine's own legality, not python-chess's that read_book used
-        for word in opening.moves:
-            board.push_uci(word)
-
-
-@pytest.mark.parametrize("text, error", [
-    ("e2e4 e7e5 g1f3 b8c6\ne2e4 e7e5 g1f3 e7e6\n", ":2: 'e7e6' is not a legal move"),
-    ("e2e4 e7e5 g1f3\n", ":1: 3 plies, not 4 to 8"),
-    ("e2e4 e7e5 g1f3 b8c6 # a\ng1f3 b8c6 e2e4 e7e5 # b\n", ":2: the same position as line 1"),
-    ("# nothing\n\n", "no opening lines"),
-])
-def test_a_bad_book_line_is_named(load, tmp_path, text, error):
-    data = load("play_data")
-    path = tmp_path / "book.txt"
-    path.write_text(text)
-    with pytest.raises(ValueError, match=error):
-        data.read_book(str(path))
-
+# ---- the suite -----------------------------------------------------------------------------
 
 def test_win_at_chess_is_300_positions_each_with_a_legal_best_move(load):
     data = load("play_data")
@@ -111,59 +55,6 @@ def test_solved_means_in_bm_and_not_in_am(load):
     assert [avoid.solved_by(m) for m in ("g2g4", "c2c4")] == [False, True]
 
 
-# ---- a game --------------------------------------------------------------------------------
-
-def position(fen: str, *moves: str) -> "chess.Board":
-    board = chess.Board(fen)
-    for m in moves:
-        board.push_uci(m)
-    return board
-
-
-def test_the_judge(load):
-    games = load("play_games")
-    start = chess.STARTING_FEN
-    assert games.judge(position(start, "f2f3", "e7e5", "g2g4", "d8h4"), 200) == (
-        "0-1", "checkmate")
-    assert games.judge(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 60"), 200) == (
-        "1/2-1/2", "stalemate")
-    shuffle = ("g1f3", "g8f6", "f3g1", "f6g8") * 2  # the start position a third time
-    assert games.judge(position(start, *shuffle[:-1]), 200) is None
-    assert games.judge(position(start, *shuffle), 200) == ("1/2-1/2", "threefold")
-    assert games.judge(chess.Board("8/8/8/4k3/8/8/R7/4K3 w - - 100 80"), 200) == (
-        "1/2-1/2", "fifty moves")
-    assert games.judge(chess.Board("8/8/8/4k3/8/8/8/3NK3 w - - 0 1"), 200) == (
-        "1/2-1/2", "insufficient material")
-    # the ply cap (move 101, white to move: ply 200): a minor piece ahead wins, less draws
-    assert games.judge(chess.Board("8/8/8/4k3/8/8/R7/4K3 w - - 0 101"), 201) is None
-    assert games.judge(chess.Board("8/8/8/4k3/8/8/R7/4K3 w - - 0 101"), 200) == (
-        "1-0", "ply cap")
-    assert games.judge(chess.Board("4k3/ppp5/8/8/8/8/P7/4K3 w - - 0 101"), 200) == (
-        "1/2-1/2", "ply cap")
-    assert games.judge(chess.Board("4k3/8/8/8/8/5n2/8/4K3 w - - 0 101"), 200) == (
-        "1/2-1/2", "insufficient material")
-    assert games.judge(chess.Board("4k3/8/8/8/8/1r3n2/P7/4K3 w - - 0 101"), 200) == (
-        "0-1", "ply cap")
-
-
-def test_a_short_game_between_the_searches_ends_in_a_legal_result(load):
-    data, games = load("play_data"), load("play_games")
-    opening = data.read_book()[0]
-    chip = games.ChipPlayer(ReferenceLeaf(), depth=1, chip_depth=2)
-    software = games.SoftwarePlayer(depth=1)
-    game = games.play(opening, chip, software, ply_cap=60)
-    assert game.white == games.CHIP and list(game.moves[:len(opening.moves)]) == \
-        list(opening.moves)
-    board = chess.Board()  # replayed: every move legal, the game over at the end, not before
-    for m in game.moves:
-        assert games.judge(board, 60) is None
-        board.push(chess.Move.from_uci(m))
-    assert games.judge(board, 60) == (game.result, game.reason)
-    assert game.result in ("1-0", "0-1", "1/2-1/2")
-    assert game.points(games.CHIP) + game.points(games.SOFTWARE) == 1
-    assert sum(game.searched.values()) == len(game.moves) - len(opening.moves)
-
-
 # ---- the command ------------------------------------------------------------------------------
 
 def test_the_command_plays_and_solves_and_writes_its_json(load, tmp_path, capsys):
@@ -177,15 +68,24 @@ def test_the_command_plays_and_solves_and_writes_its_json(load, tmp_path, capsys
     assert m["games"] == 2 and m["wins"] + m["draws"] + m["losses"] == 2
     assert m["score"] == pytest.approx((m["wins"] + m["draws"] / 2) / 2)
     assert sum(m["endings"].values()) == 2 and m["plies"] <= 48
+    # the chip (Backend sw, ChipDepth) against the software search (Backend tscp), depth 1
+    chip, software = m["engines"]
+    assert (chip["name"], chip["backend"], chip["options"], chip["limits"]["depth"]) == (
+        "chip", "sw", {"ChipDepth": "2"}, 1)
+    assert (software["name"], software["backend"], software["limits"]["depth"]) == (
+        "software", "tscp", 1)
+    assert set(m["seconds_per_move"]) == {"chip", "software"} and "game_list" not in m
+    assert m["ply_cap"] == 24 and m["openings"] == 1 and m["concurrency"] == 1
     assert s["positions"] == 3 and set(s["solved"]) == {"chip-ref", "software"}
     assert s["agree"] is None  # no compiled thread without --leaf hw
     for k, ids in s["solved_ids"].items():
         assert len(ids) == s["solved"][k] and set(ids) <= {"WAC.001", "WAC.002", "WAC.003"}
-    assert f"chip: +{m['wins']} ={m['draws']} -{m['losses']}" in text
+    assert f"score of chip: +{m['wins']} ={m['draws']} -{m['losses']}" in text
+    assert "Elo difference (chip - software): " in text and "by threefold repetition" in text
 
 
 @pytest.mark.parametrize("argv, error", [
-    (["--games", "101"], "--games 101: 0 to 100"),
+    (["--games", "265"], "--games 265: 0 to 264"),
     (["--positions", "301"], "--positions 301: 0 to 300"),
     (["--depth", "0"], "--depth 0: at least 1"),
     (["--chip-depth", "9"], "--chip-depth 9: 0 to 8"),

@@ -42,6 +42,8 @@ def test_wheel_imports_every_sub_package(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("posdata/sim/models/") and n.endswith(".cc") for n in names), \
         "the C entry points are not in the wheel"
+    assert "posdata/engine/match/openings.txt" in names, "posdata match's opening book is not " \
+        "in the wheel"
 
     target = tmp_path / "installed"
     zipfile.ZipFile(wheel).extractall(target)
@@ -51,6 +53,8 @@ def test_wheel_imports_every_sub_package(tmp_path):
             f"for name in {packages!r}:\n"
             "    module = importlib.import_module(name)\n"
             f"    assert module.__file__.startswith({str(target)!r}), (name, module.__file__)\n"
+            "from posdata.engine.match.book import read_book\n"
+            "assert len(read_book()) >= 100\n"
             "print('imported', len(sys.modules))\n")
     site = sysconfig.get_paths()["purelib"]
     run = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path,

