@@ -45,7 +45,7 @@ from .lines import PIN_LINES
 from .search import DRAW, MATE
 
 QS_PLY_LIMIT = 32  #: quiescence plies below the frontier: the node there returns its evaluation
-MAX_JOB_DEPTH = 8  #: the deepest job
+MAX_JOB_DEPTH = 6  #: the deepest job: its walks (with extensions and evasions) fill the stack
 MAX_EXTENSIONS = 4  #: check extensions on one line from the search's root
 QS_CHECK_PLIES = 2  #: quiescence plies in which a side in check searches its evasions
 REPETITION_PLIES = 32  #: how far back a repetition is looked for (Deep Blue's detector's span)

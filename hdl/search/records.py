@@ -4,24 +4,46 @@ from amaranth import Signal, signed
 from amaranth.lib import data
 from amaranth.lib.memory import Memory
 
-from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
+from posdata.engine.leaf_search import (
+    HASH_BITS,
+    MAX_EXTENSIONS,
+    MAX_JOB_DEPTH,
+    PLY_RECORDS,
+    QS_PLY_LIMIT,
+    REPETITION_PLIES,
+    WALK_PLIES,
+)
 
 from ..chip.make_unmake import Undo
 from ..common.layouts import SQUARE, MoveLayout
 from .evaluator import SCORE
 from .finder import SLOT_BITS
 
-STACK_BITS = 12  #: the stage-2 move stack: MAX_JOB_DEPTH full-width plies of <= 323 moves
-DEPTH = signed(7)  #: remaining depth: MAX_JOB_DEPTH down to -QS_PLY_LIMIT (the limit's node)
+STACK_BITS = 12  #: the stage-2 move stack: WALK_PLIES plies that walk, <= 323 moves each
+DEPTH = signed(7)  #: remaining depth: MAX_JOB_DEPTH + MAX_EXTENSIONS down to -QS_PLY_LIMIT
 PLY_BITS = 6
-assert PLY_RECORDS + 1 <= 1 << PLY_BITS and MAX_JOB_DEPTH * 323 <= 1 << STACK_BITS
+EXT_BITS = 3   #: check extensions on the line, 0 .. MAX_EXTENSIONS
+FIFTY_BITS = 7  #: the halfmove counter, saturating at 127 (100 is a draw)
+HISTORY_BITS = 5  #: the job's earlier positions, 0 .. REPETITION_PLIES - 1 by index
+assert PLY_RECORDS + 1 <= 1 << PLY_BITS and WALK_PLIES * 323 <= 1 << STACK_BITS
 assert -QS_PLY_LIMIT - 1 >= -(1 << DEPTH.width - 1)
+assert MAX_JOB_DEPTH + MAX_EXTENSIONS < 1 << DEPTH.width - 1
+assert MAX_EXTENSIONS < 1 << EXT_BITS and REPETITION_PLIES == 1 << HISTORY_BITS
 
-#: a job: the position besides its squares, the window, the depth, the ply from the search root
+#: a job: the position besides its squares, the window, the depth, the ply from the search root,
+#: the check extensions made above it on its line
 Job = data.StructLayout({
     "side": 1, "castle": 4, "ep_valid": 1, "ep_sq": SQUARE,
-    "alpha": SCORE, "beta": SCORE, "depth": 4, "ply": 7,
+    "alpha": SCORE, "beta": SCORE, "depth": 4, "ply": 7, "ext": EXT_BITS,
 })
+assert Job.size <= 64  # the compiled models take it as one 64-bit word
+
+#: the job's past, taken with ``start``: the halfmove counter and how many earlier positions'
+#: hashes the host wrote (the last min(fifty, REPETITION_PLIES), oldest first)
+Past = data.StructLayout({"fifty": FIFTY_BITS, "length": HISTORY_BITS + 1})
+
+#: one earlier position's hash written by the host while the thread is idle
+HistoryWrite = data.StructLayout({"en": 1, "index": HISTORY_BITS, "hash": HASH_BITS})
 
 #: per ply, what the node needs when its child returns
 FIELDS = {
@@ -32,6 +54,10 @@ FIELDS = {
     "base": STACK_BITS, "ptr": STACK_BITS, "end": STACK_BITS,   # the node's stage-2 moves
     "found": 1,                       # a legal move (full-width: mate or stalemate if none)
     "incheck": 1, "known": 1,         # the side to move in check, once the unit has answered
+    "maybe": 1,                       # entered by a move that may give check (may_give_check)
+    "evasion": 1,                     # a quiescence node in check: every move, no stand-pat
+    "ext": EXT_BITS,                  # check extensions on the line, this node's included
+    "fifty": FIFTY_BITS,              # the halfmove counter
     "move": MoveLayout, "undo": Undo,      # the move made, and what unmake needs (make/unmake's)
 }
 #: records: the job's full-width plies, the quiescence plies, and the limit's node

@@ -5,7 +5,11 @@ and attack unit, the move generator (stage 2's walk, into a move stack), the cap
 (stage 1), the evaluation's sums and score, and per-ply records. The control is a state machine
 over the node procedure of docs/chip_search.md:
 
-* Enter: a quiescence node stands pat on its evaluation (or returns it at the ply limit);
+* Enter: a quiescence node stands pat on its evaluation (or returns it at the ply limit); one
+  entered by a move that may give check (``leaf_search.may_give_check``, square arithmetic on
+  the move) waits in Kind for its in-check answer first: in check it becomes a full-width node
+  (the check extension) or an evasion node; a full-width node that is not the search's root
+  looks for a repetition (Repeat, ``RepetitionTable``) or a fifty-move draw;
 * Next: the next move from the finder (push promotions, then victim by victim, aggressor by
   aggressor) or, at a full-width node, from the stack the walk filled (quiet moves, castling,
   under-promotions, in generation order);
@@ -15,8 +19,11 @@ over the node procedure of docs/chip_search.md:
   window; Leave: its score; Unmake: the squares back; Return: alpha-beta at the parent.
 
 A quiescence child is settled without a make when its evaluation (``ChildEval``, from the
-parent's sums and the move) stands pat or it sits at the ply limit: its node is counted, the
-parent goes on. A node asks the attack unit whether its side is in check as it is entered; the
+parent's sums and the move) stands pat or it sits at the ply limit, and its move cannot give a
+check that would change its kind: its node is counted, the parent goes on. A full-width node
+in check gets a ply more when its in-check answer arrives (before its first child is judged).
+The position's hash (``HashKeeper``) follows every square write; each node entered writes it
+into the repetition table at its ply, after the job's history. A node asks the attack unit whether its side is in check as it is entered; the
 pin test (``leaf_search.needs_query``) then settles most moves' legality without a query. (The
 answer comes ``attack.LATENCY`` clocks later, tagged with the ply; the next node at that ply is
 entered ``REENTRY`` clocks later at the soonest, so no answer is taken for another node's.)
@@ -31,8 +38,15 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import KING, QUEEN, Color
-from posdata.engine.leaf_search import MAX_JOB_DEPTH, QS_PLY_LIMIT
+from posdata.engine.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
+from posdata.engine.leaf_search import (
+    FIFTY_PLIES,
+    MAX_EXTENSIONS,
+    MAX_JOB_DEPTH,
+    QS_CHECK_PLIES,
+    QS_PLY_LIMIT,
+    REPETITION_PLIES,
+)
 from posdata.engine.search import MATE
 
 from ..chip.attack import LATENCY, AttackUnit
@@ -46,11 +60,13 @@ from .child_eval import LATENCY as EVAL_LATENCY
 from .child_eval import ChildEval
 from .evaluator import SCORE, Score, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
-from .records import PLY_BITS, STACK_BITS, Job, PlyRecords
+from .records import FIFTY_BITS, PLY_BITS, STACK_BITS, HistoryWrite, Job, Past, PlyRecords
+from .repetition import RepetitionTable
+from .zobrist import HashKeeper
 
 #: the control's states, as the ``phase`` output numbers them (where the clocks go)
 STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
-          "Leave", "Unmake", "Settle", "Return", "Check", "Abort")
+          "Leave", "Unmake", "Settle", "Return", "Check", "Abort", "Kind", "Repeat")
 SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
 #: the fewest clocks from entering a node to entering the next node at its ply: Enter, Leave,
 #: Unmake (2), Return, Next, Test, Make (2), Settle, then Enter. A node's in-check answer,
@@ -78,20 +94,25 @@ class SearchThread(wiring.Component):
     """Ports
     -----
     load : In(SquareWrite)   the job's squares, one a clock, while idle: all 64, a1 first (the
-                             evaluation's sums are recomputed from them, whatever came before)
-    job : In(Job); start : In(1)   the job, taken with ``start``
+                             evaluation's sums and the hash are recomputed from them, whatever
+                             came before)
+    history : In(HistoryWrite)  the hashes of the job's earlier positions, while idle
+    job : In(Job); past : In(Past); start : In(1)   the job and its past, taken with ``start``
     abort : In(1)            back to Idle from any state (``busy`` falls once the parts are
                              quiet); the board is then whatever the search left: load it again
     busy, done : Out(1)      ``done`` pulses with the result
     error : Out(1)           with ``done``, a job refused at its start (depth over MAX_JOB_DEPTH,
-                             a window not within +-(MATE+1), or empty): no search, nothing counted
+                             extensions over MAX_EXTENSIONS, a history over REPETITION_PLIES, a
+                             window not within +-(MATE+1), or empty): no search, nothing counted
     score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
     phase : Out  the control's state (``STATES``), for clock accounts
     """
 
     load: In(SquareWrite)
+    history: In(HistoryWrite)
     job: In(Job)
+    past: In(Past)
     start: In(1)
     abort: In(1)
     busy: Out(1)
@@ -122,6 +143,8 @@ class SearchThread(wiring.Component):
             self._return(m)
             self._check(m)
             self._abort(m)
+            self._kind(m)
+            self._repeat(m)
         return m
 
     @contextmanager
@@ -191,6 +214,17 @@ class SearchThread(wiring.Component):
         ]
         with m.If(self.w_en):
             m.d.sync += self.sums.eq(update.after)
+        # the position's hash follows the same writes; the table holds the job's history and
+        # the hashes of the nodes on the path
+        m.submodules.keeper = self.keeper = keeper = HashKeeper()
+        pos = moves.position
+        m.d.comb += [keeper.write.en.eq(self.w_en), keeper.write.sq.eq(self.w_sq),
+                     keeper.write.old.eq(update.old), keeper.write.new.eq(update.new),
+                     keeper.write.restart.eq(self.loading & (self.w_sq == 0)),
+                     keeper.position.side.eq(pos.side), keeper.position.castle.eq(pos.castle),
+                     keeper.position.ep_valid.eq(pos.ep_valid),
+                     keeper.position.ep_sq.eq(pos.ep_sq)]
+        m.submodules.repeats = self.rep = RepetitionTable()
 
     def _state(self, m):
         self.r = PlyRecords()
@@ -211,6 +245,9 @@ class SearchThread(wiring.Component):
         self.own_eval = Signal()        # the entered node's evaluation is node_eval, not kept
         self.pinned = Signal()          # the pin test found the move under test legal
         self.answers = Signal(2)
+        self.hist_len = Signal(range(REPETITION_PLIES + 1))  # the job's earlier positions
+        self.gives = Signal()          # the move under test may give check (kept for Make)
+        self.child_fifty = Signal(FIFTY_BITS)  # the halfmove counter after it
         m.d.comb += [
             self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
             self.child_eval.move.eq(self.cand),
@@ -252,10 +289,14 @@ class SearchThread(wiring.Component):
     # --- states ----------------------------------------------------------------------------
 
     def _idle(self, m):
-        r, job = self.r, self.job
+        r, job, past = self.r, self.job, self.past
         refused = ((job.depth > MAX_JOB_DEPTH) | (job.alpha < -WINDOW) | (job.beta > WINDOW)
-                   | (job.alpha >= job.beta))
+                   | (job.alpha >= job.beta) | (job.ext > MAX_EXTENSIONS)
+                   | (past.length > REPETITION_PLIES))
         with self._in(m, "Idle"):
+            with m.If(self.history.en):  # the job's earlier positions, oldest first
+                m.d.comb += [self.rep.put.en.eq(1), self.rep.put.index.eq(self.history.index),
+                             self.rep.put.hash.eq(self.history.hash)]
             with m.If(self.start & refused):
                 m.d.sync += [self.error.eq(1), self.done.eq(1), self.score.eq(0),
                              self.best_valid.eq(0), self.nodes.eq(0), self.clocks.eq(0)]
@@ -267,6 +308,8 @@ class SearchThread(wiring.Component):
                     self.root_ply.eq(job.ply),
                     r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
                     self.step.eq(0), self.own_eval.eq(job.depth == 0),
+                    r.ext.eq(job.ext), r.maybe.eq(1), r.evasion.eq(0), r.fifty.eq(past.fifty),
+                    self.hist_len.eq(past.length),
                 ]
                 root = self.moves.root
                 m.d.comb += [self.moves.control.load.eq(1), root.side.eq(job.side),
@@ -274,30 +317,93 @@ class SearchThread(wiring.Component):
                              root.ep_sq.eq(job.ep_sq)]
                 m.next = "Settle"
 
+    @staticmethod
+    def _matters(depth, ext):
+        """Does being in check change a node's kind or depth? (leaf_search's node: the check
+        extension, then the evasions of the first quiescence plies)"""
+        return (((depth >= 0) & (ext < MAX_EXTENSIONS))
+                | ((depth <= 0) & (depth > -QS_CHECK_PLIES)))
+
     def _enter(self, m):
         r = self.r
-        e = Mux(self.own_eval, self.node_eval, self.kept)
-        alpha, beta, depth = r.alpha, r.beta, r.depth
+        depth = r.depth
         q = self.unit.query.payload
         with self._in(m, "Enter"):
             m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
                          r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
                          r.found.eq(0), r.known.eq(0)]
-            # in check? (the pin test's question, and mate or stalemate's)
+            # in check? (the pin test's question, the node's kind, mate or stalemate's)
             m.d.comb += [self.unit.query.valid.eq(1), q.tag.check.eq(1),
                          q.query.sq.eq(self.board.attack.king[self.side]),
                          q.query.clr_valid.eq(0), q.query.put_valid.eq(0),
                          q.query.epc_valid.eq(0)]
+            # the node's hash, after the job's history: what the nodes below compare with
+            m.d.comb += [self.rep.put.en.eq(1), self.rep.put.index.eq(self.hist_len + self.ply),
+                         self.rep.put.hash.eq(self.keeper.hash)]
+            with m.If(depth <= -QS_PLY_LIMIT):
+                m.d.sync += self.ret.eq(_clamp(self._eval(), r.alpha, r.beta))
+                m.next = "Leave"
+            with m.Elif((depth <= 0) & r.maybe & self._matters(depth, r.ext)):
+                m.next = "Kind"
+            with m.Elif(depth <= 0):
+                self._stand_pat(m)
+            with m.Else():
+                self._full_width(m)
+
+    def _eval(self):
+        """The entered node's evaluation: its own (the job's root, castling's child) or the one
+        its parent found for it."""
+        return Mux(self.own_eval, self.node_eval, self.kept)
+
+    def _stand_pat(self, m):
+        r, e = self.r, self._eval()
+        m.next = "Next"
+        with m.If(e >= r.beta):
+            m.d.sync += self.ret.eq(r.beta)
+            m.next = "Leave"
+        with m.Elif(e > r.alpha):
+            m.d.sync += r.alpha.eq(e)
+
+    def _full_width(self, m):
+        """A full-width node: a draw if it repeats a position or the fifty moves are up (never
+        the search's root)."""
+        r, rep = self.r, self.rep
+        draw = _clamp(Const(0, SCORE), r.alpha, r.beta)
+        with m.If((self.root_ply == 0) & (self.ply == 0)):
             m.next = "Next"
-            with m.If(depth <= 0):
-                with m.If(depth <= -QS_PLY_LIMIT):
-                    m.d.sync += self.ret.eq(_clamp(e, alpha, beta))
+        with m.Elif(r.fifty >= FIFTY_PLIES):
+            m.d.sync += self.ret.eq(draw)
+            m.next = "Leave"
+        with m.Else():
+            m.d.comb += [rep.start.eq(1), rep.top.eq(self.hist_len + self.ply),
+                         rep.count.eq(Mux(r.fifty > REPETITION_PLIES, REPETITION_PLIES,
+                                          r.fifty)),
+                         rep.hash.eq(self.keeper.hash)]
+            m.next = "Repeat"
+
+    def _kind(self, m):
+        """A quiescence node whose move may have given check waits for the answer: in check it
+        is extended to a full-width node (at the frontier, extensions left) or searches its
+        evasions (in the first QS_CHECK_PLIES); else it stands pat as any other."""
+        r = self.r
+        with self._in(m, "Kind"):
+            with m.If(r.known):
+                with m.If(r.incheck & (r.depth == 0) & (r.ext < MAX_EXTENSIONS)):
+                    m.d.sync += [r.depth.eq(1), r.ext.eq(r.ext + 1)]
+                    self._full_width(m)
+                with m.Elif(r.incheck & (r.depth > -QS_CHECK_PLIES)):
+                    m.d.sync += r.evasion.eq(1)
+                    m.next = "Next"
+                with m.Else():
+                    self._stand_pat(m)
+
+    def _repeat(self, m):
+        with self._in(m, "Repeat"):
+            with m.If(self.rep.done):
+                m.next = "Next"
+                with m.If(self.rep.repeated):
+                    m.d.sync += self.ret.eq(_clamp(Const(0, SCORE), self.r.alpha, self.r.beta))
                     m.next = "Leave"
-                with m.Elif(e >= beta):
-                    m.d.sync += self.ret.eq(beta)
-                    m.next = "Leave"
-                with m.Elif(e > alpha):
-                    m.d.sync += alpha.eq(e)
 
     def _next(self, m):
         r, f = self.r, self.finder
@@ -335,7 +441,7 @@ class SearchThread(wiring.Component):
         with m.Elif(f.victim_valid):
             m.d.sync += [r.vvalid.eq(1), r.vkind.eq(f.found_kind), r.vsq.eq(f.found_sq),
                          r.slot.eq(0)]
-        with m.Elif(r.depth > 0):
+        with m.Elif((r.depth > 0) | r.evasion):
             m.d.sync += [r.stage.eq(2), r.ptr.eq(self.sp)]
             m.next = "Walk"
         with m.Else():
@@ -373,7 +479,7 @@ class SearchThread(wiring.Component):
         with self._in(m, "Test"):
             with m.If(self.step == 0):
                 m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0)]
-            with m.If(c.flags.castle):
+            with m.If(c.flags.castle & r.known):  # (the answer may extend the node first)
                 m.d.comb += unit.query.valid.eq(1)
                 m.d.sync += self.step.eq(self.step + 1)
                 with m.If(self.step == 2):
@@ -400,14 +506,19 @@ class SearchThread(wiring.Component):
 
     def _decide(self, m):
         """A legal move: make it, or settle its child from the parent's evaluation of it."""
-        r = self.r
+        r, c = self.r, self.cand
         child = r.depth - 1
         e = self.child_eval.score
-        castle = self.cand.flags.castle
+        castle = c.flags.castle
+        mover, gives = self.board.probe_a.piece, self.gives_now
         # the child's own evaluation: the parent's, kept for it; a castling's (not covered
         # by ChildEval) from its board, where Settle waits a clock more
-        m.d.sync += [self.kept.eq(e), self.own_eval.eq(castle)]
-        with m.If((child > 0) | castle):
+        m.d.sync += [self.kept.eq(e), self.own_eval.eq(castle), self.gives.eq(gives),
+                     self.child_fifty.eq(Mux(c.flags.capture | (mover == PAWN), 0,
+                                             Mux(r.fifty == (1 << FIFTY_BITS) - 1, r.fifty,
+                                                 r.fifty + 1)))]
+        # a child whose move may give check is made: its kind waits for its in-check answer
+        with m.If((child > 0) | castle | (gives & self._matters(child, r.ext))):
             m.d.comb += self.moves.control.make.eq(1)
             m.next = "Make"
         # a quiescence child settled from the parent: its node counted, no make
@@ -422,11 +533,42 @@ class SearchThread(wiring.Component):
             m.d.comb += self.moves.control.make.eq(1)
             m.next = "Make"
 
+    def _may_give_check(self, m, mover):
+        """leaf_search.may_give_check on square numbers: castling, en passant, a from-square
+        on a line with the enemy king (a discovered check), or the piece landing where its kind
+        would attack the enemy king's square with nothing between."""
+        c = self.cand
+        king = self.board.attack.king[~self.side]
+        kf, kr, ff, fr, tf, tr = king[:3], king[3:], c.frm[:3], c.frm[3:], c.to[:3], c.to[3:]
+
+        def on_line(f, r):
+            return (kf == f) | (kr == r) | (kf + r == f + kr) | (kf + kr == f + r)
+
+        orth = (kf == tf) | (kr == tr)
+        diag = (kf + tr == tf + kr) | (kf + kr == tf + tr)
+        piece = Mux(c.flags.promotion, c.promo, mover)
+        df = Signal(range(-7, 8))
+        dr = Signal(range(-7, 8))
+        m.d.comb += [df.eq(kf - tf), dr.eq(kr - tr)]
+        adf = Mux(df < 0, -df, df)
+        adr = Mux(dr < 0, -dr, dr)
+        ahead = Mux(self.side, dr == -1, dr == 1)
+        lands = Mux(piece == PAWN, (adf == 1) & ahead,
+                Mux(piece == KNIGHT, ((adf == 1) & (adr == 2)) | ((adf == 2) & (adr == 1)),
+                Mux(piece == BISHOP, diag,
+                Mux(piece == ROOK, orth,
+                Mux(piece == QUEEN, orth | diag, 0)))))
+        return c.flags.castle | c.flags.ep | on_line(ff, fr) | lands
+
     def _comb(self, m):
         """What the states share: the finder's cursors and the stack's read address from the
         ply's records, the generator's position, the query of the move under test (Test) and
         the answers it collects (Judge)."""
         r, p, f, gen = self.r, self.ply, self.finder, self.gen
+        # the move under test may give check (Judge decides on it; make/unmake probes its
+        # from-square, so the mover is known)
+        self.gives_now = Signal()
+        m.d.comb += self.gives_now.eq(self._may_give_check(m, self.board.probe_a.piece))
         vkind, vsq, current = r.vkind, r.vsq, r.vvalid
         wrap = current & (vsq == 63)  # the scan goes on past the current victim
         m.d.comb += [f.promo_file.eq(r.promo_file),
@@ -457,6 +599,9 @@ class SearchThread(wiring.Component):
         with m.If(res.valid & res.payload.tag.check):
             with m.If(res.payload.tag.ply == p):  # else a child's, left before its answer
                 m.d.sync += [r.incheck.eq(res.payload.attacked), r.known.eq(1)]
+                # the check extension of a full-width node (a quiescence node's is in Kind)
+                with m.If(res.payload.attacked & (r.depth >= 1) & (r.ext < MAX_EXTENSIONS)):
+                    m.d.sync += [r.depth.eq(r.depth + 1), r.ext.eq(r.ext + 1)]
         with m.Elif(res.valid):
             m.d.sync += [self.answers.eq(self.answers + 1),
                          self.illegal.eq(self.illegal | res.payload.attacked)]
@@ -471,6 +616,7 @@ class SearchThread(wiring.Component):
                 m.d.sync += [
                     self.count.eq(1), self.ply.eq(p + 1),
                     r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
+                    r.maybe.eq(self.gives), r.evasion.eq(0), r.fifty.eq(self.child_fifty),
                     self.step.eq(0),
                 ]
                 m.next = "Settle"

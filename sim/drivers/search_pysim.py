@@ -9,16 +9,22 @@ from collections import deque
 from amaranth.sim import Simulator
 
 from posdata.engine.defs import EMPTY, NO_PIECE
-from posdata.engine.leaf_search import MAX_JOB_DEPTH, LeafResult
+from posdata.engine.leaf_search import MAX_EXTENSIONS, MAX_JOB_DEPTH, LeafResult
 
 from .interface import WatchdogError
+from .search_job import history_hashes, job_values, past_values
 
 CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for a VCD's time axis
 SETTLE_CLOCKS = 3     #: between the last square written and the start, as the compiled model
 
 
 async def load_position(ctx, dut, board) -> None:
-    """Write ``board``'s 64 squares into the thread, a1 first, then let the sums settle."""
+    """Write ``board``'s 64 squares into the thread, a1 first, and the hashes of its earlier
+    positions; then let the sums and the hash settle."""
+    for i, h in enumerate(history_hashes(board)):
+        ctx.set(dut.history, {"en": 1, "index": i, "hash": h})
+        await ctx.tick()
+    ctx.set(dut.history, {"en": 0, "index": 0, "hash": 0})
     for sq in range(64):
         c = board.color[sq]
         ctx.set(dut.load.en, 1)
@@ -30,11 +36,12 @@ async def load_position(ctx, dut, board) -> None:
     await ctx.tick().repeat(SETTLE_CLOCKS)
 
 
-async def start_job(ctx, dut, board, alpha: int, beta: int, depth: int, ply: int = 0) -> None:
-    """Pulse ``start`` with the job's word: the loaded position searched in (alpha, beta)."""
-    ctx.set(dut.job, {"side": board.side, "castle": board.castle,
-                      "ep_valid": board.ep >= 0, "ep_sq": max(board.ep, 0),
-                      "alpha": alpha, "beta": beta, "depth": depth, "ply": ply})
+async def start_job(ctx, dut, board, alpha: int, beta: int, depth: int, ply: int = 0,
+                    extensions: int = 0) -> None:
+    """Pulse ``start`` with the job's word and its past: the loaded position searched in
+    (alpha, beta)."""
+    ctx.set(dut.job, job_values(board, alpha, beta, depth, ply, extensions))
+    ctx.set(dut.past, past_values(board))
     ctx.set(dut.start, 1)
     await ctx.tick()
     ctx.set(dut.start, 0)
@@ -54,14 +61,16 @@ class SearchSimulation:
         self.sim.add_testbench(self._bench)
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
-               watchdog: int = 2_000_000) -> LeafResult:
+               extensions: int = 0, watchdog: int = 2_000_000) -> LeafResult:
         if not alpha < beta:
             raise ValueError(f"empty window ({alpha}, {beta})")
         if not 0 <= depth <= MAX_JOB_DEPTH:
             raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
+        if not 0 <= extensions <= MAX_EXTENSIONS:
+            raise ValueError(f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}")
         if not board.data.orthodox or board.variant.chess960:
             raise ValueError("the search thread searches orthodox chess only")
-        self._requests.append((board, alpha, beta, depth, ply, watchdog))
+        self._requests.append((board, alpha, beta, depth, ply, extensions, watchdog))
         self._answer = None
         while self._answer is None:
             self.sim.advance()
@@ -80,10 +89,10 @@ class SearchSimulation:
             except (WatchdogError, ValueError) as e:
                 self._answer = e
 
-    async def _job(self, ctx, board, alpha, beta, depth, ply, watchdog):
+    async def _job(self, ctx, board, alpha, beta, depth, ply, extensions, watchdog):
         dut = self.dut
         await load_position(ctx, dut, board)
-        await start_job(ctx, dut, board, alpha, beta, depth, ply)
+        await start_job(ctx, dut, board, alpha, beta, depth, ply, extensions)
         for _ in range(watchdog):
             await ctx.tick()
             if ctx.get(dut.done):
