@@ -21,11 +21,11 @@ then done comes in clock S + 2). ``busy`` is high from the clock after the start
 including, done's clock. ``repeated`` and ``reads`` hold from done until the next start.
 
 Writes: one a clock, at any time. A scan sees every write made up to and including its start
-clock (the first read comes a clock later). A write while the scan is busy is seen by the reads
-of its entry in later clocks only (the read port is not transparent: a read in a write's clock
-gets the entry before the write); the thread writes, while a scan runs, only the entry of the
-node being entered, ``top``, which the scan never reads. A start while busy abandons the scan
-under way and begins the new one.
+clock (its first read comes a clock later), and, while busy, the writes to entries it has yet to
+read. A read in the clock of a write to its entry returns anything (the memory's
+``no_rw_check``); the thread writes, while a scan runs, only the entry of the node being
+entered, ``top``, which the scan never reads. A start while busy abandons the scan under way and
+begins the new one.
 """
 
 from amaranth import Module, Mux, Signal, signed
@@ -33,14 +33,15 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.leaf_search import HASH_BITS, REPETITION_PLIES
+from posdata.engine.leaf_search import HASH_BITS, PLY_RECORDS, REPETITION_PLIES
 
-ENTRIES = 128  #: the table's hashes: a job's history (REPETITION_PLIES) and its plies, with room
+ENTRIES = 128  #: the table's hashes: a job's history and a node at each of its plies, with room
 INDEX_BITS = 7
 COUNT_BITS = 6  #: the plies since the last irreversible move, capped at REPETITION_PLIES
 READ_BITS = 5   #: the most entries one scan compares: (2 ** COUNT_BITS - 1) // 2
 
 assert ENTRIES == 1 << INDEX_BITS
+assert REPETITION_PLIES + PLY_RECORDS + 1 <= ENTRIES  # the history, the job's root and plies
 assert REPETITION_PLIES < 1 << COUNT_BITS
 
 #: a write of one entry
@@ -90,8 +91,16 @@ class RepetitionTable(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.table = table = Memory(shape=HASH_BITS, depth=ENTRIES, init=[])
-        write, read = table.write_port(), table.read_port()
+        # The scan reads below ``top`` and the thread writes, while it runs, at ``top``: a read
+        # never needs a write of its clock, so ``no_rw_check`` lets it return anything then. Yosys
+        # honours it where it merges the register behind a combinational read port itself (as in
+        # hdl/chip/move_stack.py); else it builds read-before-write, which the ECP5's block RAM
+        # lacks across its ports, in logic (about 80 flip-flops and a bypass mux).
+        m.submodules.table = table = Memory(shape=HASH_BITS, depth=ENTRIES, init=[],
+                                            attrs={"no_rw_check": 1})
+        write, read = table.write_port(), table.read_port(domain="comb")
+        entry = Signal(HASH_BITS)  # the entry read, a clock after its address (block RAM)
+        m.d.sync += entry.eq(read.data)
         m.d.comb += [write.en.eq(self.put.en), write.addr.eq(self.put.index),
                      write.data.eq(self.put.hash)]
 
@@ -99,7 +108,7 @@ class RepetitionTable(wiring.Component):
         index = Signal(signed(INDEX_BITS + 1))  # the entry read next (below 0 when none is left)
         stop = Signal(INDEX_BITS)   # the oldest entry the scan may compare
         issuing = Signal()          # reading entries
-        compare = Signal()          # the read port holds an entry to compare ...
+        compare = Signal()          # ``entry`` holds an entry to compare ...
         last = Signal()             # ... the scan's last
         empty = Signal()            # a scan with nothing to compare, answering next clock
         m.d.comb += read.addr.eq(index[:INDEX_BITS])
@@ -118,7 +127,7 @@ class RepetitionTable(wiring.Component):
 
         # comparing: the first hit, or the last entry, ends the scan (a read already issued
         # after it is dropped)
-        hit = read.data == key
+        hit = entry == key
         with m.If(compare):
             m.d.sync += self.reads.eq(self.reads + 1)
             with m.If(hit | last):

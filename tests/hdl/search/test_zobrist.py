@@ -38,8 +38,9 @@ from posdata.hdl.common.contract import position_fields
 from posdata.hdl.search.zobrist import LAG, HashKeeper
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
+from .guard import run_guarded
+
 NOTHING = (EMPTY, NO_PIECE)
-PERIOD = 1e-6
 DEADLINE = 40_000  #: clocks: a testbench still running then has hung (the run ends, the test fails)
 STARTS = [STANDARD_POSITIONS[0].fen, *EXTRA_STARTS]
 
@@ -185,9 +186,8 @@ def play(seed=7, games=8, plies=40, stop_at_first=False) -> Outcome:
         return True
 
     sim = Simulator(dut)
-    sim.add_clock(PERIOD)
     sim.add_testbench(bench)
-    sim.run_until(DEADLINE * PERIOD)  # a hung testbench ends here instead of hanging the run
+    run_guarded(sim, DEADLINE)
     return outcome
 
 
@@ -231,9 +231,8 @@ def test_lag_is_the_first_clock():
         seen.insert(0, before)
 
     sim = Simulator(dut)
-    sim.add_clock(PERIOD)
     sim.add_testbench(bench)
-    sim.run_until(1000 * PERIOD)
+    run_guarded(sim, 1000)
     assert len(seen) == LAG + 2, "the testbench did not finish"
     # seen[k]: k clocks after the write's own clock (seen[0]: before it)
     assert seen[LAG - 1] == seen[0] != seen[LAG]
