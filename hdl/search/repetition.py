@@ -1,0 +1,148 @@
+"""The search thread's repetition test: a table of position hashes and a scan that answers "does
+the current position repeat an earlier one?" by engine.leaf_search.repeats' rule.
+
+Entry i of the table holds the hash (low HASH_BITS) of the position i plies after the oldest one
+kept. The host loads the job's history (up to REPETITION_PLIES hashes, oldest first) into
+entries 0 .. H - 1 while the thread is idle; the thread writes the hash of each node it enters at
+H + ply. A scan for the position at index ``top`` (the number of earlier positions kept), with
+``count`` = min(fifty, REPETITION_PLIES) plies since the last irreversible move, compares the
+entries
+
+    top - 2, top - 4, ... down to max(top - count, 0)
+
+(only positions with the same side to move can repeat) with the position's hash, one a clock,
+newest first, and stops at the first equal one. ``repeats``' loop is the same:
+``for i in range(n - 2, stop - 1, -2)`` with n = top, stop = max(n - count, 0).
+
+Timing: the scan reads its first entry the clock after ``start`` and compares each entry the
+clock after its read; ``done`` pulses ``reads + 2`` clocks after the start clock (clock S + reads
++ 2 for a start in clock S), ``reads`` being the entries compared (0 when count < 2 or top < 2:
+then done comes in clock S + 2). ``busy`` is high from the clock after the start up to, not
+including, done's clock. ``repeated`` and ``reads`` hold from done until the next start.
+
+Writes: one a clock, at any time. A scan sees every write made up to and including its start
+clock (its first read comes a clock later), and, while busy, the writes to entries it has yet to
+read. A read in the clock of a write to its entry returns anything (the memory's
+``no_rw_check``); the thread writes, while a scan runs, only the entry of the node being
+entered, ``top``, which the scan never reads. A start while busy abandons the scan under way and
+begins the new one.
+"""
+
+from amaranth import Module, Mux, Signal, signed
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from posdata.engine.leaf_search import HASH_BITS, PLY_RECORDS, REPETITION_PLIES
+
+ENTRIES = 128  #: the table's hashes: a job's history and a node at each of its plies, with room
+INDEX_BITS = 7
+COUNT_BITS = 6  #: the plies since the last irreversible move, capped at REPETITION_PLIES
+READ_BITS = 5   #: the most entries one scan compares: (2 ** COUNT_BITS - 1) // 2
+
+assert ENTRIES == 1 << INDEX_BITS
+assert REPETITION_PLIES + PLY_RECORDS + 1 <= ENTRIES  # the history, the job's root and plies
+assert REPETITION_PLIES < 1 << COUNT_BITS
+
+#: a write of one entry
+Put = data.StructLayout({"en": 1, "index": INDEX_BITS, "hash": HASH_BITS})
+
+
+def scan_clocks(reads: int) -> int:
+    """Clocks from a scan's start to its ``done`` (the start's clock not counted)."""
+    return reads + 2
+
+
+class RepetitionTable(wiring.Component):
+    """The hashes of the earlier positions, and the scan for a repetition of the current one.
+
+    Ports
+    -----
+    put : In(Put)
+        One entry written a clock (``en``, ``index``, ``hash``).
+    start : In(1)
+        A one-clock pulse: scan for ``hash`` as the position at ``top``, ``count`` plies back.
+    top : In(INDEX_BITS)
+        The index the current position would have: the number of earlier positions kept.
+    count : In(COUNT_BITS)
+        min(fifty, REPETITION_PLIES): how far back a repetition may lie.
+    hash : In(HASH_BITS)
+        The current position's hash. ``top``, ``count`` and ``hash`` are taken with ``start``.
+    busy : Out(1)
+        A scan under way (from the clock after start, not in done's clock).
+    done : Out(1)
+        A one-clock pulse: the answer is ready, ``scan_clocks(reads)`` clocks after the start.
+    repeated : Out(1)
+        An entry compared equal (held from done to the next start).
+    reads : Out(READ_BITS)
+        The entries compared, the hit included (held from done to the next start): leaf_search.
+        repeats' second value.
+    """
+
+    put: In(Put)
+    start: In(1)
+    top: In(INDEX_BITS)
+    count: In(COUNT_BITS)
+    hash: In(HASH_BITS)
+    busy: Out(1)
+    done: Out(1)
+    repeated: Out(1)
+    reads: Out(READ_BITS)
+
+    def elaborate(self, platform):
+        m = Module()
+        # The scan reads below ``top`` and the thread writes, while it runs, at ``top``: a read
+        # never needs a write of its clock, so ``no_rw_check`` lets it return anything then. Yosys
+        # honours it where it merges the register behind a combinational read port itself (as in
+        # hdl/chip/move_stack.py); else it builds read-before-write, which the ECP5's block RAM
+        # lacks across its ports, in logic (about 80 flip-flops and a bypass mux).
+        m.submodules.table = table = Memory(shape=HASH_BITS, depth=ENTRIES, init=[],
+                                            attrs={"no_rw_check": 1})
+        write, read = table.write_port(), table.read_port(domain="comb")
+        entry = Signal(HASH_BITS)  # the entry read, a clock after its address (block RAM)
+        m.d.sync += entry.eq(read.data)
+        m.d.comb += [write.en.eq(self.put.en), write.addr.eq(self.put.index),
+                     write.data.eq(self.put.hash)]
+
+        key = Signal(HASH_BITS)     # the scanned position's hash
+        index = Signal(signed(INDEX_BITS + 1))  # the entry read next (below 0 when none is left)
+        stop = Signal(INDEX_BITS)   # the oldest entry the scan may compare
+        issuing = Signal()          # reading entries
+        compare = Signal()          # ``entry`` holds an entry to compare ...
+        last = Signal()             # ... the scan's last
+        empty = Signal()            # a scan with nothing to compare, answering next clock
+        m.d.comb += read.addr.eq(index[:INDEX_BITS])
+        m.d.sync += self.done.eq(0)
+
+        # reading: entry index, then index - 2 while it is not below stop
+        final = index - 2 < stop
+        with m.If(issuing):
+            m.d.sync += [index.eq(index - 2), compare.eq(1), last.eq(final), issuing.eq(~final)]
+        with m.Else():
+            m.d.sync += compare.eq(0)
+
+        def finish(hit):
+            m.d.sync += [self.done.eq(1), self.busy.eq(0), self.repeated.eq(hit),
+                         issuing.eq(0), compare.eq(0), empty.eq(0)]
+
+        # comparing: the first hit, or the last entry, ends the scan (a read already issued
+        # after it is dropped)
+        hit = entry == key
+        with m.If(compare):
+            m.d.sync += self.reads.eq(self.reads + 1)
+            with m.If(hit | last):
+                finish(hit)
+        with m.If(empty):
+            finish(0)
+
+        # a start (last, so it wins over a scan under way): the loop's bounds
+        first = Signal(signed(INDEX_BITS + 1))
+        oldest = Signal(INDEX_BITS)
+        m.d.comb += [first.eq(self.top - 2),
+                     oldest.eq(Mux(self.top > self.count, self.top - self.count, 0))]
+        with m.If(self.start):
+            m.d.sync += [key.eq(self.hash), index.eq(first), stop.eq(oldest),
+                         issuing.eq(first >= oldest), empty.eq(first < oldest),
+                         compare.eq(0), self.busy.eq(1), self.done.eq(0),
+                         self.repeated.eq(0), self.reads.eq(0)]
+        return m
