@@ -218,9 +218,9 @@ class SearchThread(wiring.Component):
         # the hashes of the nodes on the path
         m.submodules.keeper = self.keeper = keeper = HashKeeper()
         pos = moves.position
-        m.d.comb += [keeper.write.en.eq(self.w_en), keeper.write.sq.eq(self.w_sq),
-                     keeper.write.old.eq(update.old), keeper.write.new.eq(update.new),
-                     keeper.write.restart.eq(self.loading & (self.w_sq == 0)),
+        m.d.comb += [keeper.en.eq(self.w_en), keeper.sq.eq(self.w_sq),
+                     keeper.old.eq(update.old), keeper.new.eq(update.new),
+                     keeper.restart.eq(self.loading & (self.w_sq == 0)),
                      keeper.position.side.eq(pos.side), keeper.position.castle.eq(pos.castle),
                      keeper.position.ep_valid.eq(pos.ep_valid),
                      keeper.position.ep_sq.eq(pos.ep_sq)]

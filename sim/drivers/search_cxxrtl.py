@@ -1,6 +1,7 @@
 """The search thread (hdl.search.search_thread) as a compiled model: a job in, the score, best
 move, nodes and clocks out. A ``host_search.LeafSearcher``: ``search(board, alpha, beta, depth,
-ply)`` returns a ``LeafResult`` as the reference does, with the chip's clocks.
+ply, extensions)`` returns a ``LeafResult`` as the reference does, with the chip's clocks; the
+board's history gives the job's past (sim.drivers.search_job).
 
 The library is built and cached like the perft chip's, by CXXRTL (sim.models.cxxrtl, design
 ``search``) or Verilator (sim.models.verilator): their entries have the same functions and count
@@ -10,31 +11,20 @@ the same clocks, so this one driver runs either.
 import ctypes
 from collections import Counter
 
-from posdata.engine.leaf_search import MAX_JOB_DEPTH, LeafResult
+from posdata.engine.leaf_search import MAX_EXTENSIONS, MAX_JOB_DEPTH, LeafResult
 from posdata.engine.search import SearchStopped
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
-from posdata.hdl.search.records import Job
 from posdata.hdl.search.search_thread import STATES
 
 from ..models.library import build_model, load_model
 from .interface import WatchdogError
+from .search_job import history_hashes, job_word, past_word
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
 #: ... while ``interrupt`` is set: tens of milliseconds between looks at it
 INTERRUPTIBLE_CHUNK = 1 << 15
 ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
-    "create", "destroy", "load", "start", "run", "phases", "load_clocks", "abort"))
-
-
-def job_word(board, alpha: int, beta: int, depth: int, ply: int) -> int:
-    """The Job layout's bits for a job on ``board``."""
-    values = {"side": board.side, "castle": board.castle, "ep_valid": int(board.ep >= 0),
-              "ep_sq": max(board.ep, 0), "alpha": alpha, "beta": beta, "depth": depth,
-              "ply": ply}
-    word = 0
-    for name, f in Job:
-        word |= (values[name] & ((1 << f.width) - 1)) << f.offset
-    return word
+    "create", "destroy", "load", "history", "start", "run", "phases", "load_clocks", "abort"))
 
 
 class SearchModel:
@@ -58,7 +48,8 @@ class SearchModel:
         lib.posdata_search_create.restype = vp
         lib.posdata_search_destroy.argtypes = [vp]
         lib.posdata_search_load.argtypes = [vp, ctypes.c_char_p, ctypes.c_uint32]
-        lib.posdata_search_start.argtypes = [vp, u64]
+        lib.posdata_search_history.argtypes = [vp, ctypes.POINTER(u64), ctypes.c_uint32]
+        lib.posdata_search_start.argtypes = [vp, u64, u64]
         lib.posdata_search_run.argtypes = [vp, u64, ctypes.POINTER(u64)]
         lib.posdata_search_run.restype = ctypes.c_int32
         lib.posdata_search_phases.argtypes = [vp, ctypes.POINTER(u64)]
@@ -89,22 +80,31 @@ class SearchModel:
         self.close()
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
-               watchdog: int = 1 << 32) -> LeafResult:
+               extensions: int = 0, watchdog: int = 1 << 32) -> LeafResult:
         if not alpha < beta:
             raise ValueError(f"empty window ({alpha}, {beta})")
         if not 0 <= depth <= MAX_JOB_DEPTH:
             raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
+        if not 0 <= extensions <= MAX_EXTENSIONS:
+            raise ValueError(f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}")
         if not board.data.orthodox or board.variant.chess960:
             raise ValueError("the search thread searches orthodox chess only")
-        result, error = self.job(board, alpha, beta, depth, ply, watchdog)
+        result, error = self.job(board, alpha, beta, depth, ply, extensions, watchdog)
         if error:
             raise ValueError(f"the search thread refused the job ({alpha}, {beta}) depth {depth}")
         return result
 
-    def begin(self, board, alpha: int, beta: int, depth: int, ply: int = 0) -> None:
-        """Load ``board`` and start the job, unchecked (the thread judges it)."""
+    def begin(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+              extensions: int = 0) -> None:
+        """Load ``board`` and its history and start the job, unchecked (the thread judges
+        it)."""
         self.lib.posdata_search_load(self.handle, square_codes(board), COLOR_BITS)
-        self.lib.posdata_search_start(self.handle, job_word(board, alpha, beta, depth, ply))
+        hashes = history_hashes(board)
+        self.lib.posdata_search_history(self.handle, (ctypes.c_uint64 * len(hashes))(*hashes),
+                                        len(hashes))
+        self.lib.posdata_search_start(self.handle,
+                                      job_word(board, alpha, beta, depth, ply, extensions),
+                                      past_word(board))
 
     def run(self, clocks: int) -> bool:
         """Run the job under way up to ``clocks`` clocks; True once its result is out."""
@@ -114,11 +114,11 @@ class SearchModel:
         """Abort the job under way; the clocks until the thread was idle."""
         return self.lib.posdata_search_abort(self.handle, max_clocks)
 
-    def job(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
+    def job(self, board, alpha: int, beta: int, depth: int, ply: int = 0, extensions: int = 0,
             watchdog: int = 1 << 32) -> tuple[LeafResult, bool]:
         """A job as the thread takes it, unchecked: its result and whether it was refused."""
         lib, h, out = self.lib, self.handle, self._out
-        self.begin(board, alpha, beta, depth, ply)
+        self.begin(board, alpha, beta, depth, ply, extensions)
         clocks = 0
         chunk = CHUNK if self.interrupt is None else INTERRUPTIBLE_CHUNK
         while not lib.posdata_search_run(h, chunk, out):

@@ -1,5 +1,5 @@
 // C entry points around the CXXRTL model of hdl.search.search_thread.SearchThread: load a job's
-// squares, start it with its packed Job word (hdl.search.records.Job), run the thread in the
+// squares and history, start it with its packed Job and Past words (hdl.search.records), run the thread in the
 // native loop, read the result. The generated model comes just before this file.
 //
 // Clocking: inputs set, then a falling and a rising step per tick (the model may be compiled
@@ -57,11 +57,26 @@ void posdata_search_load(void *handle, const uint8_t *squares, uint32_t color_bi
   t->load_clocks = t->ticks - before;
 }
 
-void posdata_search_start(void *handle, uint64_t job) {
+// The hashes of the job's earlier positions, oldest first, one a clock (hdl.search.records
+// HistoryWrite: en | index << 1 | hash << 6), after the load: counted with its clocks.
+void posdata_search_history(void *handle, const uint64_t *hashes, uint32_t count) {
+  Thread *t = static_cast<Thread *>(handle);
+  uint64_t before = t->ticks;
+  for (uint32_t i = 0; i < count; i++) {
+    t->top.p_history.set<uint64_t>(1 | uint64_t(i) << 1 | hashes[i] << 6);
+    t->tick();
+  }
+  t->top.p_history.set<uint64_t>(0);
+  t->load_clocks += t->ticks - before;
+}
+
+// Start the job: its packed Job word and its Past word (hdl.search.records).
+void posdata_search_start(void *handle, uint64_t job, uint64_t past) {
   Thread *t = static_cast<Thread *>(handle);
   for (auto &n : t->phase_clocks) n = 0;
   uint64_t before = t->ticks;
   t->top.p_job.set<uint64_t>(job);
+  t->top.p_past.set<uint64_t>(past);
   t->top.p_start.set<bool>(true);
   t->tick();
   t->top.p_start.set<bool>(false);

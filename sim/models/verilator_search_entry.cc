@@ -48,6 +48,8 @@ struct Thread {
     top->load___05Fcolor = 0;
     top->load___05Fpiece = 0;
     top->job = 0;
+    top->past = 0;
+    top->history = 0;
     top->start = 0;
     top->__SYM__abort = 0;
     top->eval();
@@ -94,11 +96,26 @@ void posdata_search_load(void *handle, const uint8_t *squares, uint32_t color_bi
   t->load_clocks = t->ticks - before;
 }
 
-void posdata_search_start(void *handle, uint64_t job) {
+// The hashes of the job's earlier positions, oldest first, one a clock (hdl.search.records
+// HistoryWrite: en | index << 1 | hash << 6), after the load: counted with its clocks.
+void posdata_search_history(void *handle, const uint64_t *hashes, uint32_t count) {
+  Thread *t = static_cast<Thread *>(handle);
+  uint64_t before = t->ticks;
+  for (uint32_t i = 0; i < count; i++) {
+    t->top->history = 1 | uint64_t(i) << 1 | hashes[i] << 6;
+    t->tick();
+  }
+  t->top->history = 0;
+  t->load_clocks += t->ticks - before;
+}
+
+// Start the job: its packed Job word and its Past word (hdl.search.records).
+void posdata_search_start(void *handle, uint64_t job, uint64_t past) {
   Thread *t = static_cast<Thread *>(handle);
   for (auto &n : t->phase_clocks) n = 0;
   uint64_t before = t->ticks;
   t->top->job = job;
+  t->top->past = past;
   t->top->start = 1;
   t->tick();
   t->top->start = 0;
