@@ -75,19 +75,10 @@ class ChildEval(wiring.Component):
         with m.If(self.mover == KING):
             m.d.sync += kings1[side].eq(mv.to)
         # clock 2: the child's sums
-        pst, weight = sums1.pst, sums1.weight
-        bishops = [sums1.bishops[0], sums1.bishops[1]]
-        for sign, value, w, bishop, black in words:
-            pst = pst + value if sign > 0 else pst - value
-            weight = weight + w if sign > 0 else weight - w
-            for color in (0, 1):
-                hit = bishop & (black == color)
-                bishops[color] = bishops[color] + hit if sign > 0 else bishops[color] - hit
         sums2 = Signal(Sums)
         kings2 = Signal(data.ArrayLayout(SQUARE, 2))
         side2 = Signal()
-        m.d.sync += [sums2.pst.eq(pst), sums2.weight.eq(weight),
-                     sums2.bishops[0].eq(bishops[0]), sums2.bishops[1].eq(bishops[1]),
+        m.d.sync += [sums2.eq(evaluator.add_words(sums1, words)),
                      kings2.eq(kings1), side2.eq(~side1)]
         # clock 3: its score
         m.submodules.score = score = Score()

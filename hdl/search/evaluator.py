@@ -7,7 +7,7 @@ the kings' middlegame and endgame words blended by the phase, the bishop pair, w
 negated for black. Both are combinational: the thread registers their outputs.
 """
 
-from amaranth import Array, Const, Module, Mux, Signal, signed
+from amaranth import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -19,12 +19,31 @@ from posdata.engine.leaf_eval import PHASE_ONE, PHASE_SHIFT, PST_BITS, pst_words
 from ..common.layouts import PIECE, SQUARE
 
 SCORE = signed(16)
-#: the sums make and unmake keep: white's piece-square lead, the phase weights (promotions may
-#: push them past PHASE_ONE: 10 bits), each side's bishops
-Sums = data.StructLayout({"pst": signed(16), "weight": 10,
+#: the sums make and unmake keep: white's piece-square lead, each side's phase weight (its
+#: non-pawn material: the phase is their sum, the king's shield scales by the enemy's;
+#: promotions may push one past PHASE_ONE: 9 bits), each side's bishops
+Sums = data.StructLayout({"pst": signed(16), "weights": data.ArrayLayout(9, 2),
                           "bishops": data.ArrayLayout(4, 2)})
 
 Contents = data.StructLayout({"color": Color, "piece": PIECE})
+
+
+def add_words(sums, words):
+    """The sums after the piece-square words ``words``: each (sign, value, weight, bishop,
+    colour), a word added (sign 1) or taken out (sign -1). Returns a Sums value."""
+    pst = sums.pst
+    weights = [sums.weights[WHITE], sums.weights[BLACK]]
+    bishops = [sums.bishops[WHITE], sums.bishops[BLACK]]
+    for sign, value, weight, bishop, color in words:
+        pst = pst + value if sign > 0 else pst - value
+        for side in (WHITE, BLACK):
+            mine = color == side
+            w = Mux(mine, weight, 0)
+            weights[side] = weights[side] + w if sign > 0 else weights[side] - w
+            hit = bishop & mine
+            bishops[side] = bishops[side] + hit if sign > 0 else bishops[side] - hit
+    return Sums(Cat(pst[:16], weights[WHITE][:9], weights[BLACK][:9], bishops[WHITE][:4],
+                    bishops[BLACK][:4]))
 
 
 class SumsUpdate(wiring.Component):
@@ -55,16 +74,7 @@ class SumsUpdate(wiring.Component):
             weight = Mux(on, port.data[PST_BITS:], 0)
             bishop = on & (c.piece == BISHOP)
             terms.append((sign, value, weight, bishop, c.color[0]))
-        pst, weight = self.sums.pst, self.sums.weight
-        bishops = [self.sums.bishops[0], self.sums.bishops[1]]
-        for sign, value, w, bishop, color in terms:
-            pst = pst + value if sign > 0 else pst - value
-            weight = weight + w if sign > 0 else weight - w
-            for side in (WHITE, BLACK):
-                hit = bishop & (color == side)
-                bishops[side] = bishops[side] + hit if sign > 0 else bishops[side] - hit
-        m.d.comb += [self.after.pst.eq(pst), self.after.weight.eq(weight),
-                     self.after.bishops[0].eq(bishops[0]), self.after.bishops[1].eq(bishops[1])]
+        m.d.comb += self.after.eq(add_words(self.sums, terms))
         return m
 
 
@@ -85,7 +95,8 @@ class Score(wiring.Component):
         mg = Array(Const(v, signed(9)) for v in KING_MG)
         eg = Array(Const(v, signed(9)) for v in KING_EG)
         phase = Signal(range(PHASE_ONE + 1))
-        m.d.comb += phase.eq(Mux(self.sums.weight > PHASE_ONE, PHASE_ONE, self.sums.weight))
+        weight = self.sums.weights[WHITE] + self.sums.weights[BLACK]
+        m.d.comb += phase.eq(Mux(weight > PHASE_ONE, PHASE_ONE, weight))
         terms = []
         for color in (WHITE, BLACK):
             own = self.kings[color] ^ (56 if color == BLACK else 0)
