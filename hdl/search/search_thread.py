@@ -308,7 +308,7 @@ class SearchThread(wiring.Component):
                     self.root_ply.eq(job.ply),
                     r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
                     self.step.eq(0), self.own_eval.eq(job.depth == 0),
-                    r.ext.eq(job.ext), r.maybe.eq(1), r.evasion.eq(0), r.fifty.eq(past.fifty),
+                    r.ext.eq(job.ext), r.maybe.eq(1), r.fifty.eq(past.fifty),
                     self.hist_len.eq(past.length),
                 ]
                 root = self.moves.root
@@ -331,7 +331,7 @@ class SearchThread(wiring.Component):
         with self._in(m, "Enter"):
             m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
                          r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
-                         r.found.eq(0), r.known.eq(0)]
+                         r.found.eq(0), r.known.eq(0), r.evasion.eq(0)]
             # in check? (the pin test's question, the node's kind, mate or stalemate's)
             m.d.comb += [self.unit.query.valid.eq(1), q.tag.check.eq(1),
                          q.query.sq.eq(self.board.attack.king[self.side]),
@@ -599,8 +599,10 @@ class SearchThread(wiring.Component):
         with m.If(res.valid & res.payload.tag.check):
             with m.If(res.payload.tag.ply == p):  # else a child's, left before its answer
                 m.d.sync += [r.incheck.eq(res.payload.attacked), r.known.eq(1)]
-                # the check extension of a full-width node (a quiescence node's is in Kind)
-                with m.If(res.payload.attacked & (r.depth >= 1) & (r.ext < MAX_EXTENSIONS)):
+                # the check extension of a full-width node (a quiescence node's is in Kind),
+                # on the node's one answer
+                with m.If(res.payload.attacked & ~r.known & (r.depth >= 1)
+                          & (r.ext < MAX_EXTENSIONS)):
                     m.d.sync += [r.depth.eq(r.depth + 1), r.ext.eq(r.ext + 1)]
         with m.Elif(res.valid):
             m.d.sync += [self.answers.eq(self.answers + 1),
@@ -616,7 +618,7 @@ class SearchThread(wiring.Component):
                 m.d.sync += [
                     self.count.eq(1), self.ply.eq(p + 1),
                     r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
-                    r.maybe.eq(self.gives), r.evasion.eq(0), r.fifty.eq(self.child_fifty),
+                    r.maybe.eq(self.gives), r.fifty.eq(self.child_fifty),
                     self.step.eq(0),
                 ]
                 m.next = "Settle"

@@ -19,10 +19,11 @@ memory and the move stack stay as built; the host's inputs (load, job, start, ab
 The proof is k-induction. The records of the plies above the current one live in a memory, read
 back as a child is left, so the invariant speaks of each of them: the harness gives the memory
 one more read port per record (``_RecordProbes``) and asserts, for every index below the ply,
-the record's window as above, its depth (the job's less its index) and its stage (stage 2, the
-walk's moves, only at a full-width node). With the ply bound (the current depth is the job's
-less the ply and never below -QS_PLY_LIMIT; a make only from a node whose child is above the
-limit; a castling only at a full-width node) and the root's window (its beta the job's, its
+the record's window as above, its depth (the job's less its index, plus the check extensions
+made below the job's root) and its stage (stage 2, the walk's moves, only at a full-width or
+evasion node). With the ply bound (the current depth is the job's less the ply plus the
+extensions, never below -QS_PLY_LIMIT; a make only from a node whose child is above the limit;
+a castling only at a full-width or evasion node) and the root's window (its beta the job's, its
 alpha at least the job's; in the record at index 0 once the root has a child), that closes in
 two steps. Relating each record's window to the next one's (what the parent-takes-back claim
 needs) is left to the bounded check: that chain over 41 records does not close in minutes.
@@ -37,7 +38,13 @@ from amaranth.lib import data
 from amaranth.lib.memory import Memory
 
 import posdata.hdl.search.search_thread as search_thread
-from posdata.engine.leaf_search import MAX_JOB_DEPTH, PLY_RECORDS, QS_PLY_LIMIT
+from posdata.engine.leaf_search import (
+    MAX_EXTENSIONS,
+    MAX_JOB_DEPTH,
+    PLY_RECORDS,
+    QS_CHECK_PLIES,
+    QS_PLY_LIMIT,
+)
 from posdata.hdl.common.layouts import MoveLayout
 from posdata.hdl.search.records import FIELDS, RECORDS, Job
 from posdata.hdl.search.search_thread import STATES, WINDOW, SearchThread
@@ -47,7 +54,7 @@ from .harness_thread import free_inputs
 
 #: the parts search_thread builds, by the names it builds them with
 PARTS = ("PerftBoard", "AttackUnit", "GeneratorCore", "PosdataRom", "StartRom", "CaptureFinder",
-         "SumsUpdate", "Score", "ChildEval", "MakeUnmake")
+         "SumsUpdate", "Score", "ChildEval", "MakeUnmake", "HashKeeper", "RepetitionTable")
 
 
 def free_part(cls):
@@ -166,18 +173,29 @@ class SearchHarness(Elaboratable):
         """What makes the claims inductive: the job, the depth and ply, the records below the
         ply (``records``: each record of the memory, by index)."""
         r, ply = t.r, t.ply
-        ja, jb, jd = job.alpha, job.beta, job.depth
+        ja, jb, jd, je = job.alpha, job.beta, job.depth, job.ext
 
         def root(rec):
             return (rec.beta == jb) & (rec.alpha >= ja)
 
+        def walks(rec):
+            return (rec.depth > 0) | rec.evasion
+
         def full_width_stage(rec):
-            return (rec.stage != 2) | (rec.depth > 0)
+            """stage 2 at full-width or evasion nodes only; evasions in the first quiescence
+            plies only"""
+            return (((rec.stage != 2) | walks(rec))
+                    & (~rec.evasion | (rec.depth > -QS_CHECK_PLIES)))
+
+        def depth_at(rec, index):
+            """depth + ply = the job's depth + the extensions made in the job"""
+            return ((rec.depth + index == jd + rec.ext - je) & (je <= rec.ext)
+                    & (rec.ext <= MAX_EXTENSIONS))
 
         m.d.comb += [
-            Assert((-WINDOW <= ja) & (ja < jb) & (jb <= WINDOW) & (jd <= MAX_JOB_DEPTH),
-                   "the job taken is one the thread accepts"),
-            Assert((r.depth + ply == jd) & (r.depth >= -QS_PLY_LIMIT) & (ply <= PLY_RECORDS),
+            Assert((-WINDOW <= ja) & (ja < jb) & (jb <= WINDOW) & (jd <= MAX_JOB_DEPTH)
+                   & (je <= MAX_EXTENSIONS), "the job taken is one the thread accepts"),
+            Assert(depth_at(r, ply) & (r.depth >= -QS_PLY_LIMIT) & (ply <= PLY_RECORDS),
                    "the ply within the records, the depth the job's less the ply"),
             Assert(Mux(ply == 0, root(r), root(records[0])),
                    "the root's window is the job's, alpha raised"),
@@ -185,12 +203,15 @@ class SearchHarness(Elaboratable):
         # (Settle and Enter hold the stage a make or a start left; Enter sets it)
         with m.If(~state("Settle", "Enter")):
             m.d.comb += Assert(full_width_stage(r), "stage 2 at a full-width node only")
+        # a node's one in-check answer (which may extend it) is in before it judges a move
+        with m.If(state("Judge", "Make")):
+            m.d.comb += Assert(r.known, "the in-check answer is in")
         with m.If(state("Test", "Judge") & t.cand.flags.castle):
-            m.d.comb += Assert(r.depth > 0, "castling at a full-width node only")
+            m.d.comb += Assert(walks(r), "castling at a full-width or evasion node only")
         with m.If(state("Make")):
             m.d.comb += Assert(r.depth - 1 > -QS_PLY_LIMIT, "a child made above the limit")
-        # each record below the ply: its window, depth and stage
+        # each record below the ply: its window, depth and stage; it made a child
         for index, rec in enumerate(records):
             with m.If(index < ply):
-                m.d.comb += Assert(window(rec) & (rec.depth + index == jd)
-                                   & full_width_stage(rec), "a record below the ply")
+                m.d.comb += Assert(window(rec) & depth_at(rec, index) & full_width_stage(rec)
+                                   & (rec.depth - 1 > -QS_PLY_LIMIT), "a record below the ply")
