@@ -97,7 +97,8 @@ class LeafStats:
     extended: int = 0        #: nodes whose depth the check extension raised
     check_waits: int = 0     #: nodes that wait for their in-check answer to know their kind
     draws: int = 0           #: full-width nodes scored as a repetition or fifty-move draw
-    draw_reads: int = 0      #: positions the repetition test compared
+    draw_tests: int = 0      #: repetition tests (full-width nodes but the search's root)
+    draw_reads: int = 0      #: positions they compared
 
     def add(self, other: "LeafStats") -> None:
         for name in self.__dataclass_fields__:
@@ -241,6 +242,7 @@ class LeafSearch:
             return False
         fifty = self.board.fifty >= FIFTY_PLIES
         repeated, reads = (False, 0) if fifty else repeats(self.board)
+        self.stats.draw_tests += not fifty
         self.stats.draw_reads += reads
         self.stats.draws += fifty or repeated
         return fifty or repeated

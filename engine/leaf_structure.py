@@ -22,6 +22,7 @@ eval.py's terms, with its constants; what differs is said per term:
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .defs import BLACK, EMPTY, PAWN, ROOK, WHITE
 from .eval import (
@@ -41,8 +42,7 @@ ARMY_SHIFT = 7  #: a side's full army weighs 1 << 7 = 128 (half of PHASE_ONE)
 FILE_A = 0x0101010101010101
 
 
-def file_mask(files: int) -> int:
-    """The squares of the files set in the 8-bit ``files``."""
+def _file_mask(files: int) -> int:
     out = 0
     for f in range(8):
         if files >> f & 1:
@@ -50,12 +50,20 @@ def file_mask(files: int) -> int:
     return out
 
 
+FILE_MASKS = [_file_mask(files) for files in range(256)]
+
+
+def file_mask(files: int) -> int:
+    """The squares of the files set in the 8-bit ``files``."""
+    return FILE_MASKS[files]
+
+
 def files_of(plane: int) -> int:
-    """The 8-bit set of files that hold a square of ``plane``."""
-    out = 0
-    for r in range(8):
-        out |= plane >> (8 * r) & 0xFF
-    return out
+    """The 8-bit set of files that hold a square of ``plane`` (its ranks ORed together)."""
+    x = plane | plane >> 32
+    x |= x >> 16
+    x |= x >> 8
+    return x & 0xFF
 
 
 def neighbours(files: int) -> int:
@@ -105,6 +113,7 @@ class Planes:
                    (board.king[WHITE], board.king[BLACK]), (weights[0], weights[1]))
 
 
+@lru_cache(maxsize=1 << 16)  # pawn structures repeat all over a tree (a pawn hash, in Python)
 def pawn_terms(own: int, enemy: int, color: int) -> tuple[int, int, int]:
     """(doubled and isolated penalty, passed mg, passed eg) of the pawns ``own`` of ``color``."""
     files = files_of(own)
@@ -133,6 +142,7 @@ def rook_bonus(rooks: int, own_pawns: int, enemy_pawns: int) -> int:
             + ROOK_HALF_OPEN_FILE * (rooks & file_mask(half_open)).bit_count())
 
 
+@lru_cache(maxsize=1 << 16)
 def shield_penalty(king: int, color: int, own_pawns: int, enemy_pawns: int) -> int:
     """eval._shield_penalty on the planes."""
     rel = king >> 3 if color == WHITE else 7 - (king >> 3)
