@@ -28,8 +28,8 @@ class Faulty:
     def __init__(self, bad: str):
         self.bad = bad
 
-    def search(self, board, alpha, beta, depth, ply):
-        r = _Miscounting(board, self.bad).run(alpha, beta, depth, ply)
+    def search(self, board, alpha, beta, depth, ply, extensions=0):
+        r = _Miscounting(board, self.bad).run(alpha, beta, depth, ply, extensions)
         return LeafResult(r.score, r.best_move, r.nodes, 7)
 
 
@@ -60,7 +60,7 @@ def test_a_difference_descends_to_the_first_differing_node():
     line = first_difference(Faulty(bad.split()[0]), KIWIPETE, -30001, 30001, 2)
     assert line is not None
     first = line.splitlines()[0]
-    assert first.startswith(bad.split()[0]) and "depth 0 ply 2" in first, line
+    assert first.startswith(bad.split()[0]) and " depth 0 ply 2 " in first, line
     assert line.count("below") == 2  # the two moves from the job's root
 
 
