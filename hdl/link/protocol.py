@@ -192,7 +192,8 @@ class Err(IntEnum):
     BAD_ENGINE = 3        #: no such engine, or one this command cannot address
     BAD_LENGTH = 4        #: the payload length does not fit the command
     BUSY = 5              #: a count (or the power-up self-test) is running
-    BAD_ARGUMENT = 6      #: a depth or split out of range, a bad square code, a reserved bit set
+    BAD_ARGUMENT = 6      #: a depth or split out of range, a bad square code, a reserved bit set,
+                          #: a search job's field out of range
     OVERFLOW = 7          #: a move stack (count) or the listing buffer overflowed: no number
     UNSUPPORTED = 8       #: a board without the perft chip (the iCEBreaker's): PERFT, LEGAL,
                           #: STATUS, ABORT (its PING gives 0 engines)

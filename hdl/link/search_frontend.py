@@ -8,20 +8,20 @@
 The board answers PING (0 engines, its threads), LOAD and UPDATE (the position, into the front
 end's copy of it and the idle threads' boards), SEARCH (a job on the loaded position: the
 window, remaining depth, ply, check extensions, halfmove counter and the hashes of the earlier
-positions; answered at once, the job runs on), RESULT (a job's state and,
-once done, its score, best move, nodes and clocks; while it runs, nodes and clocks so far) and
-ABORT (running jobs stop; the idle threads' boards are reloaded from the copy). Anything else is
-UNSUPPORTED. The header's engine byte addresses a thread (below PING's thread count) or
-``ENGINE_ALL``: SEARCH to a thread runs the job there (BUSY while it runs one), to
-``ENGINE_ALL`` on the lowest free thread (BUSY while every thread runs); RESULT to a thread gives
-its job's, to ``ENGINE_ALL`` the last job started's; ABORT to a thread stops its job, to
-``ENGINE_ALL`` every job. LOAD and UPDATE are BUSY while every thread runs (with one thread:
-while its job runs). Every job begins with the whole position written into its thread from the
-copy, a1 first, as the thread's load contract asks (its evaluation's sums are rebuilt from such
-a load): 64 clocks, what the compiled model counts for a job's load; the other threads search
-on meanwhile. SEARCH's hashes are kept as they arrive (a 32 x 36 memory beside the copy) and
-written into the thread's history in the same clocks, a hash a clock beside the squares, so
-they cost the hand-over no clock.
+positions; answered at once, the job runs on), RESULT (a job's state and, once done, its score,
+best move, nodes and clocks; while it runs, nodes and clocks so far) and ABORT (running jobs
+stop; the idle threads' boards are reloaded from the copy). Anything else is UNSUPPORTED. The
+header's engine byte addresses a thread (below PING's thread count) or ``ENGINE_ALL``: SEARCH to
+a thread runs the job there (BUSY while it runs one), to ``ENGINE_ALL`` on the lowest free
+thread (BUSY while every thread runs); RESULT to a thread gives its job's, to ``ENGINE_ALL`` the
+last job started's; ABORT to a thread stops its job, to ``ENGINE_ALL`` every job. LOAD and
+UPDATE are BUSY while every thread runs (with one thread: while its job runs). Every job begins
+with the whole position written into its thread from the copy, a1 first, as the thread's load
+contract asks (its evaluation's sums are rebuilt from such a load): 64 clocks, what the compiled
+model counts for a job's load; the other threads search on meanwhile. SEARCH's hashes are kept
+as they arrive (a 32 x 36 memory beside the copy) and written into the thread's history in the
+same clocks, a hash a clock beside the squares, so they cost the hand-over no clock (the
+compiled thread's model writes them after its load: its load clocks are a clock a hash more).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -59,7 +59,7 @@ from .reply_shifter import ReplyShifter
 from .search_threads import SearchThreads
 
 WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the thread's own bound)
-MAX_PLY = (1 << Job["ply"].width) - 1  #: the thread's job ply
+MAX_PLY = (1 << Job["ply"].width) - 1  #: the furthest ply a thread's job holds
 MAX_FIFTY = (1 << FIFTY_BITS) - 1      #: the thread's halfmove counter, which saturates there
 TOP_BITS = HASH_BITS - 8 * (HASH_BYTES - 1)  #: a hash's bits in its last byte (the rest zero)
 assert SEARCH_BYTES <= 8 and 0 < TOP_BITS <= 8
