@@ -60,6 +60,7 @@ def test_jobs_are_the_reference_s(client, fen, alpha, beta, depth, ply):
 
 
 def played(fen: str, moves: str) -> Board:
+    """The board at ``fen`` after ``moves`` (UCI), played as a game: its history."""
     board = Board(fen)
     for m in moves.split():
         board.push_uci(m)
@@ -67,30 +68,39 @@ def played(fen: str, moves: str) -> Board:
 
 
 def without_past(board: Board) -> Board:
+    """The same position with no history and the halfmove counter at 0."""
     bare = Board(board.fen().rsplit(" ", 2)[0] + " 0 1")
     assert not bare.hist and bare.fifty == 0
     return bare
 
 
-@pytest.mark.parametrize("board, job, past", [
+PAST_JOBS = {
     # the knight and the king out and back: black's king going back repeats the game's first
     # position (a draw the job finds a ply down); a ply more, and the job's root is that
     # repetition (a draw at once, as it is not the search's root)
-    (played(KNIGHTS, "a1b3 h8g8 b3a1"), (-30001, 30001, 2, 1), "history"),
-    (played(KNIGHTS, "a1b3 h8g8 b3a1 g8h8"), (-30001, 30001, 2, 1), "history"),
+    "a repetition a ply down": (played(KNIGHTS, "a1b3 h8g8 b3a1"), (-30001, 30001, 2, 1)),
+    "a repetition at the job's root": (played(KNIGHTS, "a1b3 h8g8 b3a1 g8h8"),
+                                       (-30001, 30001, 2, 1)),
     # 99 plies without a capture or a pawn's move: every move from the root draws
-    (Board("7k/8/8/8/8/8/8/N6K w - - 99 60"), (-30001, 30001, 2, 1), "fifty"),
+    "the fifty-move rule": (Board("7k/8/8/8/8/8/8/N6K w - - 99 60"), (-30001, 30001, 2, 1)),
     # black in check at the job's root: extended a ply, unless the line has its extensions
-    (Board("k7/8/1K6/8/8/8/8/R7 b - - 1 1"), (-30001, 30001, 1, 1, MAX_EXTENSIONS),
-     "extensions"),
-])
-def test_a_job_s_past_and_extensions_are_the_reference_s(client, board, job, past):
+    "the extensions made": (Board("k7/8/1K6/8/8/8/8/R7 b - - 1 1"),
+                            (-30001, 30001, 1, 1, MAX_EXTENSIONS)),
+}
+
+
+@pytest.mark.parametrize("case", PAST_JOBS)
+def test_a_job_s_past_and_extensions_are_the_reference_s(client, case):
+    board, job = PAST_JOBS[case]
     want = LeafSearch(board, rules=RULES).run(*job)
     got = client.search(board, *job)
     assert (got.score, got.best_move, got.nodes) == (want.score, want.best_move, want.nodes)
-    # the case needs its past: without it the reference's result differs
-    bare = (without_past(board), job[:4]) if past != "extensions" else (board, job[:4])
-    unlike = LeafSearch(bare[0], rules=RULES).run(*bare[1])
+    # the case needs what it carries: without it (no extensions, or no past) the reference's
+    # result differs
+    if len(job) > 4:
+        unlike = LeafSearch(board, rules=RULES).run(*job[:4])
+    else:
+        unlike = LeafSearch(without_past(board), rules=RULES).run(*job)
     assert (unlike.score, unlike.best_move, unlike.nodes) != (want.score, want.best_move,
                                                               want.nodes)
 

@@ -176,14 +176,14 @@ def test_each_job_takes_its_own_past(model):
         start(model, board, job, thread)
         result = finish(model, 0 if thread == ENGINE_ALL else thread)
         assert result.state == State.DONE and the_model_s(result, board, job), job
-    # what the model saw: the history's length, the halfmove counter, the extensions
+    # the cases are what they say: the histories' lengths as sent, a counter saturated
     lengths = [model_result(b, *job)[2] >> 7 & 63 for b, job, _ in jobs]
     assert lengths == [4, MAX_SEARCH_HISTORY, 0, 1]
     assert model_result(jobs[2][0], *jobs[2][1])[2] >> 13 & 127 == MAX_FIFTY
 
 
 def test_a_job_at_every_field_s_bound_is_taken(model):
-    # (the deepest job: LONG above)
+    # depth 0, so that the job ends and its score shows (the deepest job is LONG's, above)
     hashes = [HASH_MASK - i for i in range(MAX_SEARCH_HISTORY)]
     payload = search_payload(-WINDOW, WINDOW, 0, MAX_PLY, MAX_EXTENSIONS, MAX_FIFTY, hashes)
     model.load(Board(KNIGHTS))
