@@ -12,7 +12,15 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from .frame_rx import FrameHeader
-from .protocol import ENGINE_ALL, LISTINGS, NEEDS_IDLE, PAYLOAD_LENGTHS, Cmd, Err
+from .protocol import (
+    ENGINE_ALL,
+    LISTINGS,
+    NEEDS_IDLE,
+    PAYLOAD_LENGTHS,
+    Cmd,
+    Err,
+    search_lengths,
+)
 
 
 def command_flags(commands) -> data.StructLayout:
@@ -72,6 +80,8 @@ class FrameJudge(wiring.Component):
         fits = (length >= lo) & (length <= hi)
         if cmd == Cmd.UPDATE:
             fits = fits & ~length[0]
+        elif cmd == Cmd.SEARCH:  # whole hashes after the job: a few dozen lengths, all listed
+            fits = Cat(length == n for n in sorted(search_lengths())).any()
         return fits
 
     def elaborate(self, platform):

@@ -70,10 +70,16 @@ ABORT      ``A``   none                                 none: a running count st
                                                         ABORTED, its leaves and clocks as they
                                                         stood); nothing running: nothing happens
 SEARCH     ``J``   alpha, beta (2 bytes each, signed),  none, at once: the job runs on (RESULT
-                   remaining depth (0 .. 8), ply from   follows it) on the thread the engine
-                   the search's root (0 .. 127): 6      byte names (``ENGINE_ALL``: the lowest
-                   bytes; the loaded position is the    free one). Search boards only
-                   job's
+                   remaining depth (0 .. 6), ply from   follows it) on the thread the engine
+                   the search's root (0 .. 127), check  byte names (``ENGINE_ALL``: the lowest
+                   extensions made above the job (0 ..  free one). Search boards only
+                   4), the halfmove counter (0 .. 127,
+                   saturated), then k = 0 .. 32
+                   earlier positions' hashes, oldest
+                   first, 5 bytes each (36 bits, the
+                   top 4 zero; k <= the halfmove
+                   counter): 8 + 5k bytes; the loaded
+                   position is the job's
 RESULT     ``R``   none                                 of the job on the thread the engine byte
                                                         names (``ENGINE_ALL``: the last job
                                                         started): state (``State``), flags (bit
@@ -104,7 +110,10 @@ RESULT     ``R``   none                                 of the job on the thread
   and ABORT (ABORT stops jobs and reloads the idle threads' boards from the board's copy), the
   others UNSUPPORTED; the perft board and the iCEBreaker answer SEARCH and RESULT UNSUPPORTED.
   A job's window lies within +-(MATE + 1) with alpha < beta (else BAD_ARGUMENT), as the
-  thread takes it (``engine.leaf_search``).
+  thread takes it (``engine.leaf_search``). SEARCH's hashes are the positions the job's
+  repetition test compares with (``sim.drivers.search_job.history_hashes``: the last
+  min(halfmove counter, ``REPETITION_PLIES``) before the job's root, each the low ``HASH_BITS``
+  of its hash); a length other than 8 + 5k is BAD_LENGTH, like UPDATE's odd ones.
 * A search board's engine byte names a thread (below PING's threads; BAD_ENGINE above) or
   ``ENGINE_ALL``. SEARCH to a thread is BUSY while that thread runs a job; SEARCH to
   ``ENGINE_ALL``, LOAD and UPDATE while every thread runs one. RESULT to ``ENGINE_ALL`` gives
@@ -116,6 +125,7 @@ RESULT     ``R``   none                                 of the job on the thread
 from enum import IntEnum
 
 from posdata.engine.defs import MAX_MOVES
+from posdata.engine.leaf_search import HASH_BITS, REPETITION_PLIES
 
 from ..common.contract import DEPTH_BITS, MAX_DEPTH
 
@@ -147,7 +157,9 @@ LISTING_HEADER = 6            #: cycles (4), count (2)
 MOVE_BYTES = 3
 PING_BYTES = 8
 STATUS_BYTES = 20
-SEARCH_BYTES = 6        #: alpha, beta (2 each), depth, ply
+SEARCH_BYTES = 8        #: SEARCH's job: alpha, beta (2 each), depth, ply, extensions, fifty
+HASH_BYTES = (HASH_BITS + 7) // 8  #: SEARCH's earlier positions: a hash each, little-endian
+MAX_SEARCH_HISTORY = REPETITION_PLIES  #: ... up to the thread's repetition span
 RESULT_BYTES = 23       #: state, flags, score (2), best move (3), nodes (8), clocks (8)
 FLAG_BEST = 0x01        #: RESULT's flags: the job has a best move
 FLAG_REFUSED = 0x02     #: RESULT's flags: the thread refused the job
@@ -180,7 +192,8 @@ class Err(IntEnum):
     BAD_ENGINE = 3        #: no such engine, or one this command cannot address
     BAD_LENGTH = 4        #: the payload length does not fit the command
     BUSY = 5              #: a count (or the power-up self-test) is running
-    BAD_ARGUMENT = 6      #: a depth or split out of range, a bad square code, a reserved bit set
+    BAD_ARGUMENT = 6      #: a depth or split out of range, a bad square code, a reserved bit set,
+                          #: a search job's field out of range
     OVERFLOW = 7          #: a move stack (count) or the listing buffer overflowed: no number
     UNSUPPORTED = 8       #: a board without the perft chip (the iCEBreaker's): PERFT, LEGAL,
                           #: STATUS, ABORT (its PING gives 0 engines)
@@ -202,12 +215,14 @@ class SelfTest(IntEnum):
     FAILED = 3
 
 
-#: the payload lengths each command accepts (UPDATE: and only an even number)
+#: the payload lengths each command accepts (UPDATE: and only an even number; SEARCH: and only
+#: whole hashes, ``search_lengths``)
 PAYLOAD_LENGTHS = {
     Cmd.PING: (0, 0), Cmd.LOAD: (LOAD_BYTES, LOAD_BYTES),
     Cmd.UPDATE: (STATE_BYTES, STATE_BYTES + 2 * MAX_UPDATE_SQUARES),
     Cmd.GENERATE: (0, 0), Cmd.LEGAL: (0, 0), Cmd.PERFT: (3, 3), Cmd.STATUS: (0, 0),
-    Cmd.ABORT: (0, 0), Cmd.SEARCH: (SEARCH_BYTES, SEARCH_BYTES), Cmd.RESULT: (0, 0),
+    Cmd.ABORT: (0, 0), Cmd.RESULT: (0, 0),
+    Cmd.SEARCH: (SEARCH_BYTES, SEARCH_BYTES + HASH_BYTES * MAX_SEARCH_HISTORY),
 }
 #: what each kind of board answers (the rest of ``Cmd``: UNSUPPORTED)
 PERFT_BOARD = frozenset(Cmd) - {Cmd.SEARCH, Cmd.RESULT}
@@ -295,9 +310,18 @@ def status_payload(state: int, flags: int, depth: int, split: int, leaves: int,
             + clocks.to_bytes(CLOCKS_BYTES, "little"))
 
 
-def search_payload(alpha: int, beta: int, depth: int, ply: int) -> bytes:
+def search_lengths() -> frozenset[int]:
+    """The payload lengths SEARCH takes: its job and 0 .. MAX_SEARCH_HISTORY whole hashes."""
+    return frozenset(SEARCH_BYTES + HASH_BYTES * k for k in range(MAX_SEARCH_HISTORY + 1))
+
+
+def search_payload(alpha: int, beta: int, depth: int, ply: int, extensions: int = 0,
+                   fifty: int = 0, hashes=()) -> bytes:
+    """``fifty``: the halfmove counter as sent (the host saturates it); ``hashes``: the
+    earlier positions', oldest first."""
     return (alpha.to_bytes(2, "little", signed=True) + beta.to_bytes(2, "little", signed=True)
-            + bytes([depth, ply]))
+            + bytes([depth, ply, extensions, fifty])
+            + b"".join(h.to_bytes(HASH_BYTES, "little") for h in hashes))
 
 
 def result_payload(state: int, flags: int, score: int, best: int, nodes: int,

@@ -7,30 +7,34 @@
 
 The board answers PING (0 engines, its threads), LOAD and UPDATE (the position, into the front
 end's copy of it and the idle threads' boards), SEARCH (a job on the loaded position: the
-window, remaining depth and ply; answered at once, the job runs on), RESULT (a job's state and,
-once done, its score, best move, nodes and clocks; while it runs, nodes and clocks so far) and
-ABORT (running jobs stop; the idle threads' boards are reloaded from the copy). Anything else is
-UNSUPPORTED. The header's engine byte addresses a thread (below PING's thread count) or
-``ENGINE_ALL``: SEARCH to a thread runs the job there (BUSY while it runs one), to
-``ENGINE_ALL`` on the lowest free thread (BUSY while every thread runs); RESULT to a thread gives
-its job's, to ``ENGINE_ALL`` the last job started's; ABORT to a thread stops its job, to
-``ENGINE_ALL`` every job. LOAD and UPDATE are BUSY while every thread runs (with one thread:
-while its job runs). Every job begins with the whole position written into its thread from the
-copy, a1 first, as the thread's load contract asks (its evaluation's sums are rebuilt from such
-a load): 64 clocks, what the compiled model counts for a job's load; the other threads search
-on meanwhile.
+window, remaining depth, ply, check extensions, halfmove counter and the hashes of the earlier
+positions; answered at once, the job runs on), RESULT (a job's state and, once done, its score,
+best move, nodes and clocks; while it runs, nodes and clocks so far) and ABORT (running jobs
+stop; the idle threads' boards are reloaded from the copy). Anything else is UNSUPPORTED. The
+header's engine byte addresses a thread (below PING's thread count) or ``ENGINE_ALL``: SEARCH to
+a thread runs the job there (BUSY while it runs one), to ``ENGINE_ALL`` on the lowest free
+thread (BUSY while every thread runs); RESULT to a thread gives its job's, to ``ENGINE_ALL`` the
+last job started's; ABORT to a thread stops its job, to ``ENGINE_ALL`` every job. LOAD and
+UPDATE are BUSY while every thread runs (with one thread: while its job runs). Every job begins
+with the whole position written into its thread from the copy, a1 first, as the thread's load
+contract asks (its evaluation's sums are rebuilt from such a load): 64 clocks, what the compiled
+model counts for a job's load; the other threads search on meanwhile. SEARCH's hashes are kept
+as they arrive (a 32 x 36 memory beside the copy) and written into the thread's history in the
+same clocks, a hash a clock beside the squares, so they cost the hand-over no clock (the
+compiled thread's model writes them after its load: its load clocks are a clock a hash more).
 """
 
-from amaranth import Const, Module, Mux, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.leaf_search import MAX_JOB_DEPTH
+from posdata.engine.leaf_search import HASH_BITS, MAX_EXTENSIONS, MAX_JOB_DEPTH
 from posdata.engine.search import MATE
 from posdata.engine.variants import CHESS
 
 from ..common.contract import CODE_BITS, SQUARES
+from ..search.records import FIFTY_BITS, Job
 from ..search.search_thread import SearchThread
 from .arguments import ArgumentCheck
 from .chip_frontend import initial_position
@@ -39,9 +43,12 @@ from .link import HostLink
 from .position_writer import PositionWriter
 from .protocol import (
     ENGINE_ALL,
+    HASH_BYTES,
+    MAX_SEARCH_HISTORY,
     PING_BYTES,
     RESULT_BYTES,
     SEARCH_BOARD,
+    SEARCH_BYTES,
     Cmd,
     Err,
     SelfTest,
@@ -52,6 +59,10 @@ from .reply_shifter import ReplyShifter
 from .search_threads import SearchThreads
 
 WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the thread's own bound)
+MAX_PLY = (1 << Job["ply"].width) - 1  #: the furthest ply a thread's job holds
+MAX_FIFTY = (1 << FIFTY_BITS) - 1      #: the thread's halfmove counter, which saturates there
+TOP_BITS = HASH_BITS - 8 * (HASH_BYTES - 1)  #: a hash's bits in its last byte (the rest zero)
+assert SEARCH_BYTES <= 8 and 0 < TOP_BITS <= 8
 
 
 class SearchFrontEnd(wiring.Component):
@@ -125,14 +136,21 @@ class SearchFrontEnd(wiring.Component):
                      writer.load.eq(hdr.cmd == Cmd.LOAD)]
 
         # --- the job ---------------------------------------------------------------------
-        self.args = args = Signal(48)  # SEARCH's six bytes, as they pass the cursor
-        alpha, beta = args[:16].as_signed(), args[16:32].as_signed()
-        depth, ply = args[32:40], args[40:48]
+        self.args = Signal(8 * SEARCH_BYTES)  # SEARCH's job bytes, as they pass the cursor
         root = writer.root
         m.d.comb += [threads.job.side.eq(root.side), threads.job.castle.eq(root.castle),
                      threads.job.ep_valid.eq(root.ep_valid), threads.job.ep_sq.eq(root.ep_sq),
-                     threads.job.alpha.eq(alpha), threads.job.beta.eq(beta),
-                     threads.job.depth.eq(depth), threads.job.ply.eq(ply)]
+                     threads.job.alpha.eq(self._arg(0, 2).as_signed()),
+                     threads.job.beta.eq(self._arg(2, 2).as_signed()),
+                     threads.job.depth.eq(self._arg(4)), threads.job.ply.eq(self._arg(5)),
+                     threads.job.ext.eq(self._arg(6)), threads.past.fifty.eq(self._arg(7))]
+        # SEARCH's hashes, kept whole as they pass the cursor: read back a hash a clock into the
+        # thread's history beside the squares (the link's buffer gives a byte a clock)
+        m.submodules.history = history = Memory(shape=HASH_BITS, depth=MAX_SEARCH_HISTORY,
+                                                init=[])
+        self.hist_w, self.hist_r = history.write_port(), history.read_port()
+        self.hashes = Signal(range(MAX_SEARCH_HISTORY + 1))  # the hashes SEARCH carried
+        m.d.comb += [self.hist_r.addr.eq(cursor.addr), threads.past.length.eq(self.hashes)]
         running = threads.running
         count = threads.count
         # the thread a command addresses (ENGINE_ALL aside: the judge refuses the rest)
@@ -150,14 +168,34 @@ class SearchFrontEnd(wiring.Component):
         self._command_fsm(m, link, cursor, check, writer, shifter, threads, addressed, to_all)
         return m
 
+    def _arg(self, offset, size=1):
+        """SEARCH's job bytes ``offset`` .. ``offset + size - 1``, little-endian."""
+        return self.args[8 * offset:8 * (offset + size)]
+
+    def _search_byte(self, m, current, bad_hash):
+        """SEARCH's byte ``current.index`` passes: a job byte into ``args``; a hash byte into
+        the hash it builds, which its last byte writes into the history memory."""
+        low = Signal(8 * (HASH_BYTES - 1))  # the hash's bytes before its last
+        with m.If(current.index < SEARCH_BYTES):
+            m.d.sync += self.args.word_select(current.index[:3], 8).eq(current.byte)
+        with m.Elif(self.part != HASH_BYTES - 1):
+            m.d.sync += [low.word_select(self.part, 8).eq(current.byte),
+                         self.part.eq(self.part + 1)]
+        with m.Else():
+            m.d.comb += [self.hist_w.en.eq(1), self.hist_w.addr.eq(self.hashes),
+                         self.hist_w.data.eq(Cat(low, current.byte))]
+            m.d.sync += [self.part.eq(0), self.hashes.eq(self.hashes + 1)]
+            with m.If(current.byte[TOP_BITS:].any()):
+                m.d.sync += bad_hash.eq(1)
+
     def _command_fsm(self, m, link, cursor, check, writer, shifter, threads, addressed, to_all):
         hdr = link.frame.header
         r_status, r_length = Signal(8), Signal(16)
         m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
         count = threads.count
         ping = ping_payload(0, count, SelfTest.NONE, variant_number(CHESS))
-        alpha, beta = self.args[:16].as_signed(), self.args[16:32].as_signed()
-        depth, ply = self.args[32:40], self.args[40:48]
+        alpha, beta = self._arg(0, 2).as_signed(), self._arg(2, 2).as_signed()
+        depth, ply, ext, fifty = self._arg(4), self._arg(5), self._arg(6), self._arg(7)
         # SEARCH's thread, fixed as the command is judged (a thread may finish meanwhile)
         target = Signal(range(count))
         m.d.comb += threads.target.eq(target)
@@ -166,6 +204,8 @@ class SearchFrontEnd(wiring.Component):
             with m.If(~threads.running[i]):
                 m.d.comb += lowest_free.eq(i)
         aborting = Signal(count)  # the threads an ABORT stopped: Drain waits them out
+        self.part = part = Signal(range(HASH_BYTES))  # SEARCH's hash bytes: the next one's place
+        bad_hash = Signal()  # a hash with bits above HASH_BITS set
         stop = Mux(to_all, (1 << count) - 1, 1 << addressed)[:count] & threads.running
 
         def reply(status, length=0):
@@ -188,7 +228,8 @@ class SearchFrontEnd(wiring.Component):
                     m.d.comb += [cursor.restart.eq(1), check.clear.eq(1)]
                     m.next = "Judge"
             with m.State("Judge"):
-                m.d.sync += target.eq(Mux(to_all, lowest_free, addressed))
+                m.d.sync += [target.eq(Mux(to_all, lowest_free, addressed)),
+                             self.hashes.eq(0), part.eq(0), bad_hash.eq(0)]
                 with m.If(~link.frame.ok):
                     reply(link.frame.verdict)
                 with m.Else():
@@ -216,14 +257,14 @@ class SearchFrontEnd(wiring.Component):
                 m.d.comb += [cursor.advance.eq(1),
                              check.check.eq(cursor.started & (hdr.cmd != Cmd.SEARCH))]
                 with m.If(cursor.started & (hdr.cmd == Cmd.SEARCH)):
-                    m.d.sync += self.args.word_select(cursor.current.index[:3], 8).eq(
-                        cursor.current.byte)
+                    self._search_byte(m, cursor.current, bad_hash)
                 with m.If(cursor.last):
                     m.next = "Check-Done"
             with m.State("Check-Done"):
                 m.d.comb += cursor.restart.eq(1)
-                bad_job = ((depth > MAX_JOB_DEPTH) | (ply > 127) | (alpha < -WINDOW)
-                           | (beta > WINDOW) | (alpha >= beta))
+                bad_job = ((depth > MAX_JOB_DEPTH) | (ply > MAX_PLY) | (ext > MAX_EXTENSIONS)
+                           | (fifty > MAX_FIFTY) | (self.hashes > fifty) | bad_hash
+                           | (alpha < -WINDOW) | (beta > WINDOW) | (alpha >= beta))
                 with m.If(hdr.cmd == Cmd.SEARCH):
                     with m.If(bad_job):
                         reply(Err.BAD_ARGUMENT)
@@ -244,6 +285,11 @@ class SearchFrontEnd(wiring.Component):
             settle = Signal(2)
             with m.State("Job-Load"):
                 copy_to_threads()
+                # the hashes beside the squares: hash addr - 1, read a clock ago
+                m.d.comb += [threads.history.en.eq((cursor.addr != 0)
+                                                   & (cursor.addr <= self.hashes)),
+                             threads.history.index.eq(cursor.addr - 1),
+                             threads.history.hash.eq(self.hist_r.data)]
                 with m.If(cursor.addr == 64):
                     m.d.comb += cursor.restart.eq(1)
                     m.d.sync += settle.eq(3)

@@ -4,7 +4,8 @@ them, each thread's result kept beside it until its next job.
 ::
 
     load (square writes) --------> every thread (a thread that runs a job ignores them)
-    job, start, target ----------> thread ``target`` takes the job
+    history (hash writes) -------> thread ``target`` (its job's earlier positions)
+    job, past, start, target ----> thread ``target`` takes the job
     abort (one bit a thread) ----> those threads stop (their state ABORTED)
     select ----------------------> result: that thread's RESULT payload
 
@@ -18,7 +19,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..chip.chessboard import SquareWrite
-from ..search.records import Job
+from ..search.records import HistoryWrite, Job, Past
 from ..search.search_thread import SearchThread
 from .protocol import FLAG_BEST, FLAG_REFUSED, RESULT_BYTES, State
 
@@ -36,8 +37,11 @@ class SearchThreads(wiring.Component):
     load : In(SquareWrite)
         Square writes, to every thread (taken by the idle ones: a job's load, the power-up
         copy).
-    job : In(Job); start : In(1); target : In(range(count))
-        ``start`` hands ``job`` to thread ``target``, which must not be running.
+    history : In(HistoryWrite)
+        The hashes of the next job's earlier positions, to thread ``target`` alone (each job
+        has its own), before its start.
+    job : In(Job); past : In(Past); start : In(1); target : In(range(count))
+        ``start`` hands ``job`` and ``past`` to thread ``target``, which must not be running.
     abort : In(count)
         A clock's pulse per thread: its job stops.
     running : Out(count)
@@ -54,7 +58,8 @@ class SearchThreads(wiring.Component):
         self.count = count
         self.threads = [make_thread() for _ in range(count)]
         super().__init__({
-            "load": In(SquareWrite), "job": In(Job), "start": In(1), "target": In(range(count)),
+            "load": In(SquareWrite), "history": In(HistoryWrite), "job": In(Job),
+            "past": In(Past), "start": In(1), "target": In(range(count)),
             "abort": In(count), "running": Out(count), "busy": Out(count),
             "select": In(range(count)), "result": Out(8 * RESULT_BYTES),
         })
@@ -66,6 +71,12 @@ class SearchThreads(wiring.Component):
         # one writer and one job for all: only the thread started takes the job
         wiring.connect(m, wiring.flipped(self.load), *(t.load for t in self.threads))
         m.d.comb += [t.job.eq(self.job) for t in self.threads]
+        m.d.comb += [t.past.eq(self.past) for t in self.threads]
+        # the history to the target alone: it is that job's (the other idle threads would
+        # take writes into their tables that no job of theirs reads)
+        for i, t in enumerate(self.threads):
+            m.d.comb += [t.history.eq(self.history),
+                         t.history.en.eq(self.history.en & (self.target == i))]
         results = [self._slot(m, i, thread) for i, thread in enumerate(self.threads)]
         m.d.comb += self.result.eq(Array(results)[self.select] if self.count > 1 else results[0])
         return m

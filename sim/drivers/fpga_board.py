@@ -357,13 +357,15 @@ class BoardClient:
     # --- A search board's jobs (engine.host_search.LeafSearcher) ---------------------------
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
-               limit: float | None = None) -> LeafResult:
-        """One job of a search board's thread on ``board``: loaded (what changed), SEARCH,
-        then RESULT until it is done. ``interrupt`` (an attribute, as the compiled thread's):
+               extensions: int = 0, limit: float | None = None) -> LeafResult:
+        """One job of a search board's thread on ``board``: loaded (what changed), SEARCH
+        (the window, depth, ply, ``extensions``, and the board's halfmove counter and history:
+        the job's repetitions), then RESULT until it is done. ``interrupt`` (an attribute, as
+        the compiled thread's):
         asked between polls; when it answers True the job is aborted and
         ``engine.search.SearchStopped`` raised. ``limit`` (seconds): abort and raise
         ``BoardTimeout`` past it."""
-        self._start_job(board, alpha, beta, depth, ply)
+        self._start_job(board, alpha, beta, depth, ply, extensions)
         deadline = None if limit is None else time.monotonic() + limit
         while True:
             result = self.result()
@@ -382,9 +384,9 @@ class BoardClient:
 
     def search_many(self, jobs, limit: float | None = None) -> list[LeafResult]:
         """Jobs over the search board's threads at once, ``jobs`` being (board, alpha, beta,
-        depth, ply) each: each job is loaded and sent to a free thread (the engine byte names
-        it), the running threads' RESULTs polled, and a thread that finished takes the next
-        job. Returns the results in the jobs' order. ``interrupt`` and ``limit`` as for
+        depth, ply, extensions) each: each job is loaded and sent to a free thread (the engine
+        byte names it), the running threads' RESULTs polled, and a thread that finished takes
+        the next job. Returns the results in the jobs' order. ``interrupt`` and ``limit`` as for
         ``search``: every job on the board is aborted."""
         threads = self.threads
         if threads < 1:
@@ -419,15 +421,16 @@ class BoardClient:
         return results
 
     def _start_job(self, board, alpha: int, beta: int, depth: int, ply: int,
-                   thread: int = ENGINE_ALL) -> None:
+                   extensions: int = 0, thread: int = ENGINE_ALL) -> None:
         """LOAD or UPDATE, then SEARCH, in one write: the board holds the second command while
         it answers the first, so a job costs one round trip to start."""
+        job = search_job_payload(board, alpha, beta, depth, ply, extensions)
         if not self._synced:
             self.ping()
         load_cmd, payload, _ = self._load_frame(board)
         try:
-            self.transport.write(command_frame(load_cmd, payload) + command_frame(
-                Cmd.SEARCH, search_payload(alpha, beta, depth, ply), thread))
+            self.transport.write(command_frame(load_cmd, payload)
+                                 + command_frame(Cmd.SEARCH, job, thread))
             try:
                 self._receive(load_cmd)
             except BoardRefused as refused:
@@ -438,7 +441,17 @@ class BoardClient:
                 else:  # a job on a position the board did not take: stop it
                     self.abort(thread)
                 raise refused from None
-            self._receive(Cmd.SEARCH)
+            try:
+                self._receive(Cmd.SEARCH)
+            except BoardRefused as refused:
+                # protocol 2's SEARCH grew the job's past without a new version number: a
+                # bitstream built before takes 6 bytes only
+                if refused.code == Err.BAD_LENGTH:
+                    raise ProtocolError(
+                        f"the board on {self.transport.name} refused a {len(job)}-byte SEARCH "
+                        f"(BAD_LENGTH): is its search bitstream older than the job's history? "
+                        f"rebuild it (posdata synth --search)") from None
+                raise
         except BaseException:
             self.shadow.forget()
             raise
@@ -574,6 +587,18 @@ class BoardClient:
             raise BoardTimeout(f"{what} did not arrive from {self.transport.name} within "
                                f"{self.transport.limit}{got}")
         return data
+
+
+def search_job_payload(board, alpha: int, beta: int, depth: int, ply: int,
+                       extensions: int = 0) -> bytes:
+    """SEARCH's payload for a job on ``board``: its halfmove counter (saturated) and the hashes
+    of the positions its repetition test compares with, as the thread takes them
+    (``sim.drivers.search_job``)."""
+    # imported here: search_job's layouts import amaranth, which the host's other commands
+    # and importing this module do without
+    from .search_job import history_hashes, past_values
+    return search_payload(alpha, beta, depth, ply, extensions, past_values(board)["fifty"],
+                          history_hashes(board))
 
 
 # --- A real board ------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ PERIOD = 1e-8
 #: payload lengths each command takes (the protocol's command table)
 LENGTHS = {Cmd.PING: {0}, Cmd.LOAD: {66}, Cmd.UPDATE: set(range(2, 131, 2)),
            Cmd.GENERATE: {0}, Cmd.LEGAL: {0}, Cmd.PERFT: {3}, Cmd.STATUS: {0}, Cmd.ABORT: {0},
-           Cmd.SEARCH: {6}, Cmd.RESULT: {0}}
+           Cmd.SEARCH: set(range(8, 169, 5)), Cmd.RESULT: {0}}
 IDLE_ONLY = {Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT, Cmd.SEARCH}
 
 
@@ -55,6 +55,9 @@ HEADERS = [(cmd, engine, length)
            for cmd in [*Cmd, 0x00, 0x7E]
            for engine in (0, 1, 2, 0xFE, ENGINE_ALL)
            for length in (0, 1, 2, 3, 6, 64, 66, 67, 130, 131)]
+# SEARCH's: a job and whole hashes (8 + 5k, k <= 32), around its ends and between hashes
+HEADERS += [(Cmd.SEARCH, engine, length) for engine in (0, 2, ENGINE_ALL)
+            for length in (7, 8, 12, 13, 14, 163, 168, 173)]
 #: the perft board's commands and the search board's, as the protocol's table gives them
 PERFT = frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT,
                    Cmd.STATUS, Cmd.ABORT})

@@ -1,17 +1,23 @@
 """BoardClient.search_many against a search board modelled in Python (several threads, a job
 finishing after some RESULT polls): the jobs go to free threads by the engine byte, a thread
-takes the next job once its result is read, the results come back in the jobs' order; an
-interrupt or a time limit aborts every job; a job the board drops (ABORTED) or refuses is a
-one-line ProtocolError; a job's LOAD or UPDATE and SEARCH go out in one write."""
+takes the next job once its result is read, the results come back in the jobs' order; a job's
+SEARCH carries its extensions, its board's halfmove counter (saturated) and the hashes of its
+earlier positions; an interrupt or a time limit aborts every job; a job the board drops
+(ABORTED) or refuses is a one-line ProtocolError, and so is SEARCH refused for its length (a
+bitstream older than the job's history); a job's LOAD or UPDATE and SEARCH go out in one
+write."""
 
 import pytest
 
 from posdata.engine.board import Board
+from posdata.engine.leaf_search import HASH_MASK, REPETITION_PLIES
 from posdata.engine.search import SearchStopped
 from posdata.hdl.link.protocol import (
     ENGINE_ALL,
     FLAG_BEST,
     FLAG_REFUSED,
+    HASH_BYTES,
+    SEARCH_BYTES,
     Cmd,
     Err,
     SelfTest,
@@ -35,9 +41,12 @@ class SearchBoard:
     frame_timeout_s = 0.25
     poll_interval = 0.5
 
-    def __init__(self, threads, polls=lambda job: 2, drop=None, refuse=None, bad_load=False):
+    def __init__(self, threads, polls=lambda job: 2, drop=None, refuse=None, bad_load=False,
+                 old=False):
         self.threads = threads
         self.bad_load = bad_load          # LOAD and UPDATE answered BAD_ARGUMENT
+        self.old = old                    # SEARCH takes the 6 bytes it had: else BAD_LENGTH
+        self.searches = []                # SEARCH's fields: (ext, fifty, hashes) each
         self.writes = []                  # the commands of each write
         self.polls, self.drop, self.refuse = polls, drop, refuse
         self.jobs = [None] * threads     # per thread: [job number, alpha, beta, depth, ply]
@@ -63,6 +72,11 @@ class SearchBoard:
         if cmd in (Cmd.LOAD, Cmd.UPDATE):
             return reply_frame(Err.BAD_ARGUMENT if self.bad_load else Err.OK, cmd)
         if cmd == Cmd.SEARCH:
+            if self.old and len(payload) != 6:
+                return reply_frame(Err.BAD_LENGTH, cmd)
+            self.searches.append((payload[6], payload[7], [
+                int.from_bytes(payload[i:i + HASH_BYTES], "little")
+                for i in range(SEARCH_BYTES, len(payload), HASH_BYTES)]))
             free = [t for t in range(self.threads) if self.state[t] != State.RUNNING]
             thread = free[0] if engine == ENGINE_ALL and free else engine
             if thread not in free:
@@ -113,7 +127,7 @@ FENS = ["4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "8/P6k/8/8/8/8/6Kp/8 w - - 0 1",
 
 
 def jobs(n):
-    return [(Board(FENS[i % len(FENS)]), -100 - i, 100 + i, i % 3, i) for i in range(n)]
+    return [(Board(FENS[i % len(FENS)]), -100 - i, 100 + i, i % 3, i, i % 2) for i in range(n)]
 
 
 def test_jobs_go_to_free_threads_and_come_back_in_order():
@@ -138,6 +152,26 @@ def test_a_job_starts_in_one_write_and_a_refused_load_stops_its_job():
     with pytest.raises(BoardRefused, match="BAD_ARGUMENT"):
         BoardClient(fake).search_many(jobs(2))
     assert fake.aborts[0] == 0 and State.RUNNING not in fake.state
+
+
+def test_search_carries_the_extensions_and_the_board_s_past():
+    shuffled = Board("7k/8/8/8/8/8/8/N6K w - - 0 1")  # out and back 11 times: 44 plies
+    for m in ["a1b3", "h8g8", "b3a1", "g8h8"] * 11:
+        shuffled.push_uci(m)
+    late = Board("7k/8/6QK/8/8/8/8/8 w - - 150 90")  # a counter past what the byte holds
+    fake = SearchBoard(2)
+    BoardClient(fake).search_many([(shuffled, -1, 1, 1, 0, 3), (late, -1, 1, 1, 0, 0),
+                                   (Board(FENS[0]), -1, 1, 1, 0, 1)])
+    kept = [entry[5] & HASH_MASK for entry in shuffled.hist[-REPETITION_PLIES:]]
+    assert fake.searches == [(3, 44, kept), (0, 127, []), (1, 0, [])]
+    assert kept[0] == kept[4] != kept[2]  # the same position every four plies
+
+
+def test_a_board_that_takes_the_old_search_is_one_line():
+    fake = SearchBoard(1, old=True)
+    with pytest.raises(ProtocolError, match="older than the job's history") as e:
+        BoardClient(fake).search_many(jobs(1))
+    assert "\n" not in str(e.value)
 
 
 def test_one_thread_runs_the_jobs_one_after_another():
