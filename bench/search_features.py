@@ -31,6 +31,7 @@ import time
 from collections import Counter
 from dataclasses import asdict
 
+from leaf_tree import COSTS, WALK_CLOCKS_DEFAULT
 from posdata.engine.board import Board
 from posdata.engine.host_search import DEFAULT_CHIP_DEPTH, HostSearch, ReferenceLeaf
 from posdata.engine.leaf_search import CHIP_RULES, LeafStats, Rules
@@ -39,7 +40,6 @@ from posdata.engine.match.book import read_book
 from posdata.engine.match.judge import DRAW, THREEFOLD, WHITE_WINS, Judge
 from posdata.engine.search import Limits, Searcher
 
-from leaf_tree import COSTS, WALK_CLOCKS_DEFAULT
 from results import add_json_option, write_json
 from search import DEPTH, POSITIONS
 

@@ -1,6 +1,7 @@
 """engine.host_think: the host's search over a leaf searcher within a go's limits. A completed
 iteration is held to HostSearch's search of that depth on the previous iteration's PV (the
-tree posdata search --backend sw prints); stops, deadlines and node limits to a legal move and the board as given."""
+tree posdata search --backend sw prints); stops, deadlines and node limits to a legal move and
+the board as given."""
 
 import threading
 import time

@@ -10,8 +10,8 @@ from posdata.engine import leaf_search
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.leaf_eval import leaf_evaluate
-from posdata.engine.leaf_structure import structure_of
 from posdata.engine.leaf_search import clamp
+from posdata.engine.leaf_structure import structure_of
 from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.engine.search import DRAW, INFINITY, MATE, MATE_BOUND
 from tests.engine.leaf_oracle import (
