@@ -24,9 +24,10 @@ check that would change its kind: its node is counted, the parent goes on. A ful
 in check gets a ply more when its in-check answer arrives (before its first child is judged).
 The position's hash (``HashKeeper``) follows every square write; each node entered writes it
 into the repetition table at its ply, after the job's history. A node asks the attack unit
-whether its side is in check as it is entered; the pin test (``leaf_search.needs_query``) then settles most moves' legality without a query. (The
-answer comes ``attack.LATENCY`` clocks later, tagged with the ply; the next node at that ply is
-entered ``REENTRY`` clocks later at the soonest, so no answer is taken for another node's.)
+whether its side is in check as it is entered; the pin test (``leaf_search.needs_query``) then
+settles most moves' legality without a query. (The answer comes ``attack.LATENCY`` clocks
+later, tagged with the ply; the next node at that ply is entered ``REENTRY`` clocks later at
+the soonest, so no answer is taken for another node's.)
 Board writes reach the planes two clocks after they are asked for: Settle waits the clock
 between.
 """
