@@ -29,9 +29,7 @@ What stands on the to-square is read from the planes (it leaves them whatever it
 thread's make/unmake): the to-square names the king's destination, which names the rook's move.
 """
 
-from collections import defaultdict, deque
-
-from amaranth import Cat, Const, Module, Mux, Signal, Value
+from amaranth import Array, Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -66,6 +64,14 @@ PASSED = range(MAX_PAWNS * max(max(PASSED_MG), max(PASSED_EG)) + 1)
 ROOKS = range(MAX_ROOKS * max(ROOK_OPEN_FILE, ROOK_HALF_OPEN_FILE) + 1)
 SHIELD = range(3 * max(SHIELD_ADVANCED, SHIELD_MISSING + SHIELD_OPEN) + 1)
 
+#: a rook's move from or to a file
+RookChange = data.StructLayout({"valid": 1, "file": 3})
+#: what the move does to the rooks, as the terms need it: the mover's side, its rook leaving a
+#: file (a rook's move, castling) and reaching one (a rook's move, a promotion, castling), the
+#: other side's rook taken on the to-square's file
+RookMoves = data.StructLayout({"side": 1, "leaves": RookChange, "reaches": RookChange,
+                               "taken": RookChange})
+
 
 def ep_victim(to_hot: Value, side: Value) -> Value:
     """The en passant victim's square, one-hot, from the to-square's: a rank behind it for the
@@ -77,55 +83,46 @@ def ep_victim(to_hot: Value, side: Value) -> Value:
 def _wire(m, value, name: str) -> Signal:
     """``value`` as a signal: a slice of an expression would copy all of it into the netlist,
     one copy a bit."""
-    value = Value.cast(value)
-    if isinstance(value, Signal):
-        return value
-    out = Signal(len(value), name=name)
+    out = Signal(len(Value.cast(value)), name=name)
     m.d.comb += out.eq(value)
     return out
 
 
-def _weighted_sum(m, terms, name: str) -> Value:
-    """``sum(weight * value)`` over ``terms``, (value, weight) pairs with constant weights >= 0.
-    Every set bit of a weight puts the value's bits into the columns it shifts them to; full
-    adders written as logic (three bits to a sum and a carry: LUTs, which the synthesis packs)
-    reduce each column to two bits; one adder (a carry chain) ends the sum. Each adder's bits
-    are signals: an expression reused by the next adders would be copied into each of them."""
-    columns = defaultdict(deque)
-    for i, (value, weight) in enumerate(terms):
-        value = _wire(m, value, f"{name}_t{i}")
-        for k in range(len(value)):
-            for s in range(weight.bit_length()):
-                if weight >> s & 1:
-                    columns[k + s].append(value[k])
-    rows = ([], [])
-    w = n = 0
-    while w <= max(columns, default=-1):
-        col = columns[w]
-        while len(col) > 2:
-            a, b, c = col.popleft(), col.popleft(), col.popleft()
-            total, carry = Signal(name=f"{name}_s{n}"), Signal(name=f"{name}_c{n}")
-            m.d.comb += [total.eq(a ^ b ^ c), carry.eq((a & b) | (a & c) | (b & c))]
-            col.append(total)
-            columns[w + 1].append(carry)
-            n += 1
-        rows[0].append(col[0] if col else Const(0))
-        rows[1].append(col[1] if len(col) > 1 else Const(0))
-        w += 1
-    if not rows[0]:
-        return Const(0)
-    out = Signal(len(rows[0]) + 1, name=name)
-    if all(isinstance(b, Const) for b in rows[1]):
-        m.d.comb += out.eq(Cat(*rows[0]))
-    else:
-        m.d.comb += out.eq(Cat(*rows[0]) + Cat(*rows[1]))
-    return out
+def _sum(m, values, name: str) -> Value:
+    """The sum of ``values``, a balanced tree of adds."""
+    values = list(values)
+    level = 0
+    while len(values) > 1:
+        pairs = []
+        for i in range(0, len(values) - 1, 2):
+            pairs.append(_wire(m, values[i] + values[i + 1], f"{name}_{level}_{i // 2}"))
+        values = pairs + values[len(values) & ~1:]
+        level += 1
+    return values[0]
 
 
 def _count(m, bits, name: str) -> Value:
-    """How many of ``bits`` (a value) are set."""
+    """How many of ``bits`` (a value) are set: per four bits a count as logic (each of its
+    three bits one LUT), then a tree of adds."""
     bits = _wire(m, bits, f"{name}_bits")
-    return _weighted_sum(m, [(b, 1) for b in bits], name)
+    counts = []
+    for i in range(0, len(bits), 4):
+        a, b, c, d = (bits[j] if j < len(bits) else Const(0) for j in range(i, i + 4))
+        ab, cd = a ^ b, c ^ d
+        counts.append(Cat(ab ^ cd, (a & b) ^ (c & d) ^ (ab & cd), a & b & c & d))
+    return _sum(m, counts, name)
+
+
+def _table(m, index, values, name: str) -> Signal:
+    """``values[index]``: a few inputs, so each bit of it is one LUT."""
+    out = Signal(range(max(values) + 1), name=name)
+    m.d.comb += out.eq(Array(Const(v, out.shape()) for v in values)[index])
+    return out
+
+
+def _narrow(value, most: int) -> Value:
+    """``value`` known to be at most ``most``: its low bits only."""
+    return value[:max(most, 1).bit_length()]
 
 
 class StructureTerms(wiring.Component):
@@ -157,6 +154,7 @@ class StructureTerms(wiring.Component):
     side: In(1)
     move: In(MoveLayout)
     mover: In(PIECE)
+    captured: In(PIECE)
     null: In(1)
     penalty: Out(data.ArrayLayout(PENALTY, 2))
     passed_mg: Out(data.ArrayLayout(PASSED, 2))
@@ -174,47 +172,74 @@ class StructureTerms(wiring.Component):
     # --- clock 1: the child's board ----------------------------------------------------------
 
     def _child(self, m):
-        """The pawn and rook planes of both sides and the kings' squares after the move,
-        registered: pawns as [rank][file] bits of PAWN_RANKS, rooks as 64-bit planes."""
+        """After the move, registered: both sides' pawns ([rank][file] bits of PAWN_RANKS),
+        their rooks counted per file, the kings' squares."""
         p, mv, side = self.planes, self.move, self.side
         live = ~self.null
-        frm_hot = _wire(m, Cat(live & (mv.frm == sq) for sq in range(64)), "frm_hot")
-        to_hot = _wire(m, Cat(live & (mv.to == sq) for sq in range(64)), "to_hot")
-        placed = _wire(m, Mux(mv.flags.promotion, mv.promo, self.mover), "placed")
-        victim = _wire(m, Mux(mv.flags.ep, ep_victim(to_hot, side), 0), "victim")
-        # castling: the king's destination names the rook's squares
-        rook_from = [Const(0)] * 64
-        rook_to = [Const(0)] * 64
+        # the pawns: the squares a move empties or fills, one-hot over the pawns' ranks
+        squares = [r * 8 + f for r in PAWN_RANKS for f in range(8)]
+        frm_hot = _wire(m, Cat(live & (mv.frm == sq) for sq in squares), "frm_hot")
+        to_hot = _wire(m, Cat(live & (mv.to == sq) for sq in squares), "to_hot")
+        # the en passant victim, on the pawns' ranks
+        base = squares[0]
+        victim = ep_victim(Cat(Const(0, base), to_hot, Const(0, 64 - base - len(squares))), side)
+        cleared = _wire(m, Mux(mv.flags.ep, victim[base:base + len(squares)], 0) | frm_hot,
+                        "cleared")  # the to-square aside: it takes the placed piece
+        placed = Mux(mv.flags.promotion, mv.promo, self.mover)
+        puts = [_wire(m, (side == color) & (placed == PAWN), f"put{color}") for color in
+                (WHITE, BLACK)]
+        sides = {WHITE: ~p.black, BLACK: p.black}
+
+        def after(sq):
+            """Per colour the square's pawn bit after the move: the placed pawn on the
+            to-square, else the board's unless cleared."""
+            i = squares.index(sq)
+            left = _wire(m, p.pawn[sq] & ~cleared[i], f"left{sq}")
+            return [Mux(to_hot[i], puts[color], left & sides[color][sq])
+                    for color in (WHITE, BLACK)]
+
+        pawns = [{}, {}]
+        for r in PAWN_RANKS:
+            row_bits = [after(r * 8 + f) for f in range(8)]
+            for color in (WHITE, BLACK):
+                row = Signal(8, name=f"pawns{color}_{r}")
+                m.d.sync += row.eq(Cat(bits[color] for bits in row_bits))
+                pawns[color][r] = row
+        # rooks: the parent's counted per file (the terms read no more of them: at most 8 a
+        # file, 4 bits), and the files a rook leaves or reaches by the move
+        rook_plane = _wire(m, p.orth & ~p.diag, "rook_plane")  # the queens ride both
+        rook_counts = [[], []]
+        for f in range(8):
+            for color in (WHITE, BLACK):
+                count = Signal(4, name=f"rooks{color}_{f}")
+                bits = Cat(rook_plane[r * 8 + f] & sides[color][r * 8 + f] for r in range(8))
+                m.d.sync += count.eq(_count(m, bits, f"rooks{color}_{f}_n"))
+                rook_counts[color].append(count)
+        castle_from, castle_to = Const(0, 3), Const(0, 3)  # the castling rook's files
         for color in (WHITE, BLACK):
             for c in CASTLES[color]:
-                on = live & mv.flags.castle & (mv.to == c.king_to)
-                rook_from[c.rook_from] = rook_from[c.rook_from] | on
-                rook_to[c.rook_to] = rook_to[c.rook_to] | on
-        rook_to = _wire(m, Cat(*rook_to), "rook_to")
-        gone = _wire(m, frm_hot | to_hot | victim | Cat(*rook_from), "gone")
-        rook_plane = _wire(m, p.orth & ~p.diag, "rook_plane")  # the queens ride both
-        pawns, rooks = [], []
-        for color in (WHITE, BLACK):
-            mine = side == color
-            own = p.black if color == BLACK else ~p.black
-            put_pawn = Mux(mine & (placed == PAWN), to_hot, 0)
-            put_rook = Mux(mine & (placed == ROOK), to_hot, 0) | Mux(mine, rook_to, 0)
-            pawn_next = p.pawn & own & ~gone | put_pawn
-            rook_next = rook_plane & own & ~gone | put_rook
-            pawn_r = Signal(len(PAWN_RANKS) * 8, name=f"pawns{color}")
-            rook_r = Signal(64, name=f"rooks{color}")
-            m.d.sync += [pawn_r.eq(pawn_next[8 * PAWN_RANKS.start:8 * PAWN_RANKS.stop]),
-                         rook_r.eq(rook_next)]
-            base = 8 * PAWN_RANKS.start
-            pawns.append({r: pawn_r[8 * r - base:8 * r - base + 8] for r in PAWN_RANKS})
-            rooks.append(rook_r)
+                hit = mv.to == c.king_to
+                castle_from = Mux(hit, c.rook_from & 7, castle_from)
+                castle_to = Mux(hit, c.rook_to & 7, castle_to)
+        castle = mv.flags.castle
+        placed = Mux(mv.flags.promotion, mv.promo, self.mover)
+        moves = Signal(RookMoves, name="rook_moves")
+        m.d.sync += [
+            moves.side.eq(side),
+            moves.leaves.valid.eq(live & ((self.mover == ROOK) | castle)),
+            moves.leaves.file.eq(Mux(castle, castle_from, mv.frm[:3])),
+            moves.reaches.valid.eq(live & ((placed == ROOK) | castle)),
+            moves.reaches.file.eq(Mux(castle, castle_to, mv.to[:3])),
+            moves.taken.valid.eq(live & (self.captured == ROOK)),
+            moves.taken.file.eq(mv.to[:3]),
+        ]
         kings = []
         for color in (WHITE, BLACK):
             king_r = Signal(SQUARE, name=f"king{color}")
             moved = live & (self.mover == KING) & (side == color)
             m.d.sync += king_r.eq(Mux(moved, mv.to, p.king[color]))
             kings.append(king_r)
-        return pawns, rooks, kings
+        return pawns, (rook_counts, moves), kings
 
     # --- clock 2: the terms ------------------------------------------------------------------
 
@@ -223,53 +248,60 @@ class StructureTerms(wiring.Component):
         forward = 1 if color == WHITE else -1
         ranks = list(PAWN_RANKS) if color == WHITE else list(reversed(PAWN_RANKS))  # back first
 
-        def files_of(grid):
+        def files_of(grid, name):
             out = grid[PAWN_RANKS.start]
             for r in PAWN_RANKS[1:]:
                 out = out | grid[r]
-            return out
+            return _wire(m, out, name)
 
-        own_files = _wire(m, files_of(own), f"files{color}")
-        enemy_files = _wire(m, files_of(enemy), f"enemy_files{color}")
+        own_files = files_of(own, f"files{color}")
+        enemy_files = files_of(enemy, f"enemy_files{color}")
 
-        # doubled: a pawn with an own pawn behind it on its file is one beyond the first
-        behind = Const(0, 8)
-        doubled = []
-        for r in ranks:
-            doubled.append(own[r] & behind)
-            behind = behind | own[r]
-        # isolated: an own file with no own file beside it
-        isolated = _wire(m, own_files & ~((own_files << 1)[:8] | own_files >> 1),
-                         f"isolated_files{color}")
-        isolated_pawns = Cat(*(own[r] & isolated for r in PAWN_RANKS))
-        penalty = _weighted_sum(m, [
-            (_count(m, Cat(*doubled), f"doubled{color}"), DOUBLED_PAWN),
-            (_count(m, isolated_pawns, f"isolated{color}"), ISOLATED_PAWN)], f"penalty{color}")
+        # doubled and isolated: per file, from its pawns and whether it is isolated (an own
+        # file with no own file beside it), a table
+        isolated = own_files & ~((own_files << 1)[:8] | own_files >> 1)
+        per_file = []
+        for f in range(8):
+            n = _count(m, Cat(own[r][f] for r in PAWN_RANKS), f"pawns{color}_f{f}")
+            per_file.append(_table(m, Cat(_narrow(n, len(PAWN_RANKS)), isolated[f]), [
+                DOUBLED_PAWN * max(k - 1, 0) + ISOLATED_PAWN * k * iso
+                for iso in (0, 1) for k in range(8)], f"penalty{color}_f{f}"))
+        penalty = _sum(m, per_file, f"penalty{color}")
 
         # passed: per file a running OR of the enemy's pawns ahead, from the far end back;
-        # a pawn is passed when neither its file's nor a neighbour's shows one
+        # a pawn is passed when neither its file's nor a neighbour's shows one. Counted per
+        # rank, each rank's count weighted by a table.
         ahead = Const(0, 8)
-        per_rank = {}
+        mg, eg = [], []
         for r in reversed(ranks):
             rel = r if color == WHITE else 7 - r
             blocked = ahead | (ahead << 1)[:8] | ahead >> 1
-            passed = _wire(m, own[r] & ~blocked, f"passed{color}_{rel}")
-            per_rank[rel] = _count(m, passed, f"passed{color}_{rel}_n")
+            n = _narrow(_count(m, own[r] & ~blocked, f"passed{color}_{rel}"), MAX_PAWNS)
+            mg.append(_table(m, n, [PASSED_MG[rel] * k for k in range(1 << len(n))],
+                             f"passed_mg{color}_{rel}"))
+            eg.append(_table(m, n, [PASSED_EG[rel] * k for k in range(1 << len(n))],
+                             f"passed_eg{color}_{rel}"))
             ahead = _wire(m, ahead | enemy[r], f"ahead{color}_{rel}")
-        passed_mg = _weighted_sum(m, [(n, PASSED_MG[rel]) for rel, n in per_rank.items()],
-                                  f"passed_mg{color}")
-        passed_eg = _weighted_sum(m, [(n, PASSED_EG[rel]) for rel, n in per_rank.items()],
-                                  f"passed_eg{color}")
+        passed_mg, passed_eg = _sum(m, mg, f"passed_mg{color}"), _sum(m, eg, f"passed_eg{color}")
 
-        # rooks: open files have no pawn, half-open ones the enemy's only
+        # rooks: open files have no pawn, half-open ones the enemy's only. The parent's rooks
+        # per file, gated by the child's files and summed, then the move's rook: one of the
+        # mover's leaves a file and reaches one, one of the other side's is taken
+        counts, moves = rooks[0][color], rooks[1]
+        mine = moves.side == color
         open_files = _wire(m, ~own_files & ~enemy_files, f"open_files{color}")
         half_open = _wire(m, ~own_files & enemy_files, f"half_open{color}")
-        rook_bits = rooks[color]
-        on_open = Cat(*(rook_bits[sq] & open_files[sq & 7] for sq in range(64)))
-        on_half = Cat(*(rook_bits[sq] & half_open[sq & 7] for sq in range(64)))
-        rook_bonus = _weighted_sum(m, [(_count(m, on_open, f"open{color}"), ROOK_OPEN_FILE),
-                                       (_count(m, on_half, f"half{color}"), ROOK_HALF_OPEN_FILE)],
-                                   f"rooks{color}")
+        bonus = []
+        for files, weight, kind in ((open_files, ROOK_OPEN_FILE, "open"),
+                                    (half_open, ROOK_HALF_OPEN_FILE, "half")):
+            def on(change):
+                return change.valid & files.bit_select(change.file, 1)
+            parent = _sum(m, [Mux(files[f], counts[f], 0) for f in range(8)], f"{kind}{color}")
+            gone = Mux(mine, on(moves.leaves), on(moves.taken))
+            n = _narrow(parent + (mine & on(moves.reaches)) - gone, MAX_ROOKS)
+            bonus.append(_table(m, n, [weight * k for k in range(1 << len(n))],
+                                f"{kind}{color}_bonus"))
+        rook_bonus = _sum(m, bonus, f"rooks{color}")
 
         shield = self._shield(m, color, own, enemy_files, king, forward)
 
@@ -287,20 +319,22 @@ class StructureTerms(wiring.Component):
         at_home = (rank == home) | (rank == home + forward)
         on_first = rank == home
 
-        def around(bits):
+        def around(bits, name):
             """The three bits of the king's file and its neighbours (0 off the board)."""
-            return Cat(Const(0), bits, Const(0)).bit_select(file, 3)
+            return _wire(m, Cat(Const(0), bits, Const(0)).bit_select(file, 3), name)
 
         # the king on its first rank looks at ranks 2 and 3 (relative), on its second 3 and 4
-        one = _wire(m, around(Mux(on_first, own[home + forward], own[home + 2 * forward])),
-                    f"shield{color}_one")
-        two = _wire(m, around(Mux(on_first, own[home + 2 * forward], own[home + 3 * forward])),
-                    f"shield{color}_two")
-        on_board = _wire(m, around(Const(0xFF, 8)), f"shield{color}_files")
-        covered = _wire(m, around(enemy_files), f"shield{color}_covered")
-        terms = []
+        one = around(Mux(on_first, own[home + forward], own[home + 2 * forward]),
+                     f"shield{color}_one")
+        two = around(Mux(on_first, own[home + 2 * forward], own[home + 3 * forward]),
+                     f"shield{color}_two")
+        counts = around(Const(0xFF, 8), f"shield{color}_files")  # the files on the board
+        covered = around(enemy_files, f"shield{color}_covered")
+        values = []
         for i in range(3):
-            open_ = at_home & on_board[i] & ~one[i]
-            terms += [(open_ & two[i], SHIELD_ADVANCED), (open_ & ~two[i], SHIELD_MISSING),
-                      (open_ & ~two[i] & ~covered[i], SHIELD_OPEN)]
-        return _weighted_sum(m, terms, f"shield{color}")
+            values.append(_table(m, Cat(one[i], two[i], covered[i], counts[i] & at_home), [
+                0 if not looked or one_ else SHIELD_ADVANCED if two_ else
+                SHIELD_MISSING + (0 if covered_ else SHIELD_OPEN)
+                for looked in (0, 1) for covered_ in (0, 1) for two_ in (0, 1)
+                for one_ in (0, 1)], f"shield{color}_{i}"))
+        return _sum(m, values, f"shield{color}")

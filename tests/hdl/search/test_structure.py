@@ -64,6 +64,7 @@ class Case:
     side: int
     move: int
     mover: int
+    captured: int
     null: bool
     want: dict
 
@@ -75,7 +76,7 @@ def board_cases(board, census, rng, moves=None) -> list[Case]:
     parent = reference(board)
     junk = rng.choice(board.moves() or [0])
     cases = [Case(f"{fen} as it stands", planes, kings, rng.randrange(2), junk,
-                  rng.randrange(8), True, parent)]
+                  rng.randrange(8), rng.randrange(8), True, parent)]
     tally_board(census, parent)
     legal = board.legal_moves()
     if moves is not None:  # the rare kinds all, a sample of the others
@@ -89,8 +90,9 @@ def board_cases(board, census, rng, moves=None) -> list[Case]:
         assert board.makemove(m)
         want = reference(board)
         board.takeback()
-        cases.append(Case(f"{fen} after {uci}", planes, kings, board.side, m, mover, False,
-                          want))
+        # the pieces as make/unmake's probes give them: the to-square's, NO_PIECE if empty
+        cases.append(Case(f"{fen} after {uci}", planes, kings, board.side, m, mover,
+                          board.piece[to], False, want))
         tally_move(census, board, m, mover, captured, parent, want)
     return cases
 
@@ -229,6 +231,7 @@ def run(cases, stop_at_first=False) -> Outcome:
         ctx.set(dut.side, case.side)
         ctx.set(dut.move.as_value(), case.move)  # engine's packed move is the layout
         ctx.set(dut.mover, case.mover)
+        ctx.set(dut.captured, case.captured)
         ctx.set(dut.null, case.null)
 
     async def bench(ctx):
