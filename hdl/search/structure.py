@@ -164,19 +164,26 @@ class StructureTerms(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        pawns, rooks, kings = self._child(m)
+        pawns = self._pawns_after(m)
+        files, passed, near = [], [], []
         for color in (WHITE, BLACK):
-            self._terms(m, color, pawns, rooks, kings[color])
+            files.append(self._file_counts(m, color, pawns[color]))
+            passed.append(self._passed(m, color, pawns[color], pawns[color ^ 1]))
+            near.append(self._near_king(m, color, pawns[color]))
+        rooks = self._rooks(m)
+        kings = self._kings(m)
+        for color in (WHITE, BLACK):
+            self._terms(m, color, files, passed[color], near[color], rooks, kings[color])
         return m
 
-    # --- clock 1: the child's board ----------------------------------------------------------
+    # --- clock 1: the child's pawns, its rooks per file, its kings ---------------------------
 
-    def _child(self, m):
-        """After the move, registered: both sides' pawns ([rank][file] bits of PAWN_RANKS),
-        their rooks counted per file, the kings' squares."""
+    def _pawns_after(self, m):
+        """Per colour, the pawns after the move by rank (PAWN_RANKS), 8 bits a rank: logic of
+        the planes and the move, not registered."""
         p, mv, side = self.planes, self.move, self.side
         live = ~self.null
-        # the pawns: the squares a move empties or fills, one-hot over the pawns' ranks
+        # the squares a move empties or fills, one-hot over the pawns' ranks
         squares = [r * 8 + f for r in PAWN_RANKS for f in range(8)]
         frm_hot = _wire(m, Cat(live & (mv.frm == sq) for sq in squares), "frm_hot")
         to_hot = _wire(m, Cat(live & (mv.to == sq) for sq in squares), "to_hot")
@@ -188,36 +195,78 @@ class StructureTerms(wiring.Component):
         placed = Mux(mv.flags.promotion, mv.promo, self.mover)
         puts = [_wire(m, (side == color) & (placed == PAWN), f"put{color}") for color in
                 (WHITE, BLACK)]
-        sides = {WHITE: ~p.black, BLACK: p.black}
-
-        def after(sq):
-            """Per colour the square's pawn bit after the move: the placed pawn on the
-            to-square, else the board's unless cleared."""
-            i = squares.index(sq)
-            left = _wire(m, p.pawn[sq] & ~cleared[i], f"left{sq}")
-            return [Mux(to_hot[i], puts[color], left & sides[color][sq])
-                    for color in (WHITE, BLACK)]
-
-        pawns = [{}, {}]
+        sides = (~p.black, p.black)
+        pawns = ({}, {})
         for r in PAWN_RANKS:
-            row_bits = [after(r * 8 + f) for f in range(8)]
+            rows = ([], [])
+            for f in range(8):
+                sq = r * 8 + f
+                i = squares.index(sq)
+                left = p.pawn[sq] & ~cleared[i]
+                for color in (WHITE, BLACK):
+                    # the placed pawn on the to-square, else the board's unless cleared
+                    rows[color].append(Mux(to_hot[i], puts[color], left & sides[color][sq]))
             for color in (WHITE, BLACK):
-                row = Signal(8, name=f"pawns{color}_{r}")
-                m.d.sync += row.eq(Cat(bits[color] for bits in row_bits))
-                pawns[color][r] = row
-        # rooks: the parent's counted per file (the terms read no more of them: at most 8 a
-        # file, 4 bits), and the files a rook leaves or reaches by the move
+                pawns[color][r] = _wire(m, Cat(rows[color]), f"pawns{color}_{r}")
+        return pawns
+
+    @staticmethod
+    def _file_counts(m, color, own):
+        """Registered: per file the pawns of ``own`` on it (at most 6: 3 bits)."""
+        counts = []
+        for f in range(8):
+            count = Signal(3, name=f"pawns{color}_f{f}")
+            n = _count(m, Cat(own[r][f] for r in PAWN_RANKS), f"pawns{color}_f{f}_n")
+            m.d.sync += count.eq(_narrow(n, len(PAWN_RANKS)))
+            counts.append(count)
+        return counts
+
+    @staticmethod
+    def _passed(m, color, own, enemy):
+        """Registered: per relative rank the passed pawns of ``own`` (8 bits). Per file a
+        running OR of the enemy's pawns ahead, from the far end back; a pawn is passed when
+        neither its file's nor a neighbour's shows one."""
+        ranks = list(PAWN_RANKS) if color == WHITE else list(reversed(PAWN_RANKS))
+        ahead = Const(0, 8)
+        passed = {}
+        for r in reversed(ranks):  # the far end first
+            rel = r if color == WHITE else 7 - r
+            blocked = ahead | (ahead << 1)[:8] | ahead >> 1
+            row = Signal(8, name=f"passed{color}_{rel}")
+            m.d.sync += row.eq(own[r] & ~blocked)
+            passed[rel] = row
+            ahead = _wire(m, ahead | enemy[r], f"ahead{color}_{rel}")
+        return passed
+
+    @staticmethod
+    def _near_king(m, color, own):
+        """Registered: the rows of ``own`` the shield reads, one, two and three ranks up from
+        the first (relative)."""
+        rows = []
+        for k in (1, 2, 3):
+            r = k if color == WHITE else 7 - k
+            row = Signal(8, name=f"shield_row{color}_{k}")
+            m.d.sync += row.eq(own[r])
+            rows.append(row)
+        return rows
+
+    def _rooks(self, m):
+        """Registered: per colour the rooks on each file of the board as it stands (at most
+        8 a file: 4 bits), and the move's rook changes (``RookMoves``)."""
+        p, mv, side = self.planes, self.move, self.side
+        live = ~self.null
         rook_plane = _wire(m, p.orth & ~p.diag, "rook_plane")  # the queens ride both
-        rook_counts = [[], []]
+        sides = (~p.black, p.black)
+        counts = ([], [])
         for f in range(8):
             for color in (WHITE, BLACK):
                 count = Signal(4, name=f"rooks{color}_{f}")
                 bits = Cat(rook_plane[r * 8 + f] & sides[color][r * 8 + f] for r in range(8))
                 m.d.sync += count.eq(_count(m, bits, f"rooks{color}_{f}_n"))
-                rook_counts[color].append(count)
+                counts[color].append(count)
         castle_from, castle_to = Const(0, 3), Const(0, 3)  # the castling rook's files
         for color in (WHITE, BLACK):
-            for c in CASTLES[color]:
+            for c in CASTLES[color]:  # the king's destination names the rook's squares
                 hit = mv.to == c.king_to
                 castle_from = Mux(hit, c.rook_from & 7, castle_from)
                 castle_to = Mux(hit, c.rook_to & 7, castle_to)
@@ -233,77 +282,64 @@ class StructureTerms(wiring.Component):
             moves.taken.valid.eq(live & (self.captured == ROOK)),
             moves.taken.file.eq(mv.to[:3]),
         ]
+        return counts, moves
+
+    def _kings(self, m):
+        """Registered: the kings' squares after the move."""
         kings = []
         for color in (WHITE, BLACK):
-            king_r = Signal(SQUARE, name=f"king{color}")
-            moved = live & (self.mover == KING) & (side == color)
-            m.d.sync += king_r.eq(Mux(moved, mv.to, p.king[color]))
-            kings.append(king_r)
-        return pawns, (rook_counts, moves), kings
+            king = Signal(SQUARE, name=f"king{color}")
+            moved = ~self.null & (self.mover == KING) & (self.side == color)
+            m.d.sync += king.eq(Mux(moved, self.move.to, self.planes.king[color]))
+            kings.append(king)
+        return kings
 
     # --- clock 2: the terms ------------------------------------------------------------------
 
-    def _terms(self, m, color, pawns, rooks, king):
-        own, enemy = pawns[color], pawns[color ^ 1]
-        forward = 1 if color == WHITE else -1
-        ranks = list(PAWN_RANKS) if color == WHITE else list(reversed(PAWN_RANKS))  # back first
-
-        def files_of(grid, name):
-            out = grid[PAWN_RANKS.start]
-            for r in PAWN_RANKS[1:]:
-                out = out | grid[r]
-            return _wire(m, out, name)
-
-        own_files = files_of(own, f"files{color}")
-        enemy_files = files_of(enemy, f"enemy_files{color}")
+    def _terms(self, m, color, files, passed, near, rooks, king):
+        counts = files[color]
+        own_files = _wire(m, Cat(n.any() for n in counts), f"files{color}")
+        enemy_files = _wire(m, Cat(n.any() for n in files[color ^ 1]), f"enemy_files{color}")
 
         # doubled and isolated: per file, from its pawns and whether it is isolated (an own
         # file with no own file beside it), a table
         isolated = own_files & ~((own_files << 1)[:8] | own_files >> 1)
-        per_file = []
-        for f in range(8):
-            n = _count(m, Cat(own[r][f] for r in PAWN_RANKS), f"pawns{color}_f{f}")
-            per_file.append(_table(m, Cat(_narrow(n, len(PAWN_RANKS)), isolated[f]), [
-                DOUBLED_PAWN * max(k - 1, 0) + ISOLATED_PAWN * k * iso
-                for iso in (0, 1) for k in range(8)], f"penalty{color}_f{f}"))
-        penalty = _sum(m, per_file, f"penalty{color}")
+        penalty = _sum(m, [_table(m, Cat(counts[f], isolated[f]), [
+            DOUBLED_PAWN * max(k - 1, 0) + ISOLATED_PAWN * k * iso
+            for iso in (0, 1) for k in range(8)], f"penalty{color}_f{f}") for f in range(8)],
+            f"penalty{color}")
 
-        # passed: per file a running OR of the enemy's pawns ahead, from the far end back;
-        # a pawn is passed when neither its file's nor a neighbour's shows one. Counted per
-        # rank, each rank's count weighted by a table.
-        ahead = Const(0, 8)
+        # passed: counted per rank, each rank's count weighted by a table
         mg, eg = [], []
-        for r in reversed(ranks):
-            rel = r if color == WHITE else 7 - r
-            blocked = ahead | (ahead << 1)[:8] | ahead >> 1
-            n = _narrow(_count(m, own[r] & ~blocked, f"passed{color}_{rel}"), MAX_PAWNS)
+        for rel, row in passed.items():
+            n = _narrow(_count(m, row, f"passed{color}_{rel}_n"), MAX_PAWNS)
             mg.append(_table(m, n, [PASSED_MG[rel] * k for k in range(1 << len(n))],
                              f"passed_mg{color}_{rel}"))
             eg.append(_table(m, n, [PASSED_EG[rel] * k for k in range(1 << len(n))],
                              f"passed_eg{color}_{rel}"))
-            ahead = _wire(m, ahead | enemy[r], f"ahead{color}_{rel}")
         passed_mg, passed_eg = _sum(m, mg, f"passed_mg{color}"), _sum(m, eg, f"passed_eg{color}")
 
         # rooks: open files have no pawn, half-open ones the enemy's only. The parent's rooks
         # per file, gated by the child's files and summed, then the move's rook: one of the
         # mover's leaves a file and reaches one, one of the other side's is taken
-        counts, moves = rooks[0][color], rooks[1]
+        rook_counts, moves = rooks[0][color], rooks[1]
         mine = moves.side == color
         open_files = _wire(m, ~own_files & ~enemy_files, f"open_files{color}")
         half_open = _wire(m, ~own_files & enemy_files, f"half_open{color}")
         bonus = []
-        for files, weight, kind in ((open_files, ROOK_OPEN_FILE, "open"),
-                                    (half_open, ROOK_HALF_OPEN_FILE, "half")):
-            def on(change):
-                return change.valid & files.bit_select(change.file, 1)
-            parent = _sum(m, [Mux(files[f], counts[f], 0) for f in range(8)], f"{kind}{color}")
+        for kind_files, weight, kind in ((open_files, ROOK_OPEN_FILE, "open"),
+                                         (half_open, ROOK_HALF_OPEN_FILE, "half")):
+            def on(change, kind_files=kind_files):
+                return change.valid & kind_files.bit_select(change.file, 1)
+            parent = _sum(m, [Mux(kind_files[f], rook_counts[f], 0) for f in range(8)],
+                          f"{kind}{color}")
             gone = Mux(mine, on(moves.leaves), on(moves.taken))
             n = _narrow(parent + (mine & on(moves.reaches)) - gone, MAX_ROOKS)
             bonus.append(_table(m, n, [weight * k for k in range(1 << len(n))],
                                 f"{kind}{color}_bonus"))
         rook_bonus = _sum(m, bonus, f"rooks{color}")
 
-        shield = self._shield(m, color, own, enemy_files, king, forward)
+        shield = self._shield(m, color, near, enemy_files, king)
 
         for port, value in ((self.penalty, penalty), (self.passed_mg, passed_mg),
                             (self.passed_eg, passed_eg), (self.rooks, rook_bonus),
@@ -311,11 +347,12 @@ class StructureTerms(wiring.Component):
             m.d.sync += port[color].eq(value)
 
     @staticmethod
-    def _shield(m, color, own, enemy_files, king, forward):
+    def _shield(m, color, near, enemy_files, king):
         """shield_penalty: for a king on its first two ranks, per file of the three around it,
         the own pawns one and two ranks ahead and whether the enemy has a pawn on the file."""
         file, rank = king[:3], king[3:]
         home = 0 if color == WHITE else 7
+        forward = 1 if color == WHITE else -1
         at_home = (rank == home) | (rank == home + forward)
         on_first = rank == home
 
@@ -324,10 +361,8 @@ class StructureTerms(wiring.Component):
             return _wire(m, Cat(Const(0), bits, Const(0)).bit_select(file, 3), name)
 
         # the king on its first rank looks at ranks 2 and 3 (relative), on its second 3 and 4
-        one = around(Mux(on_first, own[home + forward], own[home + 2 * forward]),
-                     f"shield{color}_one")
-        two = around(Mux(on_first, own[home + 2 * forward], own[home + 3 * forward]),
-                     f"shield{color}_two")
+        one = around(Mux(on_first, near[0], near[1]), f"shield{color}_one")
+        two = around(Mux(on_first, near[1], near[2]), f"shield{color}_two")
         counts = around(Const(0xFF, 8), f"shield{color}_files")  # the files on the board
         covered = around(enemy_files, f"shield{color}_covered")
         values = []
