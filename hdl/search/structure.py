@@ -1,32 +1,38 @@
 """The structure terms of a child without making its move (engine/leaf_structure.py): pawn
 structure, rooks on open files and the kings' pawn shields, per colour, on the board after the
-move, or on the board as it stands (``null``). ``ChildEval``'s counterpart for the terms that
-read files and the squares around a king rather than one word per square.
+move or, with ``null``, on the board as it stands. ``ChildEval``'s counterpart for the terms that
+read whole files and the squares around a king rather than one word per square.
 
-A pipeline of ``LATENCY`` clocks, one move a clock; each clock's logic is kept to a few LUT
-levels and no wide sums:
+Every term is a count of pawns or rooks weighted by eval.py's constants, so the logic is counts
+over a file's or a rank's 8 squares, shared by the terms and gated per file rather than per
+square: a file's pawn count gives its file bit, its doubled and its isolated pawns; a file's
+rook count serves the open and the half-open files. A count is weighted last, by a table of its
+few values (each bit of it one LUT), and the weighted counts are summed by adds. A pipeline of
+``LATENCY`` clocks, one move a clock, split so that no clock holds both the move's decode and a
+long sum:
 
-* clock 1, the child's board: the move's square writes (leaf_eval.move_writes) applied to the
-  planes: the from-square, the to-square and an en passant victim emptied, the placed piece on
-  the to-square, castling's rook moved; the kings' squares after it. Each square of the pawn and
-  rook planes is a small function of its plane bits and the decoded move, so this is a decode
-  and one or two LUTs a square; registered: both sides' pawns (ranks 2-7 only: a pawn never
-  stands on its first or last rank, the FEN parser refuses one and a promotion replaces it)
-  and rooks (the ``orth`` plane less the queens, which are ``diag`` too), and the two kings.
-* clock 2, the terms: every term is a small count. Per file (an 8-bit set per side: the OR of
-  its ranks) open, half-open and isolated files; per square a pawn beyond the first on its
-  file (an own pawn behind it), a passed pawn (no enemy pawn ahead on its file or either
-  neighbour: per file a running OR of the enemy's pawns ahead, three of them ORed a square),
-  an isolated pawn, a rook on an open or half-open file. Each count is a tree of full adders
-  (``_weighted_sum``), weighted by engine's constants last (a count is a few bits; the
-  constants' bits would multiply the tree). The shield reads six own pawn squares and three
-  enemy file bits beside the king, selected by its square. Registered: the outputs.
+* clock 1, the child's pawns and the board's rooks. The move's square writes
+  (leaf_eval.move_writes) reach the pawns as logic, not registers: a decode of the from- and
+  to-squares and the en passant victim, then per square the placed pawn on the to-square, else
+  the board's pawn unless its square is emptied. Over ranks 2-7 only: a pawn never stands on its
+  first or last rank (the FEN parser refuses one, a promotion replaces it). Registered from
+  them: per side and file its pawns (at most 6: 3 bits), per side and rank its passed pawns (no
+  enemy pawn ahead on the file or either neighbour: per file a running OR of the enemy's pawns
+  from the far end back, three of those ORed a square), the three rows the shield reads. The
+  rooks are counted per side and file on the board as it stands (at most 8 a file: 4 bits),
+  registered beside what the move does to them (``RookMoves``): a few bits instead of 128 plane
+  bits edited ahead of 16 counts. The kings' squares after the move.
+* clock 2, the terms: the file sets (a count not zero); the penalty per file a table of its
+  count and whether it is isolated, summed; the passed pawns counted per rank, weighted by
+  ``PASSED_MG`` / ``PASSED_EG``, summed; per kind of file (open, half-open) the rooks' counts on
+  those files summed, the move's rook changes applied, weighted; the shield a table per file of
+  the three around the king (its file selects three bits of each row), summed. Registered: the
+  outputs.
 
-The outputs are the raw terms, per colour (WHITE, BLACK): the thread's Score unit blends the
-passed pawns by the phase and scales the shield by the enemy's weight (leaf_structure.structure).
-What stands on the to-square is read from the planes (it leaves them whatever it is), so unlike
-``ChildEval`` no ``captured`` piece is needed. Castling is orthodox (engine.defs.CASTLES, as the
-thread's make/unmake): the to-square names the king's destination, which names the rook's move.
+The outputs are raw, per colour (WHITE, BLACK): the thread's Score unit blends the passed pawns
+by the phase and scales the shield by the enemy's weight (leaf_structure.structure). Castling is
+orthodox (engine.defs.CASTLES, as the thread's make/unmake): the to-square names the king's
+destination, which names the rook's files.
 """
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal, Value
@@ -133,7 +139,10 @@ class StructureTerms(wiring.Component):
     side : In(1)
         The side to move: the mover.
     move : In(MoveLayout)
-        The move; ``mover`` : In(PIECE) the piece on its from-square (make/unmake's probe).
+        The move.
+    mover, captured : In(PIECE)
+        The pieces on its from- and to-squares (make/unmake's probes: NO_PIECE on an empty
+        square, as for ``ChildEval``).
     null : In(1)
         1: the terms of the board as it stands (``move`` and ``mover`` ignored); 0: of the
         board after the move.
@@ -279,7 +288,8 @@ class StructureTerms(wiring.Component):
             moves.leaves.file.eq(Mux(castle, castle_from, mv.frm[:3])),
             moves.reaches.valid.eq(live & ((placed == ROOK) | castle)),
             moves.reaches.file.eq(Mux(castle, castle_to, mv.to[:3])),
-            moves.taken.valid.eq(live & (self.captured == ROOK)),
+            # (a capture's: an empty square's piece is not read)
+            moves.taken.valid.eq(live & mv.flags.capture & (self.captured == ROOK)),
             moves.taken.file.eq(mv.to[:3]),
         ]
         return counts, moves

@@ -8,7 +8,7 @@ passant victim on the wrong square) are caught."""
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from amaranth import Mux
@@ -23,6 +23,7 @@ from posdata.engine.defs import (
     EMPTY,
     EP,
     KING,
+    NO_PIECE,
     PAWN,
     PIECE_LETTERS,
     PROMOTION,
@@ -320,3 +321,11 @@ def test_a_wrong_en_passant_victim_is_caught(cases, monkeypatch):
     assert outcome.mismatches, "the victim on the wrong square, and no case noticed"
     move = outcome.mismatches[0][4]
     assert move is not None and move & EP, outcome.mismatches[0]
+
+
+def test_a_wrong_captured_piece_is_caught(cases):
+    """The to-square's probe wired wrong (NO_PIECE always): a rook taken is missed."""
+    blind = [replace(case, captured=NO_PIECE) for case in cases[0]]
+    outcome = run(blind, stop_at_first=True)
+    assert outcome.mismatches, "the captured piece ignored, and no case noticed"
+    assert outcome.mismatches[0][1] == "rooks", outcome.mismatches[0]
