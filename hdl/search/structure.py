@@ -144,8 +144,8 @@ class StructureTerms(wiring.Component):
         The pieces on its from- and to-squares (make/unmake's probes: NO_PIECE on an empty
         square, as for ``ChildEval``).
     null : In(1)
-        1: the terms of the board as it stands (``move`` and ``mover`` ignored); 0: of the
-        board after the move.
+        1: the terms of the board as it stands (``side``, ``move``, ``mover`` and ``captured``
+        ignored); 0: of the board after the move.
     penalty : Out(ArrayLayout(PENALTY, 2))
         Per colour (WHITE, BLACK), ``DOUBLED_PAWN`` and ``ISOLATED_PAWN`` over its pawns.
     passed_mg, passed_eg : Out(ArrayLayout(PASSED, 2))
@@ -329,9 +329,10 @@ class StructureTerms(wiring.Component):
                              f"passed_eg{color}_{rel}"))
         passed_mg, passed_eg = _sum(m, mg, f"passed_mg{color}"), _sum(m, eg, f"passed_eg{color}")
 
-        # rooks: open files have no pawn, half-open ones the enemy's only. The parent's rooks
-        # per file, gated by the child's files and summed, then the move's rook: one of the
-        # mover's leaves a file and reaches one, one of the other side's is taken
+        # rooks: open files have no pawn, half-open ones the enemy's only. The board's rooks
+        # per file (before the move), gated by the child's files and summed, then the move's
+        # rook: one of the mover's leaves a file and reaches one, one of the other side's is
+        # taken
         rook_counts, moves = rooks[0][color], rooks[1]
         mine = moves.side == color
         open_files = _wire(m, ~own_files & ~enemy_files, f"open_files{color}")
@@ -373,11 +374,11 @@ class StructureTerms(wiring.Component):
         # the king on its first rank looks at ranks 2 and 3 (relative), on its second 3 and 4
         one = around(Mux(on_first, near[0], near[1]), f"shield{color}_one")
         two = around(Mux(on_first, near[1], near[2]), f"shield{color}_two")
-        counts = around(Const(0xFF, 8), f"shield{color}_files")  # the files on the board
+        on_board = around(Const(0xFF, 8), f"shield{color}_files")
         covered = around(enemy_files, f"shield{color}_covered")
         values = []
         for i in range(3):
-            values.append(_table(m, Cat(one[i], two[i], covered[i], counts[i] & at_home), [
+            values.append(_table(m, Cat(one[i], two[i], covered[i], on_board[i] & at_home), [
                 0 if not looked or one_ else SHIELD_ADVANCED if two_ else
                 SHIELD_MISSING + (0 if covered_ else SHIELD_OPEN)
                 for looked in (0, 1) for covered_ in (0, 1) for two_ in (0, 1)
