@@ -106,7 +106,7 @@ class ParallelHostSearch(HostSearch):
         stats.full += 1
         self.settled = False
         if self.drawn():
-            return clamp(DRAW, alpha, beta)
+            return clamp(self.draw_score(), alpha, beta)
         stats.finder_nodes += 1
         legal = self._legal_children()
         found = False

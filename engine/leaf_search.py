@@ -67,6 +67,8 @@ class Rules:
     qs_check_plies: int = QS_CHECK_PLIES  #: 0: a quiescence node in check stands pat
     draws: bool = True                    #: repetitions and the fifty-move rule
     structure: bool = True                #: leaf_structure's terms in the evaluation
+    contempt: int = 0                     #: what a repetition or fifty-move draw costs the
+                                          #: search root's side
 
 
 CHIP_RULES = Rules()
@@ -232,8 +234,14 @@ class LeafSearch:
         self.stats.full += 1
         self.settled = False
         if self.drawn():
-            return clamp(DRAW, alpha, beta)
+            return clamp(self.draw_score(), alpha, beta)
         return self.moves(alpha, beta, depth - 1)
+
+    def draw_score(self) -> int:
+        """A repetition or fifty-move draw, for the side to move: the search root's side pays
+        the contempt, the other gains it."""
+        c = self.rules.contempt
+        return -c if self.ply() % 2 == 0 else c
 
     def drawn(self) -> bool:
         """Is the full-width node entered a repetition or a fifty-move draw? (Never the

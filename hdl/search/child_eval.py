@@ -1,12 +1,17 @@
-"""The evaluation of a child without making its move (leaf_eval.eval_after): the parent's sums
-through the move's square writes (the to-square, the from-square, an en passant victim), the
-kings' squares after it, the score for the child's side to move. What lets the thread settle a
-child that stands pat, or sits at the ply limit, by counting it (docs/chip_search.md, "Settling
-a child without making it"). Castling is not covered: the thread makes those children.
+"""The evaluation of a child without making its move (leaf_eval.eval_after, with
+leaf_structure's terms): the parent's sums through the move's square writes (the to-square, the
+from-square, an en passant victim), the kings' squares after it, the structure terms of the
+board after it (``StructureTerms``), the score for the child's side to move. What lets the
+thread settle a child that stands pat, or sits at the ply limit, by counting it
+(docs/chip_search.md, "Settling a child without making it"). Castling is not covered: the
+thread makes those children. With ``null`` the move is ignored: the score of the position as it
+stands, for its side to move (the thread's own evaluation of a job's root and of a castling's
+child).
 
 A pipeline of ``LATENCY`` clocks, one move a clock: the piece-square words of the four writes
-(block RAM reads), the child's sums and kings, its score. The thread holds its inputs while it
-waits (the move under test and the board do not change before it is judged).
+(block RAM reads) and the child's board for the structure terms; the child's sums and kings,
+its structure terms; its score. The thread holds its inputs while it waits (the move under test
+and the board do not change before it is judged).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -17,29 +22,37 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import BISHOP, KING, PAWN
 from posdata.engine.leaf_eval import PST_BITS
 
+from ..chip.attack import AttackPlanes
 from ..common.layouts import PIECE, SQUARE, MoveLayout
-from . import evaluator
+from . import evaluator, structure
 from .evaluator import SCORE, Score, Sums
+from .structure import StructureTerms
 
 #: clocks from the inputs to ``score``: the ROM words, the child's sums, its score
 LATENCY = 3
+assert structure.LATENCY == LATENCY - 1  # the terms meet the child's sums
 
 
 class ChildEval(wiring.Component):
     """Ports
     -----
     sums : In(Sums); kings : In(ArrayLayout(SQUARE, 2)); side : In(1)   the parent's
+    planes : In(AttackPlanes)   the parent's board
     move : In(MoveLayout); mover, captured : In(PIECE)   the move and what its squares hold
-    score : Out(SCORE)   the child's evaluation, for the child's side to move, ``LATENCY``
-                         clocks after the inputs
+    null : In(1)         the position as it stands: the move ignored
+    score : Out(SCORE)   the child's evaluation, for the child's side to move (with ``null``,
+                         the position's, for its side to move), ``LATENCY`` clocks after the
+                         inputs
     """
 
     sums: In(Sums)
     kings: In(data.ArrayLayout(SQUARE, 2))
     side: In(1)
+    planes: In(AttackPlanes)
     move: In(MoveLayout)
     mover: In(PIECE)
     captured: In(PIECE)
+    null: In(1)
     score: Out(SCORE)
 
     def elaborate(self, platform):
@@ -53,10 +66,16 @@ class ChildEval(wiring.Component):
         # the writes' words, signed as they enter the sums (leaf_eval.eval_after's order): what
         # leaves the to-square, what lands on it, the mover leaving its square, the en passant
         # victim; each (present, colour, piece, square)
-        writes = [(-1, self.captured != 0, ~side, self.captured, mv.to),
-                  (1, Const(1), side, placed, mv.to),
-                  (-1, Const(1), side, self.mover, mv.frm),
-                  (-1, mv.flags.ep, ~side, Const(PAWN, PIECE), victim_sq)]
+        live = ~self.null
+        writes = [(-1, live & (self.captured != 0), ~side, self.captured, mv.to),
+                  (1, live, side, placed, mv.to),
+                  (-1, live, side, self.mover, mv.frm),
+                  (-1, live & mv.flags.ep, ~side, Const(PAWN, PIECE), victim_sq)]
+        # the structure terms of the same board, in step with the sums
+        m.submodules.structure = terms = StructureTerms()
+        wiring.connect(m, wiring.flipped(self.planes), terms.planes)
+        m.d.comb += [terms.side.eq(side), terms.move.eq(mv), terms.mover.eq(self.mover),
+                     terms.captured.eq(self.captured), terms.null.eq(self.null)]
         # clock 1: the words (the ROM's registered reads) beside the inputs they go with
         words = []
         for i, (sign, on, color, piece, sq) in enumerate(writes):
@@ -71,17 +90,24 @@ class ChildEval(wiring.Component):
         sums1 = Signal(Sums)
         kings1 = Signal(data.ArrayLayout(SQUARE, 2))
         side1 = Signal()
-        m.d.sync += [sums1.eq(self.sums), kings1.eq(self.kings), side1.eq(side)]
-        with m.If(self.mover == KING):
+        null1 = Signal()
+        m.d.sync += [sums1.eq(self.sums), kings1.eq(self.kings), side1.eq(side),
+                     null1.eq(self.null)]
+        with m.If(live & (self.mover == KING)):
             m.d.sync += kings1[side].eq(mv.to)
         # clock 2: the child's sums
         sums2 = Signal(Sums)
         kings2 = Signal(data.ArrayLayout(SQUARE, 2))
         side2 = Signal()
         m.d.sync += [sums2.eq(evaluator.add_words(sums1, words)),
-                     kings2.eq(kings1), side2.eq(~side1)]
+                     kings2.eq(kings1), side2.eq(side1 ^ ~null1)]
         # clock 3: its score
         m.submodules.score = score = Score()
-        m.d.comb += [score.sums.eq(sums2), score.kings.eq(kings2), score.side.eq(side2)]
+        m.d.comb += [score.sums.eq(sums2), score.kings.eq(kings2), score.side.eq(side2),
+                     score.structure.penalty.eq(terms.penalty),
+                     score.structure.passed_mg.eq(terms.passed_mg),
+                     score.structure.passed_eg.eq(terms.passed_eg),
+                     score.structure.rooks.eq(terms.rooks),
+                     score.structure.shield.eq(terms.shield)]
         m.d.sync += self.score.eq(score.score)
         return m

@@ -15,8 +15,10 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.defs import BISHOP, BLACK, WHITE, Color
 from posdata.engine.eval import BISHOP_PAIR, KING_EG, KING_MG
 from posdata.engine.leaf_eval import PHASE_ONE, PHASE_SHIFT, PST_BITS, pst_words
+from posdata.engine.leaf_structure import ARMY_SHIFT
 
 from ..common.layouts import PIECE, SQUARE
+from .structure import PASSED, PENALTY, ROOKS, SHIELD
 
 SCORE = signed(16)
 #: the sums make and unmake keep: white's piece-square lead, each side's phase weight (its
@@ -26,6 +28,12 @@ Sums = data.StructLayout({"pst": signed(16), "weights": data.ArrayLayout(9, 2),
                           "bishops": data.ArrayLayout(4, 2)})
 
 Contents = data.StructLayout({"color": Color, "piece": PIECE})
+
+#: the structure terms per colour (hdl.search.structure.StructureTerms's outputs), raw
+Structure = data.StructLayout({
+    "penalty": data.ArrayLayout(PENALTY, 2), "passed_mg": data.ArrayLayout(PASSED, 2),
+    "passed_eg": data.ArrayLayout(PASSED, 2), "rooks": data.ArrayLayout(ROOKS, 2),
+    "shield": data.ArrayLayout(SHIELD, 2)})
 
 
 def add_words(sums, words):
@@ -82,12 +90,16 @@ class Score(wiring.Component):
     """Ports
     -----
     sums : In(Sums); kings : In(ArrayLayout(SQUARE, 2)); side : In(1)  the side to move
-    score : Out(SCORE)  leaf_eval.EvalSums.score
+    structure : In(Structure)  the position's structure terms
+    score : Out(SCORE)  leaf_eval.EvalSums.score + leaf_structure.structure_of: the passed
+                        pawns blended by the phase as the kings' tables are, each shield scaled
+                        by the enemy's weight
     """
 
     sums: In(Sums)
     kings: In(data.ArrayLayout(SQUARE, 2))
     side: In(1)
+    structure: In(Structure)
     score: Out(SCORE)
 
     def elaborate(self, platform):
@@ -104,8 +116,20 @@ class Score(wiring.Component):
             blend = Signal(signed(12), name=f"blend{color}")
             m.d.comb += blend.eq(e + (((g - e) * phase) >> PHASE_SHIFT))
             pair = Mux(self.sums.bishops[color] >= 2, BISHOP_PAIR, 0)
-            terms.append(blend + pair)
+            terms.append(blend + pair + self._structure(m, color, phase))
         white = Signal(SCORE)
         m.d.comb += white.eq(self.sums.pst + terms[WHITE] - terms[BLACK])
         m.d.comb += self.score.eq(Mux(self.side, -white, white))
         return m
+
+    def _structure(self, m, color, phase):
+        """leaf_structure.structure's share of ``color``."""
+        t = self.structure
+        mg, eg = Signal(signed(12), name=f"passed_mg{color}"), Signal(signed(12),
+                                                                    name=f"passed_eg{color}")
+        passed = Signal(signed(12), name=f"passed{color}")
+        shield = Signal(range(SHIELD.stop << 9), name=f"shield{color}")
+        m.d.comb += [mg.eq(t.passed_mg[color]), eg.eq(t.passed_eg[color]),
+                     passed.eq(eg + (((mg - eg) * phase) >> PHASE_SHIFT)),
+                     shield.eq(t.shield[color] * self.sums.weights[color ^ 1])]
+        return passed - t.penalty[color] + t.rooks[color] - (shield >> ARMY_SHIFT)

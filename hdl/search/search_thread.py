@@ -59,7 +59,7 @@ from ..gen.core import GeneratorCore
 from ..gen.rom import PosdataRom, StartRom
 from .child_eval import LATENCY as EVAL_LATENCY
 from .child_eval import ChildEval
-from .evaluator import SCORE, Score, Sums, SumsUpdate
+from .evaluator import SCORE, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
 from .records import FIFTY_BITS, PLY_BITS, STACK_BITS, HistoryWrite, Job, Past, PlyRecords
 from .repetition import RepetitionTable
@@ -175,7 +175,7 @@ class SearchThread(wiring.Component):
         wiring.connect(m, gen.starts, starts.a)
         m.submodules.finder = self.finder = finder = CaptureFinder()
         m.submodules.update = self.update = update = SumsUpdate()
-        m.submodules.eval = self.eval = score = Score()
+        # the children's evaluation, and (``null``) the node's own where its parent had none
         m.submodules.child_eval = self.child_eval = child = ChildEval()
         # make and unmake: the perft thread's sequencer, which keeps the position (side to
         # move, castling rights, en passant square) and writes the board one square a clock
@@ -189,8 +189,8 @@ class SearchThread(wiring.Component):
         # read a clock after its address (block RAM): the cursor never moves in the clock
         # before Next reads it (Next -> Test, Walk -> Collect, Leave -> Unmake come between)
         self.stack_w, self.stack_r = stack.write_port(), stack.read_port()
-        wiring.connect(m, board.attack, unit.planes, finder.planes)
-        m.d.comb += [score.kings.eq(board.attack.king), child.kings.eq(board.attack.king)]
+        wiring.connect(m, board.attack, unit.planes, finder.planes, child.planes)
+        m.d.comb += child.kings.eq(board.attack.king)
         # one square write a clock (the host's load, make's or unmake's); the sums follow it
         w = moves.write
         self.w_en, self.w_sq, self.w_color, self.w_piece = w.en, w.sq, w.color, w.piece
@@ -211,7 +211,7 @@ class SearchThread(wiring.Component):
                                     Mux(old_black, Color.BLACK, Color.WHITE), Color.EMPTY)),
             update.old.piece.eq(board.lookup.piece),
             update.new.color.eq(self.w_color), update.new.piece.eq(self.w_piece),
-            score.sums.eq(self.sums), child.sums.eq(self.sums),
+            child.sums.eq(self.sums),
         ]
         with m.If(self.w_en):
             m.d.sync += self.sums.eq(update.after)
@@ -241,16 +241,15 @@ class SearchThread(wiring.Component):
         self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
         self.illegal = Signal()
         self.eval_age = Signal(range(EVAL_LATENCY + 1))  # clocks since the move under test
-        self.node_eval = Signal(SCORE)  # the node's own evaluation, a clock after its board
         self.kept = Signal(SCORE)       # a made child's evaluation, as the parent found it
-        self.own_eval = Signal()        # the entered node's evaluation is node_eval, not kept
+        self.own_eval = Signal()        # the node entered next evaluates itself (in Settle)
         self.pinned = Signal()          # the pin test found the move under test legal
         self.answers = Signal(2)
         self.hist_len = Signal(range(REPETITION_PLIES + 1))  # the job's earlier positions
         self.gives = Signal()          # the move under test may give check (kept for Make)
         self.child_fifty = Signal(FIFTY_BITS)  # the halfmove counter after it
         m.d.comb += [
-            self.eval.side.eq(self.side), self.child_eval.side.eq(self.side),
+            self.child_eval.side.eq(self.side),
             self.child_eval.move.eq(self.cand),
             # the move's pieces (make/unmake probes the move under test's squares)
             self.child_eval.mover.eq(self.board.probe_a.piece),
@@ -258,7 +257,7 @@ class SearchThread(wiring.Component):
             self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
             self.finder.ep_sq.eq(self.ep_sq),
         ]
-        m.d.sync += [self.done.eq(0), self.node_eval.eq(self.eval.score)]
+        m.d.sync += self.done.eq(0)
         with m.If(self.eval_age != EVAL_LATENCY):
             m.d.sync += self.eval_age.eq(self.eval_age + 1)
         # a node is counted from a registered pulse, a clock after it is found: the 64-bit
@@ -352,9 +351,9 @@ class SearchThread(wiring.Component):
                 self._full_width(m)
 
     def _eval(self):
-        """The entered node's evaluation: its own (the job's root, castling's child) or the one
-        its parent found for it."""
-        return Mux(self.own_eval, self.node_eval, self.kept)
+        """The entered node's evaluation: the one its parent found for it, or its own (the
+        job's root, castling's child: Settle evaluates them)."""
+        return self.kept
 
     def _stand_pat(self, m):
         r, e = self.r, self._eval()
@@ -644,10 +643,15 @@ class SearchThread(wiring.Component):
                 m.next = "Return"  # the parent reads the planes in Next, a clock later
 
     def _settle(self, m):
+        """The writes reach the planes; a node with no evaluation from its parent gets its
+        own, the child evaluation of no move, once the board it reads has settled."""
         with self._in(m, "Settle"):
             m.d.sync += self.step.eq(self.step + 1)
-            with m.If(self.step == SETTLE - 2 + self.own_eval):
-                m.d.sync += self.step.eq(0)
+            m.d.comb += self.child_eval.null.eq(self.own_eval)
+            with m.If(self.step == Mux(self.own_eval, SETTLE - 1 + EVAL_LATENCY, SETTLE - 2)):
+                m.d.sync += [self.step.eq(0), self.own_eval.eq(0)]
+                with m.If(self.own_eval):
+                    m.d.sync += self.kept.eq(self.child_eval.score)
                 m.next = "Enter"
 
     def _return(self, m):
