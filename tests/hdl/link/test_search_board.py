@@ -9,7 +9,13 @@ job under way."""
 import pytest
 
 from posdata.engine.board import Board
-from posdata.engine.leaf_search import MAX_EXTENSIONS, MAX_JOB_DEPTH, LeafSearch, Rules, leaf_search
+from posdata.engine.leaf_search import (
+    CHIP_RULES,
+    MAX_EXTENSIONS,
+    MAX_JOB_DEPTH,
+    LeafSearch,
+    leaf_search,
+)
 from posdata.engine.search import SearchStopped
 from posdata.hdl.link.protocol import UART_FRAME_BITS, Cmd, Err, State, search_payload
 from posdata.hdl.link.search_frontend import SearchFrontEnd
@@ -21,8 +27,6 @@ PROMOTION = "8/P6k/8/8/8/8/6Kp/8 w - - 0 1"
 ENDING = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 KNIGHTS = "7k/8/8/8/8/8/8/N6K w - - 0 1"
-#: the thread's evaluation: leaf_structure's terms are not in it yet (CHIP_RULES once they are)
-RULES = Rules(structure=False)
 
 
 @pytest.fixture(scope="module")
@@ -92,15 +96,15 @@ PAST_JOBS = {
 @pytest.mark.parametrize("case", PAST_JOBS)
 def test_a_job_s_past_and_extensions_are_the_reference_s(client, case):
     board, job = PAST_JOBS[case]
-    want = LeafSearch(board, rules=RULES).run(*job)
+    want = LeafSearch(board, rules=CHIP_RULES).run(*job)
     got = client.search(board, *job)
     assert (got.score, got.best_move, got.nodes) == (want.score, want.best_move, want.nodes)
     # the case needs what it carries: without it (no extensions, or no past) the reference's
     # result differs
     if len(job) > 4:
-        unlike = LeafSearch(board, rules=RULES).run(*job[:4])
+        unlike = LeafSearch(board, rules=CHIP_RULES).run(*job[:4])
     else:
-        unlike = LeafSearch(without_past(board), rules=RULES).run(*job)
+        unlike = LeafSearch(without_past(board), rules=CHIP_RULES).run(*job)
     assert (unlike.score, unlike.best_move, unlike.nodes) != (want.score, want.best_move,
                                                               want.nodes)
 

@@ -16,12 +16,12 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.leaf_search import (
+    CHIP_RULES,
     HASH_BITS,
     HASH_MASK,
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
     LeafSearch,
-    Rules,
 )
 from posdata.hdl.link.protocol import (
     ENGINE_ALL,
@@ -45,8 +45,6 @@ PROMOTION = "8/P6k/8/8/8/8/6Kp/8 w - - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 KNIGHTS = "7k/8/8/8/8/8/8/N6K w - - 0 1"
 LONG = MAX_JOB_DEPTH  #: a model job's depth that outlasts every test (millions of clocks)
-#: the thread's evaluation: leaf_structure's terms are not in it yet (CHIP_RULES once they are)
-RULES = Rules(structure=False)
 
 
 def board_client(**kwargs) -> BoardClient:
@@ -256,7 +254,7 @@ def test_a_batch_runs_over_the_threads_in_the_jobs_order(real):
     jobs = [(played(KNIGHTS, "a1b3 h8g8 b3a1 g8h8"), (-30001, 30001, 1, 1)),
             (played("6k1/8/8/8/8/8/8/N6K b - - 0 1", "g8h8"), (-30001, 30001, 1, 1))]
     results = real.search_many([(board, *job) for board, job in jobs])
-    wants = [LeafSearch(board, rules=RULES).run(*job) for board, job in jobs]
+    wants = [LeafSearch(board, rules=CHIP_RULES).run(*job) for board, job in jobs]
     for (board, job), got, want in zip(jobs, results, wants):
         assert (got.score, got.best_move, got.nodes) == (want.score, want.best_move,
                                                         want.nodes), (board.fen(), job)
@@ -272,7 +270,7 @@ def test_two_search_threads_in_flight_and_an_abort(real):
     assert real.result(0).state == State.RUNNING
     assert refused(real, Cmd.SEARCH, search_payload(-1, 1, 0, 0), 0) == Err.BUSY
     result = finish(real, 1)
-    want = LeafSearch(Board(EN_PASSANT), rules=RULES).run(*job)
+    want = LeafSearch(Board(EN_PASSANT), rules=CHIP_RULES).run(*job)
     assert (result.score, result.best, result.nodes) == (want.score, want.best_move, want.nodes)
     assert real.result(0).state == State.RUNNING
     real.abort()
