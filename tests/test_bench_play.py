@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from posdata.engine.leaf_search import MAX_JOB_DEPTH
+
 chess = pytest.importorskip("chess")
 
 from posdata.engine.board import Board  # noqa: E402
@@ -88,7 +90,7 @@ def test_the_command_plays_and_solves_and_writes_its_json(load, tmp_path, capsys
     (["--games", "265"], "--games 265: 0 to 264"),
     (["--positions", "301"], "--positions 301: 0 to 300"),
     (["--depth", "0"], "--depth 0: at least 1"),
-    (["--chip-depth", "9"], "--chip-depth 9: 0 to 8"),
+    (["--chip-depth", "9"], f"--chip-depth 9: 0 to {MAX_JOB_DEPTH}"),
     (["--jobs", "0"], "--jobs 0: 1 to 64"),
     (["--book", "/nonexistent/book.txt"], "cannot read /nonexistent/book.txt"),
 ])

@@ -6,6 +6,7 @@ import pytest
 
 from posdata.engine.board import Board
 from posdata.engine.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.leaf_search import MAX_JOB_DEPTH
 
 from .uci_inprocess import Engine
 
@@ -27,7 +28,7 @@ def test_uci_offers_backend_and_chip_depth(engine):
     engine.say("uci")
     engine.expect("uciok")
     assert "option name Backend type combo default tscp var tscp var sw" in engine.lines
-    assert "option name ChipDepth type spin default 2 min 0 max 8" in engine.lines
+    assert f"option name ChipDepth type spin default 2 min 0 max {MAX_JOB_DEPTH}" in engine.lines
 
 
 @pytest.mark.parametrize("chip_depth", [0, 1, 2])
@@ -62,7 +63,7 @@ def test_movetime_is_kept(engine):
 @pytest.mark.parametrize("option, value, said", [
     ("Backend", "hw", "Backend must be one of tscp, sw"),
     ("Backend", "", "Backend must be one of"),
-    ("ChipDepth", "9", "ChipDepth must be an integer from 0 to 8"),
+    ("ChipDepth", "9", f"ChipDepth must be an integer from 0 to {MAX_JOB_DEPTH}"),
     ("ChipDepth", "two", "ChipDepth must be an integer"),
 ])
 def test_bad_values_are_said_and_ignored(engine, option, value, said):

@@ -20,9 +20,10 @@ from posdata.sim.drivers.search_pysim import SearchSimulation
 from posdata.sim.runs.search_check import check_search, same
 
 KNIGHT_ENDING = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"
-#: a node line of search_check.describe: FEN, window, depth, ply
-NODE = re.compile(r"^(?P<fen>\S+ [wb] \S+ \S+ \d+ \d+) window \((?P<alpha>-?\d+), "
-                  r"(?P<beta>-?\d+)\) depth (?P<depth>\d+) ply (?P<ply>\d+):")
+#: a node line of search_check.describe: FEN (its history's length), window, depth, ply
+NODE = re.compile(r"^(?P<fen>\S+ [wb] \S+ \S+ \d+ \d+)(, \d+ plies of history \(fifty \d+\))? "
+                  r"window \((?P<alpha>-?\d+), (?P<beta>-?\d+)\) depth (?P<depth>\d+) "
+                  r"ply (?P<ply>\d+) extensions 0:")
 
 
 def first_node(difference: str) -> tuple[str, int, int, int, int]:

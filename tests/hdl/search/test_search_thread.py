@@ -10,10 +10,11 @@ import random
 import pytest
 
 from posdata.engine.board import Board
-from posdata.engine.leaf_search import leaf_search
+from posdata.engine.leaf_search import MAX_EXTENSIONS, LeafStats, leaf_search
 from posdata.engine.search import MATE
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 from posdata.sim.runs.search_check import first_difference
+from tests.engine.test_leaf_rules import CHECKING, histories
 from tests.hw_positions import EXTRA_STARTS, census, random_positions
 
 from .thread_bench import run_jobs
@@ -56,6 +57,23 @@ def make_test_jobs() -> list:
     return jobs(60, (0, 1), seed=27) + jobs(20, (2,), seed=28, per_position=1)
 
 
+def past_jobs(count: int, depths: tuple, seed: int) -> list:
+    """Jobs where the rules of issue 38 decide: boards whose history lets a position repeat
+    (tests/engine/test_leaf_rules.py's shuffles), positions with long checking lines and
+    checks, mates and stalemates, each with extensions already made above it (0 to the cap)."""
+    rng = random.Random(seed)
+    boards = histories(count, seed) + [Board(fen) for fen in CHECKING + ENDINGS]
+    out = []
+    for board in boards:
+        for depth in depths:
+            ext = rng.randint(0, MAX_EXTENSIONS)
+            ply = rng.randint(1, 6)
+            s = leaf_search(board.copy(), -FULL, FULL, depth, ply, ext).score
+            for alpha, beta in ((-FULL, FULL), (s - 1, s), (s - rng.randint(2, 200), s + 40)):
+                out.append((board, max(alpha, -FULL), min(beta, FULL), depth, ply, ext))
+    return out
+
+
 @pytest.fixture(scope="module")
 def model():
     with SearchModel(verbose=False) as m:
@@ -76,6 +94,17 @@ def test_the_jobs_cover_the_census():
 
 def test_compiled_thread_depths_0_to_2(model):
     check(model, make_test_jobs())
+
+
+def test_compiled_thread_repetitions_checks_and_extensions(model):
+    """Repetitions through the job's history, check extensions (the job's own and those made
+    above it), evasions and mates in the quiescence search, depths 1 and 2."""
+    jobs = past_jobs(16, (1, 2), seed=38)
+    stats = LeafStats()
+    for board, *job in jobs:
+        stats.add(leaf_search(board.copy(), *job).stats)
+    assert min(stats.draws, stats.extended, stats.evasion, stats.check_waits) > 0, stats
+    check(model, jobs)
 
 
 @pytest.mark.slow

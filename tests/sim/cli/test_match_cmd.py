@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from posdata.engine.leaf_search import MAX_JOB_DEPTH
 from posdata.sim.cli import main
 
 chess = pytest.importorskip("chess")
@@ -258,7 +259,7 @@ def test_ctrl_c_stops_the_engines_and_writes_nothing(tmp_path):
     (["--engine", "backend=tscp", "depth=1", "option.NoSuch=1", "--engine", "backend=sw",
       "depth=1"], ["engine 1 has no option 'NoSuch' (it offers: Backend, ChipDepth"]),
     (["--engine", "backend=sw", "depth=1", "chipdepth=99", "--engine", "backend=sw", "depth=1"],
-     ["engine 1: option ChipDepth takes an integer from 0 to 8, not '99'"]),
+     [f"engine 1: option ChipDepth takes an integer from 0 to {MAX_JOB_DEPTH}, not '99'"]),
     (["--engine", "backend=sw", "depth=1", "option.UCI_Variant=amazon", "--engine",
       "backend=sw", "depth=1"], ["engine 1 refused its options: Backend sw (the chip's search) "
                                  "plays orthodox chess only"]),
