@@ -14,7 +14,8 @@ job's score is the true score clamped to the window.
 * A **full-width node** (remaining depth >= 1) is first a **draw** if it is not the search's
   root and its position repeats one of the last ``REPETITION_PLIES`` plies since the last
   irreversible move (the game's, the host's path and the job's own; hashes compared on their
-  low ``HASH_BITS``), or the fifty-move counter has reached 100. Else it tries stage 1 of
+  low ``HASH_BITS``), or the fifty-move counter has reached 100 (scored ``CONTEMPT`` against
+  the search root's side, as much for the other). Else it tries stage 1 of
   ``capture_finder`` (promotions as queens, then captures MVV/LVA), then the rest of its moves
   in generation order (stage 2). No legal move: mated (``-(MATE - ply)``) if in check, else
   stalemate (``DRAW``). No killers, no history.
@@ -50,6 +51,9 @@ MAX_EXTENSIONS = 4  #: check extensions on one line from the search's root
 QS_CHECK_PLIES = 2  #: quiescence plies in which a side in check searches its evasions
 REPETITION_PLIES = 32  #: how far back a repetition is looked for (Deep Blue's detector's span)
 FIFTY_PLIES = 100  #: the fifty-move rule, in plies
+#: what a repetition or fifty-move draw costs the search root's side, in centipawns: a side a
+#: little better does not repeat (bench/search_features.py: fewer threefolds, no points lost)
+CONTEMPT = 20
 HASH_BITS = 36  #: the low bits of engine.zobrist's hash that the chip keeps and compares
 HASH_MASK = (1 << HASH_BITS) - 1
 #: per-ply records a thread needs: the job's full-width plies with their extensions, then the
@@ -67,7 +71,7 @@ class Rules:
     qs_check_plies: int = QS_CHECK_PLIES  #: 0: a quiescence node in check stands pat
     draws: bool = True                    #: repetitions and the fifty-move rule
     structure: bool = True                #: leaf_structure's terms in the evaluation
-    contempt: int = 0                     #: what a repetition or fifty-move draw costs the
+    contempt: int = CONTEMPT              #: what a repetition or fifty-move draw costs the
                                           #: search root's side
 
 

@@ -41,6 +41,7 @@ from amaranth.lib.wiring import In, Out
 
 from posdata.engine.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
 from posdata.engine.leaf_search import (
+    CONTEMPT,
     FIFTY_PLIES,
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
@@ -368,7 +369,7 @@ class SearchThread(wiring.Component):
         """A full-width node: a draw if it repeats a position or the fifty moves are up (never
         the search's root)."""
         r, rep = self.r, self.rep
-        draw = _clamp(Const(0, SCORE), r.alpha, r.beta)
+        draw = self._draw()
         with m.If((self.root_ply == 0) & (self.ply == 0)):
             m.next = "Next"
         with m.Elif(r.fifty >= FIFTY_PLIES):
@@ -402,8 +403,15 @@ class SearchThread(wiring.Component):
             with m.If(self.rep.done):
                 m.next = "Next"
                 with m.If(self.rep.repeated):
-                    m.d.sync += self.ret.eq(_clamp(Const(0, SCORE), self.r.alpha, self.r.beta))
+                    m.d.sync += self.ret.eq(self._draw())
                     m.next = "Leave"
+
+    def _draw(self):
+        """A repetition or fifty-move draw, clamped: CONTEMPT against the search root's side
+        (to move at an even ply from the root), as much for the other."""
+        even = ~(self.root_ply[0] ^ self.ply[0])
+        return _clamp(Mux(even, Const(-CONTEMPT, SCORE), Const(CONTEMPT, SCORE)),
+                      self.r.alpha, self.r.beta)
 
     def _next(self, m):
         r, f = self.r, self.finder

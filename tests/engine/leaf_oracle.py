@@ -5,7 +5,8 @@ full-width or evasion node (from ``Board.legal_moves``, not the capture finder),
 node the evaluation or any capture or queen promotion (chosen by the move's flags), the check
 extension (a node of depth >= 0 in check, while the line has extensions left), evasions in the
 first quiescence plies, repetition and fifty-move draws at full-width nodes but the root, the ply
-limit, mate and stalemate scores. It returns the exact score of the tree, which fail-hard
+limit, mate and stalemate scores (a repetition or fifty-move draw costs the root's side
+CONTEMPT). It returns the exact score of the tree, which fail-hard
 alpha-beta must return clamped to its window. Transpositions are remembered by the position, the
 depth, the ply, the extensions and the positions a repetition could reach back to, which fix a
 subtree entirely. A capture tree without pruning can be vast, so the oracle gives up (None) past
@@ -78,7 +79,7 @@ def _value(board, depth: int, ply: int, ext: int, memo: dict, budget: int) -> in
     check, depth, ext = _entered(board, depth, ext)
     below = -depth
     if depth >= 1 and ply > 0 and _drawn(board):
-        best = DRAW
+        best = DRAW - leaf_search.CONTEMPT if ply % 2 == 0 else DRAW + leaf_search.CONTEMPT
     elif depth <= 0 and below >= leaf_search.QS_PLY_LIMIT:
         best = leaf_evaluate(board) + structure_of(board)
     else:

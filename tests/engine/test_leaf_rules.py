@@ -11,7 +11,14 @@ import pytest
 from posdata.engine import leaf_search
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
-from posdata.engine.leaf_search import LeafSearch, Rules, clamp, may_give_check, repeats
+from posdata.engine.leaf_search import (
+    CONTEMPT,
+    LeafSearch,
+    Rules,
+    clamp,
+    may_give_check,
+    repeats,
+)
 from posdata.engine.search import DRAW, INFINITY
 from tests.engine.leaf_oracle import board_value
 from tests.hw_positions import EXTRA_STARTS, random_positions
@@ -80,8 +87,13 @@ def test_a_repeated_position_is_seen():
         entered = LeafSearch(board)
         result = entered.run(*FULL, 1, ply=0)
         assert result.stats.draws == 0  # the root
+        # at an odd ply the side to move is the root's opponent: it gains the contempt
         result = LeafSearch(board).run(-100, 100, 1, ply=1)
-        assert (result.score, result.nodes, result.stats.draws) == (clamp(DRAW, -100, 100), 1, 1)
+        assert (result.score, result.nodes, result.stats.draws) == (CONTEMPT, 1, 1)
+        result = LeafSearch(board).run(-100, 100, 1, ply=2)
+        assert (result.score, result.nodes) == (-CONTEMPT, 1)
+        result = LeafSearch(board, rules=Rules(contempt=0)).run(-100, 100, 1, ply=2)
+        assert result.score == DRAW
 
 
 def test_positions_before_an_irreversible_move_are_not_compared():
@@ -118,7 +130,7 @@ def test_the_fifty_move_rule():
     for fifty, drawn in ((100, True), (99, False)):
         board = Board(fen.format(fifty))
         result = LeafSearch(board).run(*FULL, 1, ply=1)
-        assert (result.score == DRAW) == drawn and (result.nodes == 1) == drawn, fifty
+        assert (result.score == CONTEMPT) == drawn and (result.nodes == 1) == drawn, fifty
     # never the root: at the root with the counter at 100, its children (101) are the draws
     board = Board(fen.format(100))
     stats = LeafSearch(board).run(*FULL, 2, ply=0).stats
