@@ -54,7 +54,7 @@ from .harness_thread import free_inputs
 
 #: the parts search_thread builds, by the names it builds them with
 PARTS = ("PerftBoard", "AttackUnit", "GeneratorCore", "PosdataRom", "StartRom", "CaptureFinder",
-         "SumsUpdate", "Score", "ChildEval", "MakeUnmake", "HashKeeper", "RepetitionTable")
+         "SumsUpdate", "ChildEval", "MakeUnmake", "HashKeeper", "RepetitionTable")
 
 
 def free_part(cls):

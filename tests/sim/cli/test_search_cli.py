@@ -53,8 +53,8 @@ class _Faulty:
     def __init__(self, *args, **kwargs):
         self.reference = ReferenceLeaf()
 
-    def search(self, board, alpha, beta, depth, ply=0):
-        r = self.reference.search(board, alpha, beta, depth, ply)
+    def search(self, board, alpha, beta, depth, ply=0, extensions=0):
+        r = self.reference.search(board, alpha, beta, depth, ply, extensions)
         return LeafResult(r.score, r.best_move, r.nodes + 1, 1)
 
     def close(self):
