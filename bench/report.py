@@ -465,6 +465,31 @@ def section_scale(r: dict) -> list[str]:
     return out
 
 
+def section_features(r: dict) -> list[str]:
+    games = r.get("games")
+    out = [f"Host depth {r['depth']}, chip depth {r['chip_depth']}, the eight bench positions, "
+           "each row one feature more than the row above (the last: what the thread builds)."
+           + (f" Games: {games} a row at depth {r['match_depth']} against the software search."
+              if games else ""), "",
+           "| features | nodes | change | extended | evasion nodes | in-check waits | draws | "
+           "walks | est. clocks/node |" + (" score | Elo | threefold |" if games else ""),
+           "|---" * (9 + (3 if games else 0)) + "|"]
+    previous = None
+    for row in r["rows"]:
+        s = row["stats"]
+        change = f"{(row['nodes'] / previous - 1) * 100:+.1f} %" if previous else ""
+        line = (f"| {row['features']} | {row['nodes']:,} | {change} | {s['extended']:,} | "
+                f"{s['evasion']:,} | {s['check_waits']:,} | {s['draws']:,} | {s['walks']:,} | "
+                f"{row['estimate']:.2f} |")
+        if games:
+            m = row["match"]
+            line += (f" {m['score']:.1%} | {m['elo']:+.0f} +- {m['elo_margin']:.0f} | "
+                     f"{m['threefold']} |")
+        out.append(line)
+        previous = row["nodes"]
+    return out
+
+
 def section_note(r: dict) -> list[str]:
     return [r["text"]]
 
@@ -482,6 +507,7 @@ SECTIONS = {
     "search-hw": ("Search, hardware generator (compiled model)", section_search),
     "search-chip": ("Search, the chip's search thread (compiled model) beside GNU Chess",
                     section_search_chip),
+    "features": ("What each feature of the chip's search buys", section_features),
     "play": ("Playing strength: the chip's search against the software search", section_play),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",
               section_synth),

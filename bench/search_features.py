@@ -3,8 +3,8 @@ added one at a time, in nodes and in the clock estimate, and, with ``--games N``
 
 The features are engine.leaf_search.Rules: the check extension (at most MAX_EXTENSIONS on a
 line), evasions in the first QS_CHECK_PLIES quiescence plies, repetition and fifty-move draws,
-leaf_structure's terms in the evaluation, and the draws' contempt. Each row adds one to the row above; the last is
-CHIP_RULES, what the search thread builds.
+leaf_structure's terms in the evaluation, and the draws' contempt. Each row adds one to the row
+above; the last is CHIP_RULES, what the search thread builds.
 
 Nodes: the host's search (depth ``--depth``, chip depth ``--chip-depth``) over the reference leaf
 search on the search bench's positions (bench/search.py). The estimate: bench/leaf_tree.py's
