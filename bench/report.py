@@ -487,6 +487,12 @@ def section_features(r: dict) -> list[str]:
                      f"{m['threefold']} |")
         out.append(line)
         previous = row["nodes"]
+    if "iterations" in r:
+        it = r["iterations"]
+        out += ["", f"The host's move order: iterative deepening 1 .. {r['depth']} takes "
+                    f"{it['plain']:,} nodes with each iteration on its own, {it['pv_first']:,} "
+                    "with the previous iteration's PV move first at the host's plies "
+                    f"({(it['pv_first'] / it['plain'] - 1) * 100:+.1f} %)."]
     return out
 
 

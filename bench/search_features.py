@@ -67,6 +67,19 @@ def tree(rules: Rules, depth: int, chip_depth: int) -> tuple[int, LeafStats]:
     return nodes, leaf.stats
 
 
+def iterations(depth: int, chip_depth: int, pv_first: bool) -> int:
+    """Nodes of iterative deepening 1 .. ``depth`` over the bench positions (CHIP_RULES), each
+    iteration with or without the previous one's PV move first at the host's plies."""
+    total = 0
+    for _, fen in POSITIONS:
+        host = HostSearch(Board(fen), ReferenceLeaf(), chip_depth)
+        result = None
+        for d in range(1, depth + 1):
+            result = host.search(d, prev_pv=result.pv if result and pv_first else ())
+            total += result.nodes
+    return total
+
+
 def estimate(stats: LeafStats) -> float:
     """Clocks per node of the jobs' trees (bench/leaf_tree.py's model, walks at its mean)."""
     clocks = sum(getattr(stats, name) * c for name, c in COSTS.items() if hasattr(stats, name))
@@ -167,8 +180,13 @@ def main(argv=None) -> int:
     if args.games:
         print(f"\ngames: {args.games} per row, depth {args.match_depth} both, against "
               "engine.search.Searcher; W/D/L from the chip's side")
+    plain, pv = (iterations(args.depth, args.chip_depth, first) for first in (False, True))
+    print(f"\nthe host's move order, iterations 1 .. {args.depth}: {plain:,} nodes each "
+          f"iteration on its own, {pv:,} with the previous PV's move first at the host's plies "
+          f"({(pv / plain - 1) * 100:+.1f}%)")
     write_json(args.json, {"depth": args.depth, "chip_depth": args.chip_depth,
-                           "games": args.games, "match_depth": args.match_depth, "rows": out})
+                           "games": args.games, "match_depth": args.match_depth, "rows": out,
+                           "iterations": {"plain": plain, "pv_first": pv}})
     return 0
 
 

@@ -86,6 +86,7 @@ class HostSearch(LeafSearch):
         self.stats = LeafStats()
         self.root, self.root_ply, self.best_move = self.board.ply, 0, None
         self.extensions, self.maybe_check, self.settled = 0, True, False
+        self.killers = {}
         self.leaf_nodes, self.jobs, self.clocks = 0, 0, 0
         self.pv = {}
         self.prev_pv, self.following = list(prev_pv), bool(prev_pv)

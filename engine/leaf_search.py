@@ -17,8 +17,9 @@ job's score is the true score clamped to the window.
   low ``HASH_BITS``), or the fifty-move counter has reached 100 (scored ``CONTEMPT`` against
   the search root's side, as much for the other). Else it tries stage 1 of
   ``capture_finder`` (promotions as queens, then captures MVV/LVA), then the rest of its moves
-  in generation order (stage 2). No legal move: mated (``-(MATE - ply)``) if in check, else
-  stalemate (``DRAW``). No killers, no history.
+  in generation order (stage 2), the ply's two **killers** first (the last two quiet moves that
+  cut off at that ply in the job, the newer first, each where the walk generated it). No legal
+  move: mated (``-(MATE - ply)``) if in check, else stalemate (``DRAW``). No history table.
 * A **quiescence node** (remaining depth <= 0) ``below`` plies under the frontier: in check
   within the first ``QS_CHECK_PLIES`` quiescence plies, an **evasion node**: no stand-pat, every
   legal move in the full-width order, mated if none. Else it stands pat on the evaluation
@@ -73,6 +74,7 @@ class Rules:
     structure: bool = True                #: leaf_structure's terms in the evaluation
     contempt: int = CONTEMPT              #: what a repetition or fifty-move draw costs the
                                           #: search root's side
+    killers: bool = True                  #: two killer moves a ply tried first in stage 2
 
 
 CHIP_RULES = Rules()
@@ -208,6 +210,7 @@ class LeafSearch:
         self.best_move = None
         self.settled = False
         self.maybe_check = True
+        self.killers = {}
         score = self.node(alpha, beta, depth)
         return LeafResult(score, self.best_move, self.stats.nodes, None, self.stats)
 
@@ -322,6 +325,9 @@ class LeafSearch:
                 lo, hi = board.first_move[ply], board.first_move[ply + 1]
                 stats.walk_moves += hi - lo
                 moves = quiet_stage(board.gen_dat[lo:hi])
+                if self.rules.killers:
+                    killers = [k for k in self.killers.get(ply - self.root, ()) if k in moves]
+                    moves = killers + [m for m in moves if m not in killers]
                 made = None  # the first read after the walk fills the eval pipeline
             for m in moves:
                 if stage and m == first:
@@ -344,6 +350,8 @@ class LeafSearch:
                     stats.legal_first_cut += not found
                     self.note_best(m)
                     self.settled = False
+                    if stage == 2 and self.rules.killers:
+                        self.note_killer(ply - self.root, m)
                     return beta
                 found = True
                 if x > alpha:
@@ -390,6 +398,12 @@ class LeafSearch:
     def note_best(self, m: int) -> None:
         if self.board.ply == self.root:
             self.best_move = m
+
+    def note_killer(self, ply: int, m: int) -> None:
+        """A quiet move that cut off: the newer of the ply's two killers."""
+        old = self.killers.get(ply, ())
+        if not old or old[0] != m:
+            self.killers[ply] = (m,) + old[:1]
 
     def ply(self) -> int:
         """The node's ply from the search's root (what a mate score counts)."""

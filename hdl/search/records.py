@@ -19,13 +19,14 @@ from ..common.layouts import SQUARE, MoveLayout
 from .evaluator import SCORE
 from .finder import SLOT_BITS
 
-STACK_BITS = 12  #: the stage-2 move stack: WALK_PLIES plies that walk, <= 323 moves each
+STACK_BITS = 12  #: the stage-2 move stack: WALK_PLIES plies that walk, <= 323 moves each and
+KILLER_SLOTS = 2  #: ... the killers' two places ahead of them
 DEPTH = signed(7)  #: remaining depth: MAX_JOB_DEPTH + MAX_EXTENSIONS down to -QS_PLY_LIMIT
 PLY_BITS = 6
 EXT_BITS = 3   #: check extensions on the line, 0 .. MAX_EXTENSIONS
 FIFTY_BITS = 7  #: the halfmove counter, saturating at 127 (100 is a draw)
 HISTORY_BITS = 5  #: the job's earlier positions, 0 .. REPETITION_PLIES - 1 by index
-assert PLY_RECORDS + 1 <= 1 << PLY_BITS and WALK_PLIES * 323 <= 1 << STACK_BITS
+assert PLY_RECORDS + 1 <= 1 << PLY_BITS and WALK_PLIES * (323 + KILLER_SLOTS) <= 1 << STACK_BITS
 assert -QS_PLY_LIMIT - 1 >= -(1 << DEPTH.width - 1)
 assert MAX_JOB_DEPTH + MAX_EXTENSIONS < 1 << DEPTH.width - 1
 assert MAX_EXTENSIONS < 1 << EXT_BITS and REPETITION_PLIES == 1 << HISTORY_BITS
@@ -52,6 +53,7 @@ FIELDS = {
     "promo_file": 4,                  # the push promotions' cursor
     "vkind": 3, "vsq": SQUARE, "vvalid": 1, "slot": SLOT_BITS,  # the victim and its aggressors
     "base": STACK_BITS, "ptr": STACK_BITS, "end": STACK_BITS,   # the node's stage-2 moves
+    "killed": KILLER_SLOTS,           # the walk found the ply's killers (their places: base +)
     "found": 1,                       # a legal move (full-width: mate or stalemate if none)
     "incheck": 1, "known": 1,         # the side to move in check, once the unit has answered
     "maybe": 1,                       # entered by a move that may give check (may_give_check)

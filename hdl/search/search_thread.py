@@ -62,7 +62,17 @@ from .child_eval import LATENCY as EVAL_LATENCY
 from .child_eval import ChildEval
 from .evaluator import SCORE, Sums, SumsUpdate
 from .finder import MOVE, CaptureFinder
-from .records import FIFTY_BITS, PLY_BITS, STACK_BITS, HistoryWrite, Job, Past, PlyRecords
+from .records import (
+    FIFTY_BITS,
+    KILLER_SLOTS,
+    PLY_BITS,
+    RECORDS,
+    STACK_BITS,
+    HistoryWrite,
+    Job,
+    Past,
+    PlyRecords,
+)
 from .repetition import RepetitionTable
 from .zobrist import HashKeeper
 
@@ -247,6 +257,15 @@ class SearchThread(wiring.Component):
         self.pinned = Signal()          # the pin test found the move under test legal
         self.answers = Signal(2)
         self.hist_len = Signal(range(REPETITION_PLIES + 1))  # the job's earlier positions
+        # the killers: per ply of the job the last two quiet moves that cut off there, the
+        # newer first (valid bits per ply, cleared as a job starts)
+        killers = Memory(shape=data.ArrayLayout(MoveLayout, KILLER_SLOTS), depth=RECORDS,
+                         init=[])
+        m.submodules.killers = killers
+        self.kill_r = killers.read_port(domain="comb")
+        self.kill_w = killers.write_port()
+        self.kill_valid = [Signal(RECORDS, name=f"killer{i}_valid") for i in range(KILLER_SLOTS)]
+        m.d.comb += [self.kill_r.addr.eq(self.ply), self.kill_w.addr.eq(self.ply)]
         self.gives = Signal()          # the move under test may give check (kept for Make)
         self.child_fifty = Signal(FIFTY_BITS)  # the halfmove counter after it
         m.d.comb += [
@@ -311,7 +330,7 @@ class SearchThread(wiring.Component):
                     self.step.eq(0), self.own_eval.eq(job.depth == 0),
                     r.ext.eq(job.ext), r.maybe.eq(1), r.fifty.eq(past.fifty),
                     self.hist_len.eq(past.length),
-                ]
+                ] + [valid.eq(0) for valid in self.kill_valid]
                 root = self.moves.root
                 m.d.comb += [self.moves.control.load.eq(1), root.side.eq(job.side),
                              root.castle.eq(job.castle), root.ep_valid.eq(job.ep_valid),
@@ -430,7 +449,10 @@ class SearchThread(wiring.Component):
                     self._next_capture(m)
                 with m.Case(2):
                     with m.If(r.ptr != r.end):
-                        m.d.sync += [self.cand.eq(self.stack_r.data), r.ptr.eq(r.ptr + 1)]
+                        # past the first killer's place, over the second's if it is empty
+                        skip = (r.ptr == r.base) & ~r.killed[1]
+                        m.d.sync += [self.cand.eq(self.stack_r.data),
+                                     r.ptr.eq(r.ptr + Mux(skip, 2, 1))]
                         m.next = "Test"
                     with m.Elif(r.found):
                         m.d.sync += self.ret.eq(r.alpha)
@@ -457,22 +479,38 @@ class SearchThread(wiring.Component):
             m.next = "Leave"
 
     def _walk(self, m):
-        """Stage 2: the generator's moves onto the stack, stage 1's left out."""
+        """Stage 2: the generator's moves onto the stack, stage 1's left out; the ply's killers,
+        where the walk generates them, into the two places ahead of the others (base, base +
+        1), so that the reads take them first (leaf_search's order)."""
         r, gen = self.r, self.gen
         mv = gen.moves.payload
         stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
+        hits = [self.kill_valid[i].bit_select(self.ply, 1)
+                & (mv.as_value() == self.kill_r.data[i].as_value()) for i in range(KILLER_SLOTS)]
         with self._in(m, "Walk"):
             m.d.comb += gen.start.eq(1)
+            m.d.sync += [self.sp.eq(self.sp + KILLER_SLOTS), r.killed.eq(0)]
             m.next = "Collect"
         with self._in(m, "Collect"):
             m.d.comb += gen.moves.ready.eq(1)
             with m.If(gen.moves.valid & ~stage1):
                 m.d.comb += self.stack_w.en.eq(1)
-                m.d.sync += self.sp.eq(self.sp + 1)
+                with m.If(hits[0]):
+                    m.d.comb += self.stack_w.addr.eq(r.base)
+                    m.d.sync += r.killed[0].eq(1)
+                with m.Elif(hits[1]):
+                    m.d.comb += self.stack_w.addr.eq(r.base + 1)
+                    m.d.sync += r.killed[1].eq(1)
+                with m.Else():
+                    m.d.sync += self.sp.eq(self.sp + 1)
             with m.If(gen.done):
                 m.next = "Collected"
         with self._in(m, "Collected"):
-            m.d.sync += r.end.eq(self.sp)
+            # the first move to read: a killer's place, or the first after them (the address a
+            # clock ahead of Next, as the block RAM wants)
+            first = Mux(r.killed[0], r.base, Mux(r.killed[1], r.base + 1, r.base + KILLER_SLOTS))
+            m.d.comb += self.stack_r.addr.eq(first)
+            m.d.sync += [r.end.eq(self.sp), r.ptr.eq(first)]
             m.next = "Next"
 
     def _test(self, m):
@@ -669,6 +707,8 @@ class SearchThread(wiring.Component):
         with self._in(m, "Return"):
             with m.If(fails_high(x, r.beta)):
                 self._note_best(m)
+                with m.If(r.stage == 2):  # a quiet move cut off: the ply's newer killer
+                    self._note_killer(m)
                 m.d.sync += self.ret.eq(r.beta)
                 m.next = "Leave"
             with m.Else():
@@ -677,6 +717,17 @@ class SearchThread(wiring.Component):
                     m.d.sync += r.alpha.eq(x)
                     self._note_best(m)
                 m.next = "Next"
+
+    def _note_killer(self, m):
+        """leaf_search.note_killer: the move becomes the first killer, the first the second
+        (unless it is the first already)."""
+        ply, move, first = self.ply, self.r.move, self.kill_r.data[0]
+        valid0 = self.kill_valid[0].bit_select(ply, 1)
+        with m.If(~valid0 | (move.as_value() != first.as_value())):
+            m.d.comb += [self.kill_w.en.eq(1), self.kill_w.data[0].eq(move),
+                         self.kill_w.data[1].eq(first)]
+            m.d.sync += [self.kill_valid[0].bit_select(ply, 1).eq(1),
+                         self.kill_valid[1].bit_select(ply, 1).eq(valid0)]
 
     def _note_best(self, m):
         with m.If(self.ply == 0):
