@@ -20,7 +20,7 @@ costs its longest job, a lone first child its own clocks.
 
 from concurrent.futures import ThreadPoolExecutor
 
-from .capture_finder import capture_stage, quiet_stage
+from .capture_finder import capture_stage, is_capture_stage_move, quiet_stage
 from .host_search import DEFAULT_CHIP_DEPTH, HostResult, HostSearch
 from .leaf_search import clamp
 from .search import DRAW, INFINITY, MATE
@@ -108,7 +108,7 @@ class ParallelHostSearch(HostSearch):
         if self.drawn():
             return clamp(self.draw_score(), alpha, beta)
         stats.finder_nodes += 1
-        legal = self._legal_children()
+        legal, pv_move = self._legal_children()
         found = False
         first = 0
         while first < len(legal):
@@ -123,6 +123,8 @@ class ParallelHostSearch(HostSearch):
                 self.pv[here + 1] = pv
                 if x >= beta:
                     self.note_best(m)
+                    if self.rules.killers and not is_capture_stage_move(m) and m != pv_move:
+                        self.note_killer(here, m)
                     return beta
                 found = True
                 if x > alpha:
@@ -133,16 +135,21 @@ class ParallelHostSearch(HostSearch):
             return clamp(-(MATE - self.ply()) if mated else DRAW, alpha, beta)
         return alpha
 
-    def _legal_children(self) -> list[int]:
+    def _legal_children(self) -> tuple[list[int], int | None]:
         """The node's legal moves in the order the serial search tries them (the PV's move,
-        the capture stage, then the walk's moves)."""
+        the capture stage, then the walk's moves, the ply's killers first), and the PV's
+        move."""
         board = self.board
         ply = board.ply
         board.first_move[ply + 1] = board.first_move[ply]  # stage 1 stores nothing
         first = self.first_move()
         moves = list(capture_stage(board, self.stats))
         self.movegen.gen(board)
-        moves += list(quiet_stage(board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]]))
+        quiet = quiet_stage(board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]])
+        if self.rules.killers:
+            killers = [k for k in self.killers.get(ply - self.root, ()) if k in quiet]
+            quiet = killers + [m for m in quiet if m not in killers]
+        moves += quiet
         if first is not None:
             moves = [first] + [m for m in moves if m != first]
         legal = []
@@ -150,7 +157,7 @@ class ParallelHostSearch(HostSearch):
             if board.makemove(m):
                 board.takeback()
                 legal.append(m)
-        return legal
+        return legal, first
 
     def _alone(self, m: int, alpha: int, beta: int, depth: int) -> tuple[int, list[int]]:
         self.board.makemove(m)

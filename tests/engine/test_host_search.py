@@ -7,7 +7,7 @@ import pytest
 from posdata.engine.board import Board
 from posdata.engine.defs import move_uci
 from posdata.engine.host_search import HostSearch, ReferenceLeaf
-from posdata.engine.leaf_search import MAX_EXTENSIONS, LeafSearch
+from posdata.engine.leaf_search import CHIP_RULES, MAX_EXTENSIONS, LeafSearch, Rules
 from posdata.engine.positions import BY_NAME
 from posdata.engine.search import INFINITY
 
@@ -20,8 +20,8 @@ POSITIONS = [BY_NAME["initial"].fen, BY_NAME["position3"].fen,
 class CheckingLeaf:
     """The reference as a leaf searcher, checking each job against the interface's contract."""
 
-    def __init__(self, chip_depth: int, root):
-        self.inner, self.chip_depth, self.root = ReferenceLeaf(), chip_depth, root
+    def __init__(self, chip_depth: int, root, rules=CHIP_RULES):
+        self.inner, self.chip_depth, self.root = ReferenceLeaf(rules=rules), chip_depth, root
         self.jobs = []
 
     def search(self, board, alpha, beta, depth, ply, extensions=0):
@@ -36,10 +36,10 @@ class CheckingLeaf:
         return result
 
 
-def host(fen: str, depth: int, chip_depth: int):
+def host(fen: str, depth: int, chip_depth: int, rules=CHIP_RULES):
     board = Board(fen)
-    leaf = CheckingLeaf(chip_depth, board.ply)
-    result = HostSearch(board, leaf, chip_depth).search(depth)
+    leaf = CheckingLeaf(chip_depth, board.ply, rules)
+    result = HostSearch(board, leaf, chip_depth, rules).search(depth)
     assert board.fen() == fen
     return result, leaf
 
@@ -52,9 +52,14 @@ SPLITS = [(1, 0), (2, 0), (2, 1), (3, 1), (3, 2), (2, 2), (1, 2)]
                           if d < 3 or fen != POSITIONS[3]])
 def test_the_split_does_not_change_the_search(fen, depth, chip_depth):
     """Score, best move and nodes of the host over the reference equal the reference's own
-    search of the root to the same depth."""
+    search of the root to the same depth, but for the killers: each job keeps its own (as a
+    thread does), the host its, so with them the nodes differ (score and best move do not)."""
     result, leaf = host(fen, depth, chip_depth)
     ref = LeafSearch(Board(fen)).run(-INFINITY, INFINITY, depth)
+    assert (result.score, result.best_move) == (ref.score, ref.best_move), (fen, depth)
+    rules = Rules(killers=False)
+    result, leaf = host(fen, depth, chip_depth, rules)
+    ref = LeafSearch(Board(fen), rules=rules).run(-INFINITY, INFINITY, depth)
     assert (result.score, result.best_move, result.nodes) == \
         (ref.score, ref.best_move, ref.nodes), (fen, depth, chip_depth)
     assert result.nodes == result.host_nodes + result.leaf_nodes
