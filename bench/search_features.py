@@ -3,8 +3,9 @@ added one at a time, in nodes and in the clock estimate, and, with ``--games N``
 
 The features are engine.leaf_search.Rules: the check extension (at most MAX_EXTENSIONS on a
 line), evasions in the first QS_CHECK_PLIES quiescence plies, repetition and fifty-move draws,
-leaf_structure's terms in the evaluation, and the draws' contempt. Each row adds one to the row
-above; the last is CHIP_RULES, what the search thread builds.
+leaf_structure's terms in the evaluation, the draws' contempt, and two killers a ply (the
+jobs' and the host's). Each row adds one to the row above; the last is CHIP_RULES, what
+the search thread builds.
 
 Nodes: the host's search (depth ``--depth``, chip depth ``--chip-depth``) over the reference leaf
 search on the search bench's positions (bench/search.py). The estimate: bench/leaf_tree.py's
@@ -45,12 +46,14 @@ from search import DEPTH, POSITIONS
 
 #: each row adds one feature to the row above
 ROWS = (
-    ("none", Rules(max_extensions=0, qs_check_plies=0, draws=False, structure=False)),
-    ("+ check extension", Rules(qs_check_plies=0, draws=False, structure=False)),
-    ("+ evasions", Rules(draws=False, structure=False)),
-    ("+ draws", Rules(structure=False, contempt=0)),
-    ("+ structure", Rules(contempt=0)),
-    ("+ contempt", CHIP_RULES),
+    ("none", Rules(max_extensions=0, qs_check_plies=0, draws=False, structure=False,
+                   killers=False)),
+    ("+ check extension", Rules(qs_check_plies=0, draws=False, structure=False, killers=False)),
+    ("+ evasions", Rules(draws=False, structure=False, killers=False)),
+    ("+ draws", Rules(structure=False, contempt=0, killers=False)),
+    ("+ structure", Rules(contempt=0, killers=False)),
+    ("+ contempt", Rules(killers=False)),
+    ("+ killers", CHIP_RULES),
 )
 assert ROWS[-1][1] == CHIP_RULES
 #: the new events' clocks: an in-check answer (hdl/chip/attack.py LATENCY), a repetition test
