@@ -24,7 +24,7 @@ help:
 	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature; the search thread's clocks per node, its load, projected nodes/s at the 25F clock"
 	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes)"
-	@echo "make bench-features  what each feature of the chip's search buys: nodes and the clock estimate with the check extension, evasions, draws, structure terms and contempt added one at a time (GAMES=100 also plays each row against the software search: hours)"
+	@echo "make bench-features  what each feature of the chip's search buys: nodes and the clock estimate with the check extension, evasions, draws, structure terms, contempt and killers added one at a time (GAMES=100 also plays each row against the software search: hours)"
 	@echo "make bench-play  playing strength: the chip's search against the software search, 200 games at depth 3 through posdata match, two at once (score, Elo and its error bar, draws, threefold) and Win At Chess (solved counts; an hour or so)"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"

@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+from posdata.engine.match import elo
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(REPO, "docs", "measurements.json")
 MARKDOWN = os.path.join(REPO, "docs", "measurements.md")
@@ -98,21 +100,13 @@ def whole_figure(r: dict) -> str:
             f"{w['ratio']:.2f}x {r['peer'].split()[0]} ({w['peer_seconds']:.2f} s)")
 
 
-def elo_text(m: dict) -> str:
-    """The match's Elo difference and its 95 % error bar (None in the JSON: infinite)."""
-    if m["elo"] is None:
-        return "+inf" if m["score"] > 0.5 else "-inf"
-    margin = f"{m['elo_margin']:.0f}" if m["elo_margin"] is not None else "inf"
-    return f"{m['elo']:+.0f} +- {margin}"
-
-
 def play_figure(r: dict) -> str:
     """The chip's match score and Elo, and the suite's solved counts."""
     out = []
     if "match" in r:
         m = r["match"]
         out.append(f"{m['games']} games at depth {r['depth']}: chip +{m['wins']} ={m['draws']} "
-                   f"-{m['losses']}, {100 * m['score']:.1f} %, Elo {elo_text(m)}")
+                   f"-{m['losses']}, {100 * m['score']:.1f} %, Elo {elo.text(m)}")
     if "suite" in r:
         s = r["suite"]
         out.append(f"{s['name']} at depth {s['depth']}: " + ", ".join(
@@ -316,7 +310,7 @@ def section_play(r: dict) -> list[str]:
             score = (t["wins"] + t["draws"] / 2) / n if n else 0
             out.append(f"| {label} | {t['wins']} | {t['draws']} | {t['losses']} | "
                        f"{100 * score:.1f} % |")
-        out += ["", f"Elo difference (chip - software): **{elo_text(m)}** (95 %: D(p) = "
+        out += ["", f"Elo difference (chip - software): **{elo.text(m)}** (95 %: D(p) = "
                     "-400 log10(1/p - 1), the interval of p from the games' score variance, "
                     "engine/match/elo.py). Endings: " + ", ".join(
                         f"{k} {v}" for k, v in m["endings"].items())
@@ -483,7 +477,7 @@ def section_features(r: dict) -> list[str]:
                 f"{row['estimate']:.2f} |")
         if games:
             m = row["match"]
-            line += (f" {m['score']:.1%} | {m['elo']:+.0f} +- {m['elo_margin']:.0f} | "
+            line += (f" {m['score']:.1%} | {elo.text(m)} | "
                      f"{m['threefold']} |")
         out.append(line)
         previous = row["nodes"]

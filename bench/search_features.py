@@ -35,11 +35,12 @@ from dataclasses import asdict
 from leaf_tree import COSTS, WALK_CLOCKS_DEFAULT
 from posdata.engine.board import Board
 from posdata.engine.host_search import DEFAULT_CHIP_DEPTH, HostSearch, ReferenceLeaf
-from posdata.engine.leaf_search import CHIP_RULES, LeafStats, Rules
+from posdata.engine.leaf_search import CHIP_RULES, MAX_JOB_DEPTH, LeafStats, Rules
 from posdata.engine.match import elo
 from posdata.engine.match.book import read_book
 from posdata.engine.match.judge import DRAW, THREEFOLD, WHITE_WINS, Judge
 from posdata.engine.search import Limits, Searcher
+from posdata.hdl.chip.attack import LATENCY as ATTACK_LATENCY
 
 from results import add_json_option, write_json
 from search import DEPTH, POSITIONS
@@ -57,8 +58,9 @@ ROWS = (
 )
 assert ROWS[-1][1] == CHIP_RULES
 #: the new events' clocks: an in-check answer (hdl/chip/attack.py LATENCY), a repetition test
-NEW_COSTS = {"check_waits": 5, "draw_tests": 2, "draw_reads": 1}
+NEW_COSTS = {"check_waits": ATTACK_LATENCY, "draw_tests": 2, "draw_reads": 1}
 MATCH_DEPTH = 3
+MAX_DEPTH = 8  #: the host's depth: deeper takes hours in Python
 PLY_CAP = 200
 
 
@@ -136,11 +138,29 @@ def match(rules: Rules, games: int, depth: int, chip_depth: int, jobs: int) -> d
     w, d, l_ = points[1.0], points[0.5], points[0.0]
     p = elo.score(w, d, l_)
     return {"wins": w, "draws": d, "losses": l_, "score": p,
-            "elo": elo.elo_difference(p), "elo_margin": elo.error_margin(w, d, l_),
+            "elo": elo.finite(elo.elo_difference(p)),
+            "elo_margin": elo.finite(elo.error_margin(w, d, l_)),
             "threefold": sum(reason == THREEFOLD for _, reason in results)}
 
 
 # ---- the command ----------------------------------------------------------------------------
+
+def bad_arguments(args) -> str | None:
+    """What is wrong with the command line, in a few words (None: nothing)."""
+    openings = len(read_book())
+    if not 1 <= args.depth <= MAX_DEPTH:
+        return f"--depth must be 1 .. {MAX_DEPTH}"
+    if not 0 <= args.chip_depth <= MAX_JOB_DEPTH:
+        return f"--chip-depth must be 0 .. {MAX_JOB_DEPTH}"
+    if not 1 <= args.match_depth <= MAX_DEPTH:
+        return f"--match-depth must be 1 .. {MAX_DEPTH}"
+    if args.games < 0 or args.games % 2 or args.games > 2 * openings:
+        return (f"--games must be even and 0 .. {2 * openings} (each of the book's "
+                f"{openings} openings is played with either colour)")
+    if args.jobs < 1:
+        return "--jobs must be at least 1"
+    return None
+
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -152,9 +172,9 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=int, default=2, help="processes for the games (2)")
     add_json_option(p)
     args = p.parse_args(argv)
-    if args.games < 0 or args.games % 2:
-        print("bench/search_features.py: error: --games must be even (each opening is played "
-              "with either colour)", file=sys.stderr)
+    problem = bad_arguments(args)
+    if problem:
+        print(f"bench/search_features.py: error: {problem}", file=sys.stderr)
         return 2
     print("command  " + " ".join([sys.executable, *sys.argv]))
     print(f"host depth {args.depth}, chip depth {args.chip_depth}, the search bench's "
@@ -175,7 +195,7 @@ def main(argv=None) -> int:
             row["match"] = m = match(rules, args.games, args.match_depth, args.chip_depth,
                                      args.jobs)
             line += (f"   {m['wins']}/{m['draws']}/{m['losses']} {m['score']:.1%}, "
-                     f"{elo.shown(m['elo'])} +- {elo.shown(m['elo_margin']).lstrip('+')}, "
+                     f"{elo.text(m)}, "
                      f"{m['threefold']} threefold")
         print(line + f"  ({time.monotonic() - start:.0f} s)", flush=True)
         out.append(row)

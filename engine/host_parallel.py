@@ -80,9 +80,9 @@ class ParallelHostSearch(HostSearch):
             self.batcher.close()
 
     def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
-               prev_pv=()) -> HostResult:
+               prev_pv=(), ply: int = 0) -> HostResult:
         self.parallel_clocks, self.batches, self.rounds = 0, 0, 0
-        return super().search(depth, alpha, beta, prev_pv)
+        return super().search(depth, alpha, beta, prev_pv, ply)
 
     def job(self, alpha: int, beta: int, depth: int) -> int:
         """A job alone (the root, or a first child): it takes the whole chip's time."""

@@ -80,11 +80,13 @@ class HostSearch(LeafSearch):
         self.following = False  # the nodes entered so far lie on prev_pv
 
     def search(self, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
-               prev_pv=()) -> HostResult:
+               prev_pv=(), ply: int = 0) -> HostResult:
         """One search of ``depth`` plies from the board's position with (alpha, beta);
-        ``prev_pv``: the previous iteration's line, its moves tried first."""
+        ``prev_pv``: the previous iteration's line, its moves tried first; ``ply``: the
+        position's distance from the search's root (mates, draws and the contempt's side count
+        from there, so a child searched with ``ply=1`` scores as its parent's search does)."""
         self.stats = LeafStats()
-        self.root, self.root_ply, self.best_move = self.board.ply, 0, None
+        self.root, self.root_ply, self.best_move = self.board.ply, ply, None
         self.extensions, self.maybe_check, self.settled = 0, True, False
         self.killers = {}
         self.leaf_nodes, self.jobs, self.clocks = 0, 0, 0

@@ -57,5 +57,21 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
 
 
 def shown(elo: float) -> str:
-    """An Elo figure to print: signed, whole points, or +-inf."""
-    return f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+    """An Elo figure to print: signed, whole points (never -0), or +-inf."""
+    return f"{round(elo) or 0:+d}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+
+
+def finite(x: float) -> float | None:
+    """A figure for JSON: None where it is infinite (a score of 0 or 1)."""
+    return x + 0.0 if math.isfinite(x) else None  # + 0.0: never -0.0
+
+
+def text(m: dict) -> str:
+    """``-88 +- 45`` from a match's ``score``, ``elo`` and ``elo_margin`` (None: infinite);
+    ``none`` before any game."""
+    if m["score"] is None:
+        return "none"
+    if m["elo"] is None:
+        return "+inf" if m["score"] > 0.5 else "-inf"
+    margin = "inf" if m["elo_margin"] is None else shown(m["elo_margin"]).lstrip("+")
+    return f"{shown(m['elo'])} +- {margin}"

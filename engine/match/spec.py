@@ -107,8 +107,10 @@ def split_words(words: list[str], where: str) -> dict[str, str]:
 
 def parse_engine(words: list[str], each: list[str], where: str) -> EngineSpec:
     """One engine from its words, ``each``'s filling in what it leaves out."""
-    own = split_words(words, where)
-    settings = {**split_words(each, "--each"), **own}
+    own, common = split_words(words, where), split_words(each, "--each")
+    if "cmd" in own or "backend" in own:  # the engine's own choice of program replaces --each's
+        common = {k: v for k, v in common.items() if k not in ("cmd", "backend")}
+    settings = {**common, **own}
     spec = EngineSpec()
     if ("cmd" in settings) == ("backend" in settings):
         raise SpecError(f"{where}: give cmd=COMMAND or backend={'|'.join(BACKENDS)}, "

@@ -2,7 +2,6 @@
 text (``report``), and the one line shown as each game ends (``progress_line``)."""
 
 import hashlib
-import math
 from collections import Counter
 
 from . import elo
@@ -14,10 +13,6 @@ from .sprt import H1, llr
 def tally(records: list[GameRecord], name: str) -> dict:
     points = Counter(r.points(name) for r in records)
     return {"wins": points[1.0], "draws": points[0.5], "losses": points[0.0]}
-
-
-def _finite(x: float) -> float | None:
-    return x + 0.0 if math.isfinite(x) else None  # + 0.0: never -0.0
 
 
 def summarise(match, book_path: str) -> dict:
@@ -42,8 +37,8 @@ def summarise(match, book_path: str) -> dict:
         "games_planned": config.games, "ply_cap": config.ply_cap,
         "concurrency": config.concurrency,
         "games": games, **t, "score": score,
-        "elo": _finite(elo.elo_difference(score)) if games else None,
-        "elo_margin": _finite(elo.error_margin(w, d, l_)) if games else None,
+        "elo": elo.finite(elo.elo_difference(score)) if games else None,
+        "elo_margin": elo.finite(elo.error_margin(w, d, l_)) if games else None,
         "los": elo.likelihood_of_superiority(w, l_),
         "as_white": tally([r for r in records if r.white == first], first),
         "as_black": tally([r for r in records if r.black == first], first),
@@ -78,16 +73,6 @@ def wdl(t: dict) -> str:
     return f"+{t['wins']} ={t['draws']} -{t['losses']}"
 
 
-def elo_text(s: dict) -> str:
-    """``-88 +- 45``; an infinite difference (a score of 0 or 1) as +-inf."""
-    if s["score"] is None:
-        return "none"
-    if s["elo"] is None:
-        return "+inf" if s["score"] > 0.5 else "-inf"
-    margin = f"{s['elo_margin']:.0f}" if s["elo_margin"] is not None else "inf"
-    return f"{round(s['elo']) or 0:+d} +- {margin}"  # never "-0"
-
-
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -105,7 +90,7 @@ def report(s: dict) -> list[str]:
     points = s["wins"] + s["draws"] / 2
     out.append(f"score of {a}: {wdl(s)}, {s['score']:.1%} ({points:g}/{s['games']}); as white "
                f"{wdl(s['as_white'])}, as black {wdl(s['as_black'])}")
-    out.append(f"Elo difference ({a} - {b}): {elo_text(s)} (95 %), LOS {s['los']:.1%}")
+    out.append(f"Elo difference ({a} - {b}): {elo.text(s)} (95 %), LOS {s['los']:.1%}")
     out.append(f"draws: {s['draws']}, by threefold repetition {s['threefold']}")
     out.append("endings: " + ", ".join(f"{k} {v}" for k, v in s["endings"].items()))
     forfeits = {n: k for n, k in s["forfeits"].items() if k}

@@ -330,7 +330,7 @@ def _info(words: list[str], depth, score):
     if words[1:2] == ["string"]:
         return depth, score
     for i, word in enumerate(words[:-1]):
-        if word == "depth" and words[i + 1].isdigit():
+        if word == "depth" and words[i + 1].isascii() and words[i + 1].isdigit():
             depth = int(words[i + 1])
         elif word == "score" and i + 2 < len(words) and words[i + 1] in ("cp", "mate"):
             score = f"{words[i + 1]} {words[i + 2]}"

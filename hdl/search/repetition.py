@@ -95,7 +95,7 @@ class RepetitionTable(wiring.Component):
         # never needs a write of its clock, so ``no_rw_check`` lets it return anything then. Yosys
         # honours it where it merges the register behind a combinational read port itself (as in
         # hdl/chip/move_stack.py); else it builds read-before-write, which the ECP5's block RAM
-        # lacks across its ports, in logic (about 80 flip-flops and a bypass mux).
+        # lacks across its ports, in logic (a register per bit and a bypass mux).
         m.submodules.table = table = Memory(shape=HASH_BITS, depth=ENTRIES, init=[],
                                             attrs={"no_rw_check": 1})
         write, read = table.write_port(), table.read_port(domain="comb")

@@ -54,8 +54,9 @@ def register(sub) -> None:
     p.add_argument("--engine", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="an engine and its settings (see below); give it twice, the first "
                         "engine's view is the one reported")
-    p.add_argument("--each", nargs="+", default=[], metavar="KEY=VALUE",
-                   help="settings for both engines (an engine's own take precedence)")
+    p.add_argument("--each", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                   help="settings for both engines (an engine's own take precedence; "
+                        "cmd= or backend= of its own replaces either of --each's)")
     p.add_argument("--games", type=int_in_range(1, 1_000_000, "--games"), default=None,
                    metavar="N", help="games to play (default: twice the book's lines)")
     p.add_argument("--book", metavar="FILE", default=None,

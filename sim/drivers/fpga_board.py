@@ -444,8 +444,8 @@ class BoardClient:
             try:
                 self._receive(Cmd.SEARCH)
             except BoardRefused as refused:
-                # protocol 2's SEARCH grew the job's past without a new version number: a
-                # bitstream built before takes 6 bytes only
+                # a search bitstream whose SEARCH carries no past (6 bytes) answers a longer
+                # one so; the PING version is shared by every design and does not tell
                 if refused.code == Err.BAD_LENGTH:
                     raise ProtocolError(
                         f"the board on {self.transport.name} refused a {len(job)}-byte SEARCH "

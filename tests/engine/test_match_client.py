@@ -18,6 +18,7 @@ from posdata.engine.match.uci_client import (
     EngineStalled,
     EngineStartError,
     UciClient,
+    _info,
     parse_option,
 )
 
@@ -111,6 +112,14 @@ def test_go_reads_the_last_score_and_the_move(clients):
     client.handshake({})
     answer = client.go("position startpos moves e2e4", "go depth 1", 10)
     assert len(answer.move) == 4 and answer.depth == 1 and answer.score.startswith("cp ")
+
+
+def test_info_lines_keep_what_they_cannot_read():
+    assert _info("info depth 7 seldepth 9 score cp -31 pv e2e4".split(), None, None) == \
+        (7, "cp -31")
+    # a non-ASCII digit ('²'.isdigit() is true) and a line cut short keep the last values
+    assert _info("info depth \u00b2 score mate".split(), 3, "cp 5") == (3, "cp 5")
+    assert _info("info string depth 9".split(), 3, "cp 5") == (3, "cp 5")
 
 
 def test_a_stalled_or_dead_engine_and_an_abort(clients):

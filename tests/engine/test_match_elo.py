@@ -34,6 +34,11 @@ def test_elo_is_the_logistic_inverse_and_infinite_at_the_ends():
     assert elo.elo_difference(1.0) == math.inf and elo.elo_difference(0.0) == -math.inf
     assert elo.error_margin(3, 0, 0) == math.inf  # the interval reaches a score of 1
     assert (elo.shown(-math.inf), elo.shown(147.2), elo.shown(-3.4)) == ("-inf", "+147", "-3")
+    assert elo.shown(-0.4) == "+0"  # never "-0"
+    assert elo.text({"score": 0.45, "elo": -34.9, "elo_margin": 61.2}) == "-35 +- 61"
+    assert elo.text({"score": 1.0, "elo": None, "elo_margin": None}) == "+inf"
+    assert elo.text({"score": 0.5, "elo": 0.0, "elo_margin": None}) == "+0 +- inf"
+    assert elo.text({"score": None, "elo": None, "elo_margin": None}) == "none"
     with pytest.raises(ValueError):
         elo.score(0, 0, 0)
 

@@ -31,6 +31,14 @@ def test_a_uci_command_with_options_and_limits():
     assert parse_engine(["cmd=x", "depth=1", "timeout=0.5"], [], "e").move_timeout() == 0.5
 
 
+def test_an_engines_own_program_replaces_each_s():
+    spec = parse_engine(["backend=tscp"], ["cmd=stockfish", "depth=2"], "--engine 2")
+    assert (spec.command(POSDATA), spec.uci_options(), spec.go()) == (
+        POSDATA, {"Backend": "tscp"}, "go depth 2")
+    spec = parse_engine(["cmd=sf"], ["backend=sw", "depth=2"], "--engine 2")
+    assert spec.command(POSDATA) == ["sf"]
+
+
 @pytest.mark.parametrize("words, each, error", [
     (["depth=3"], [], "give cmd=COMMAND or backend=tscp|gen|sw|hw, one of them"),
     (["cmd=sf", "backend=sw", "depth=1"], [], "not both"),

@@ -66,7 +66,7 @@ class ThreadModel(wiring.Component):
             occupied = self.load.piece != 0
             m.d.sync += pieces.eq(Mux(self.load.sq == 0, 0, pieces) + occupied)
         # the history writes since the last start, summed as ``digest`` weighs them (a sum, not
-        # the thread's table of entries: 32 registers would slow the simulation by a fifth); a
+        # the thread's table of entries: 32 registers would slow every simulation of the board); a
         # front end that writes each of the job's hashes once, to its thread alone, gives
         # digest(its history)
         kept = Signal(HASH_BITS)

@@ -85,7 +85,8 @@ def iteration_move(backend: str, fen: str, depth: int) -> str:
 
 def child_value(backend: str, fen: str, move: str, depth: int) -> int:
     """The root's exact score of ``move`` in an iteration of ``depth + 1``: the child's own
-    search to ``depth``, negated (mate scores shift by a ply, which keeps their order)."""
+    search to ``depth``, negated (for Searcher mate scores shift by a ply, which keeps their
+    order; the chip's search takes the child's ply, for its draws' contempt too)."""
     board = Board(fen)
     board.push_uci(move)
     if backend in ("tscp", "gen"):
@@ -93,7 +94,7 @@ def child_value(backend: str, fen: str, move: str, depth: int) -> int:
     if depth == 0:
         from posdata.engine.leaf_search import LeafSearch
         return -LeafSearch(board).run(-30_001, 30_001, 0, 1).score
-    return -HostSearch(board, ReferenceLeaf(), CHIP_DEPTH).search(depth).score
+    return -HostSearch(board, ReferenceLeaf(), CHIP_DEPTH).search(depth, ply=1).score
 
 
 def check(backend: str, fens: list[str], limits: list[str]) -> int:
@@ -122,8 +123,8 @@ LIMITS = [f"nodes {n}" for n in NODES] + [f"movetime {t}" for t in MOVETIME]
 
 @pytest.mark.parametrize("backend", ["tscp", "sw"])
 def test_searched_moves_only(backend):
-    # nodes 30000 stops the initial position in its fourth iteration: without the last PV's
-    # move first it played b1a3, the first generated move (the defect issue 38 names)
+    # nodes 30000 stops the initial position in its fourth iteration, where a search without
+    # the last PV's move first would play the first generated move
     check(backend, positions(2), ["nodes 1", "nodes 30000", "movetime 1", "movetime 60"])
 
 
