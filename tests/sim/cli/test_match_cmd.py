@@ -213,7 +213,10 @@ def test_ctrl_c_stops_the_engines_and_writes_nothing(tmp_path):
             "--engine", fake("--delay", "0.1", "--pid-file", str(pids[1])),
             "--each", "depth=1", "--book", str(book), "--games", "6", "--ply-cap", "16",
             "--pgn", str(pgn)]
-    run = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+    # SIGINT as a terminal sends it, whatever disposition this suite inherited (a background
+    # job of a non-interactive shell starts with it ignored, and Python keeps that)
+    run = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = run.stderr.readline()  # a game has ended (in about a second): the next one is on
     assert first.startswith("game 1/6"), first
     run.send_signal(signal.SIGINT)
