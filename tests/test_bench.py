@@ -28,7 +28,10 @@ def test_the_whole_process_row_times_both_peers_on_the_same_tree(monkeypatch):
     # perft(2) takes no longer than start-up: the times are only known to be there
     assert min(row["seconds"], row["startup_seconds"], row["peer_seconds"],
                row["peer_startup_seconds"]) > 0
-    assert row["ratio"] == pytest.approx(row["peer_seconds"] / row["seconds"], rel=0.01)
+    # the ratio is of the unrounded times; each time shown is rounded to a millisecond
+    ours, theirs, half = row["seconds"], row["peer_seconds"], 0.0005
+    assert (theirs - half) / (ours + half) - half <= row["ratio"] <= \
+        (theirs + half) / (ours - half) + half
     # what a user types: software, plain, one process (no Dask workers)
     words = row["command"].split()
     assert words[:4] == ["posdata", "perft", "--backend", "sw"]
