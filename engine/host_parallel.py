@@ -145,11 +145,8 @@ class ParallelHostSearch(HostSearch):
         first = self.first_move()
         moves = list(capture_stage(board, self.stats))
         self.movegen.gen(board)
-        quiet = quiet_stage(board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]])
-        if self.rules.killers:
-            killers = [k for k in self.killers.get(ply - self.root, ()) if k in quiet]
-            quiet = killers + [m for m in quiet if m not in killers]
-        moves += quiet
+        moves += self.killers_first(
+            quiet_stage(board.gen_dat[board.first_move[ply]:board.first_move[ply + 1]]))
         if first is not None:
             moves = [first] + [m for m in moves if m != first]
         legal = []

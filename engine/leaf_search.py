@@ -324,10 +324,7 @@ class LeafSearch:
                 self.movegen.gen(board)
                 lo, hi = board.first_move[ply], board.first_move[ply + 1]
                 stats.walk_moves += hi - lo
-                moves = quiet_stage(board.gen_dat[lo:hi])
-                if self.rules.killers:
-                    killers = [k for k in self.killers.get(ply - self.root, ()) if k in moves]
-                    moves = killers + [m for m in moves if m not in killers]
+                moves = self.killers_first(quiet_stage(board.gen_dat[lo:hi]))
                 made = None  # the first read after the walk fills the eval pipeline
             for m in moves:
                 if stage and m == first:
@@ -398,6 +395,13 @@ class LeafSearch:
     def note_best(self, m: int) -> None:
         if self.board.ply == self.root:
             self.best_move = m
+
+    def killers_first(self, moves: list[int]) -> list[int]:
+        """A walk's quiet moves with the node's killers among them first."""
+        if not self.rules.killers:
+            return moves
+        killers = [k for k in self.killers.get(self.board.ply - self.root, ()) if k in moves]
+        return killers + [m for m in moves if m not in killers]
 
     def note_killer(self, ply: int, m: int) -> None:
         """A quiet move that cut off: the newer of the ply's two killers."""

@@ -30,16 +30,20 @@ def job_word(board, alpha: int, beta: int, depth: int, ply: int, extensions: int
     return pack(Job, job_values(board, alpha, beta, depth, ply, extensions))
 
 
+def history_length(board) -> int:
+    """How many earlier positions the thread may compare with."""
+    return min(board.fifty, REPETITION_PLIES, len(board.hist))
+
+
 def history_hashes(board) -> list[int]:
     """The hashes of the positions the thread may compare with, oldest first."""
     n = len(board.hist)
-    kept = min(board.fifty, REPETITION_PLIES, n)
-    return [entry[5] & HASH_MASK for entry in board.hist[n - kept:]]
+    return [entry[5] & HASH_MASK for entry in board.hist[n - history_length(board):]]
 
 
 def past_values(board) -> dict:
     return {"fifty": min(board.fifty, (1 << FIFTY_BITS) - 1),
-            "length": len(history_hashes(board))}
+            "length": history_length(board)}
 
 
 def past_word(board) -> int:
