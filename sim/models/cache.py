@@ -23,29 +23,43 @@ take a lock: parallel workers and concurrent runs may ask for the same model at 
 A run killed mid-build leaves its temporaries behind; the next run that opens the cache removes
 those whose owner is gone (their lock is free, so no build is under way).
 
-Threat model. The cache is the user's own directory: it holds shared libraries that posdata loads
-and runs, so whoever can write it can run code as the user, and no check here could stop them
-(they would rewrite the digest with the library). Hence the digests guard against damage (a full
-disk, an interrupted copy, a half-written file), not tampering. What is checked, so that a
-damaged or hand-edited cache is rebuilt or refused in one line, never a crash:
+Threat model. The cache holds shared libraries that posdata loads and runs: whoever can write
+into it can run code as the user who runs posdata (as root, if root does). So the cache holds
+only what this user made, and every part of it is checked before it is read or loaded:
 
-* the kind's directory belongs to this user (or root) and is not writable by every user: another
-  user's cache (``POSDATA_CACHE`` on a shared ``/tmp``) is refused, not loaded from;
-* index lines are relative paths inside the cache that the artifact itself vouches for;
-* an artifact matches its digest and, a shared library, is as long as its ELF headers say (a
-  truncated library whose digest was recomputed would otherwise be mapped, then SIGBUS);
-* sim.models.library checks the entry points a driver calls before it calls them.
+* everything is made private whatever the umask: directories 0700, files 0600;
+* the kind's directory belongs to this user (or root) and is writable by no one else, neither
+  its group nor every user: another user's cache (``POSDATA_CACHE`` on a shared ``/tmp``), or a
+  group-writable one, is refused in one line, not loaded from. A group-writable cache would let
+  every member of the group replace a library and its digest together, which no digest can catch;
+* an entry's directory and its files (artifact, digest, sources list, lock) and the index's are
+  checked the same way, each file opened without following a link and without blocking (a FIFO
+  put in place of one never hangs a run) and checked on the open descriptor to be a regular file
+  of this user's that no one else can write. An entry that fails is not read: posdata says so in
+  one line, removes it and builds it again; an index line that fails is ignored;
+* the digests then guard against damage (a full disk, an interrupted copy, a half-written file),
+  not tampering; index lines are relative paths inside the cache that the artifact itself vouches
+  for; a shared library is as long as its ELF headers say (a truncated library whose digest was
+  recomputed would otherwise be mapped, then SIGBUS); sim.models.library checks the entry points
+  a driver calls before it calls them.
+
+The directories above the kind's (``~/.cache``) are taken to be the user's own, as the home
+directory is.
 """
 
+import errno
 import fcntl
 import hashlib
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from importlib import resources
+
+from posdata.hdl.common.regular_files import RefusedFile, kind_of, open_regular
 
 from .elf import shortfall
 from .toolchain import ToolchainError
@@ -56,6 +70,10 @@ TEMP_PREFIX = ".tmp-"
 #: a temporary outside any entry (an index line being written, a scratch directory being set
 #: up) this old has no owner left: writing one takes milliseconds
 STALE_SECONDS = 600
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+#: the most a digest, a sources list or an index line holds (each is a line or a few)
+SMALL_FILE = 1 << 16
+LOCK = ".lock"
 
 
 class CacheError(ToolchainError):
@@ -98,13 +116,59 @@ def python_files(folder, prefix: str = "") -> list[str]:
     return sorted(out)
 
 
+def foreign(st: os.stat_result) -> str | None:
+    """Why a file or directory with status ``st`` is not this user's alone, or None."""
+    if st.st_uid not in (os.geteuid(), 0):
+        return f"belongs to another user (uid {st.st_uid})"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        who = "every user" if st.st_mode & stat.S_IWOTH else "its group"
+        return f"is writable by {who} (mode {stat.S_IMODE(st.st_mode):04o})"
+    return None
+
+
+def distrust(path: str, directory: bool = False) -> str | None:
+    """Why ``path`` (not followed if a link) cannot be trusted as a private regular file (a
+    private directory if ``directory``), or None: also None when there is nothing there."""
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    test = stat.S_ISDIR if directory else stat.S_ISREG
+    if not test(st.st_mode):
+        return f"is {kind_of(st.st_mode)}"
+    return foreign(st)
+
+
+def open_private(path: str) -> int:
+    """A read-only descriptor of ``path``: a regular file, not a link, private to this user
+    (checked on the descriptor); else an OSError saying why."""
+    fd = open_regular(path, follow=False)
+    why = foreign(os.fstat(fd))
+    if why:
+        os.close(fd)
+        raise RefusedFile(errno.EPERM, f"it {why}", path)
+    return fd
+
+
+def read_private(path: str) -> str:
+    """The text of a small private file (a digest, a sources list, an index line)."""
+    with os.fdopen(open_private(path), "rb") as f:
+        data = f.read(SMALL_FILE + 1)
+    if len(data) > SMALL_FILE:
+        raise RefusedFile(errno.EFBIG, f"it is larger than {SMALL_FILE:,} bytes", path)
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise RefusedFile(errno.EILSEQ, "it is not text", path) from None
+
+
 def file_digest(path: str) -> str:
-    with open(path, "rb") as f:
+    with os.fdopen(open_private(path), "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Readers see the old file or the new one, never a part of either."""
+    """Readers see the old file or the new one, never a part of either (private: 0600)."""
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=TEMP_PREFIX)
     try:
         with os.fdopen(fd, "w") as f:
@@ -119,10 +183,9 @@ def intact(path: str) -> bool:
     """Is ``path`` exactly the file that was built (its recorded digest matches), and whole
     (a shared library as long as its headers say)?"""
     try:
-        with open(path + DIGEST_SUFFIX) as f:
-            recorded = f.read().split()
+        recorded = read_private(path + DIGEST_SUFFIX).split()
         return bool(recorded) and recorded[0] == file_digest(path) and shortfall(path) is None
-    except OSError:  # either file missing or unreadable
+    except OSError:  # either file missing, unreadable or not private
         return False
 
 
@@ -138,8 +201,7 @@ def index_target(line: str) -> str | None:
 
 def vouches_for(path: str, sources_key: str) -> bool:
     try:
-        with open(path + SOURCES_SUFFIX) as f:
-            return sources_key in f.read().split()
+        return sources_key in read_private(path + SOURCES_SUFFIX).split()
     except OSError:
         return False
 
@@ -147,16 +209,25 @@ def vouches_for(path: str, sources_key: str) -> bool:
 @contextmanager
 def _locked(directory: str, wait: bool = True):
     """The entry's lock (yields False, without waiting, if ``wait`` is off and it is taken)."""
-    with open(os.path.join(directory, ".lock"), "a") as f:
+    path = os.path.join(directory, LOCK)
+    # no link followed, no wait on a FIFO (ENXIO), a regular file checked
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                 PRIVATE_FILE)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise RefusedFile(errno.EINVAL, f"it is {kind_of(mode)}, not a regular file", path)
         try:
-            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             yield False
             return
         try:
             yield True
         finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def _remove(path: str) -> None:
@@ -178,6 +249,46 @@ class ModelCache:
         self.dir = os.path.abspath(os.path.join(root or cache_root(), kind))
         self.sweep()
 
+    def entry_problem(self, directory: str, name: str) -> str | None:
+        """Why entry ``directory`` (its artifact ``name``) is not this user's alone, or None."""
+        why = distrust(directory, directory=True)
+        if why:
+            return f"{directory} {why}"
+        for file in (name, name + DIGEST_SUFFIX, name + SOURCES_SUFFIX, LOCK):
+            path = os.path.join(directory, file)
+            why = distrust(path)
+            if why:
+                return f"{path} {why}"
+        return None
+
+    def renew(self, path: str, why: str) -> None:
+        """Remove the untrusted entry (or index) ``path``, saying so: it is built again."""
+        print(f"posdata: in the model cache, {why}: posdata loads code from there, so it "
+              f"removes {path} and builds it again", file=sys.stderr, flush=True)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise CacheError(f"cannot remove {path} from the model cache ({why}): "
+                             f"{e.strerror or e}; remove it by hand, or set POSDATA_CACHE to a "
+                             f"directory of your own") from None
+
+    def make_private(self, directory: str) -> None:
+        """``directory`` (an entry, the index) and the cache above it, made 0700 whatever the
+        umask (mkdir's mode is only ever narrowed by it)."""
+        root = os.path.dirname(self.dir)
+        if not os.path.isdir(root):
+            os.makedirs(root, mode=PRIVATE_DIR, exist_ok=True)
+        for path in (self.dir, directory):
+            try:
+                os.mkdir(path, PRIVATE_DIR)
+            except FileExistsError:
+                pass
+
     def artifact(self, key: str, name: str, build) -> str:
         """Path of the intact artifact ``name`` of entry ``key``, calling
         ``build(directory, output)`` first when there is none: it writes its inputs into the
@@ -186,10 +297,13 @@ class ModelCache:
         self.check_owner()
         directory = os.path.join(self.dir, key)
         path = os.path.join(directory, name)
-        if intact(path):
+        why = self.entry_problem(directory, name)
+        if why:
+            self.renew(directory, why)
+        elif intact(path):
             return path
         try:
-            os.makedirs(directory, exist_ok=True)
+            self.make_private(directory)
             with _locked(directory):
                 if intact(path):  # another process built it while this one waited
                     return path
@@ -197,6 +311,7 @@ class ModelCache:
                 os.close(fd)
                 try:
                     build(directory, tmp)
+                    os.chmod(tmp, PRIVATE_FILE, follow_symlinks=False)  # the tool's umask'd mode
                     digest = file_digest(tmp)
                     os.replace(tmp, path)
                 except BaseException:
@@ -214,15 +329,19 @@ class ModelCache:
     def lookup(self, sources_key: str) -> str | None:
         """The intact artifact last built from these sources, if any (None also for an index
         line that leads anywhere else: the model is then built again, and the line rewritten)."""
+        index = os.path.join(self.dir, "index")
+        if distrust(index, directory=True):
+            return None  # remember() replaces it
         try:
-            with open(os.path.join(self.dir, "index", sources_key)) as f:
-                target = index_target(f.read().strip())
-        except (OSError, UnicodeDecodeError):
+            target = index_target(read_private(os.path.join(index, sources_key)).strip())
+        except OSError:
             return None
         if target is None:
             return None
         self.check_owner()
         path = os.path.join(self.dir, target)
+        if self.entry_problem(os.path.dirname(path), os.path.basename(path)):
+            return None  # artifact() says why, and builds it again
         return path if vouches_for(path, sources_key) and intact(path) else None
 
     def remember(self, sources_key: str, path: str) -> None:
@@ -232,14 +351,16 @@ class ModelCache:
         try:
             with _locked(os.path.dirname(path)):
                 try:
-                    with open(path + SOURCES_SUFFIX) as f:
-                        keys = f.read().split()
-                except FileNotFoundError:
+                    keys = read_private(path + SOURCES_SUFFIX).split()
+                except OSError:  # none yet, or damaged (rewritten: it only saves time)
                     keys = []
                 if sources_key not in keys:
                     write_atomic(path + SOURCES_SUFFIX, "".join(f"{k}\n" for k in
                                                                 [*keys, sources_key]))
-            os.makedirs(index, exist_ok=True)
+            why = distrust(index, directory=True)
+            if why:
+                self.renew(index, f"{index} {why}")
+            self.make_private(index)
             write_atomic(os.path.join(index, sources_key),
                          os.path.relpath(path, self.dir) + "\n")
         except OSError:
@@ -250,7 +371,7 @@ class ModelCache:
         """A working directory inside the cache for a tool's files (removed afterwards; by the
         next run that opens the cache if this one is killed)."""
         try:
-            os.makedirs(self.dir, exist_ok=True)
+            self.make_private(self.dir)
             work = tempfile.mkdtemp(dir=self.dir, prefix=TEMP_PREFIX)
         except OSError as e:
             raise self.unwritable(e) from None
@@ -275,8 +396,8 @@ class ModelCache:
                     self._sweep_scratch(path)
                 elif name == "index":
                     self._sweep_old(path)
-                elif os.path.isdir(path):
-                    self._sweep_entry(path)
+                elif distrust(path, directory=True) is None and os.path.isdir(path):
+                    self._sweep_entry(path)  # an untrusted entry is left to artifact()
             except OSError:  # a read-only cache, or another run sweeping too
                 pass
 
@@ -308,14 +429,15 @@ class ModelCache:
             st = os.stat(self.dir)
         except OSError:
             return  # not made yet: this user makes it
-        if st.st_uid not in (os.geteuid(), 0):
-            raise CacheError(f"the model cache {self.dir} belongs to another user (uid "
-                             f"{st.st_uid}): posdata loads code from it, so it will not; set "
-                             f"POSDATA_CACHE to a directory of your own")
-        if st.st_mode & stat.S_IWOTH:
-            raise CacheError(f"the model cache {self.dir} is writable by every user: posdata "
-                             f"loads code from it, so it will not; chmod o-w it, or set "
-                             f"POSDATA_CACHE to a directory of your own")
+        if not stat.S_ISDIR(st.st_mode):
+            raise CacheError(f"the model cache {self.dir} is {kind_of(st.st_mode)}, not a "
+                             f"directory: remove it, or set POSDATA_CACHE to a directory of your "
+                             f"own")
+        why = foreign(st)
+        if why:
+            fix = "" if st.st_uid not in (os.geteuid(), 0) else "chmod go-w it, or "
+            raise CacheError(f"the model cache {self.dir} {why}: posdata loads code from it, so "
+                             f"it will not; {fix}set POSDATA_CACHE to a directory of your own")
 
     def concerns(self, error: OSError) -> bool:
         """Is ``error`` about the cache: a path inside it, one of the directories it is made

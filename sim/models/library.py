@@ -4,6 +4,9 @@ rejects, one without the entry points the driver calls (another design's model, 
 all), one built for another hardware contract."""
 
 import ctypes
+import os
+
+from posdata.hdl.common.regular_files import open_regular
 
 from .elf import shortfall
 from .entry_constants import check_contract
@@ -19,6 +22,7 @@ def load_model(path: str, what: str, entry_points: tuple[str, ...],
     """The library at ``path``, which must be ``what`` (``"the compiled move generator"``)
     with ``entry_points``, and written against this host's hardware contract if ``contract``."""
     try:
+        os.close(open_regular(path))  # a FIFO or device: refused, not waited on
         short = shortfall(path)
     except OSError as e:
         raise ToolchainError(f"cannot read {what} at {path}: {e.strerror or e}") from None
