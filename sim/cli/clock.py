@@ -10,10 +10,14 @@ import os
 import time
 from dataclasses import dataclass
 
+from posdata.hdl.common.regular_files import read_regular
+
 from .common import MHZ_RANGE, CliError
 
 #: what ran: a projected time is at the clock of a build that holds it
 DESIGNS = ("chip", "generator", "search")
+#: a synthesis report is a few kilobytes; anything far larger is not one
+REPORT_LIMIT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -48,9 +52,8 @@ def latest_clock(build_dir: str = "build", board: str = "*",
     # `synth` writes report.json last, and only into a complete build: a build under way or
     # failed (in a directory of its own beside this one) has none here
     for path in glob.glob(os.path.join(build_dir, "synth", board, "report.json")):
-        try:
-            with open(path) as f:
-                report = json.load(f)
+        try:  # a FIFO or device put there (a shared folder) is passed over, not waited on
+            report = json.loads(read_regular(path, REPORT_LIMIT))
             fmax = float(report["fmax_mhz"])
             mtime = os.path.getmtime(path)
         except (OSError, ValueError, KeyError, TypeError, RecursionError, AttributeError):

@@ -1,7 +1,9 @@
 """posdata export: the gateware as Verilog or RTLIL, for tools other than Amaranth."""
 
+import sys
+
 from .common import CliError, int_in_range
-from .outputs import Outputs
+from .outputs import STDOUT, Outputs
 
 #: UART clocks per bit: 4 (the least the UART samples a bit with: hdl.link.uart) .. 2**24
 #: (300 baud at 5 GHz)
@@ -17,8 +19,9 @@ def register(sub) -> None:
                     "generator: module posdata_movegen, the ports docs/cli.md lists; board: "
                     "module posdata_board, the perft chip behind its UART front end (clk, rst, "
                     "rx, tx, busy, self_test).")
-    p.add_argument("--verilog", metavar="FILE", help="write Verilog to FILE")
-    p.add_argument("--rtlil", metavar="FILE", help="write RTLIL to FILE")
+    p.add_argument("--verilog", metavar="FILE", help="write Verilog to FILE (- for standard "
+                   "output)")
+    p.add_argument("--rtlil", metavar="FILE", help="write RTLIL to FILE (- for standard output)")
     p.add_argument("--design", choices=("generator", "board"), default="generator",
                    help="generator (default) or board")
     p.add_argument("--divisor", type=int_in_range(MIN_DIVISOR, MAX_DIVISOR, "--divisor"),
@@ -41,7 +44,7 @@ def run(args) -> int:
               if path is not None]
     with Outputs() as outputs:
         for path, option, _ in wanted:  # every output checked before any is made
-            outputs.add(path, option)
+            outputs.add(path, option, stdout=True)
         written = []
         for path, option, make in wanted:
             try:
@@ -55,6 +58,8 @@ def run(args) -> int:
                 raise CliError(f"cannot write {path} ({option}): {e.strerror or e}") from None
             written.append((path, text))
         outputs.commit()
-    for path, text in written:
-        print(f"{path}: module {module_name(args.design)}, {text.count(chr(10))} lines")
+    for path, text in written:  # about standard output's text, beside it on stderr
+        print(f"{'standard output' if path == STDOUT else path}: module "
+              f"{module_name(args.design)}, {text.count(chr(10))} lines",
+              file=sys.stderr if STDOUT in (args.verilog, args.rtlil) else sys.stdout)
     return 0

@@ -6,6 +6,9 @@ import json
 import os
 import time
 
+from posdata.hdl.common.regular_files import read_regular
+
+from .clock import REPORT_LIMIT
 from .common import CliError, add_json_arg, float_in_range, int_in_range, print_json
 
 #: the board's serial port reappears once the programmer lets go of the FTDI chip (on the
@@ -169,9 +172,10 @@ def generator_alone(board: str, what: str) -> str:
 
 def read_report(path: str) -> dict:
     try:
-        with open(path) as f:
-            report = json.load(f)
-    except (OSError, ValueError, RecursionError) as e:
+        report = json.loads(read_regular(path, REPORT_LIMIT))
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    except (ValueError, RecursionError) as e:
         raise CliError(f"cannot read {path}: {e}") from None
     if not isinstance(report, dict):
         raise CliError(f"{path} is not a synthesis report")

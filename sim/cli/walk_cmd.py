@@ -7,7 +7,7 @@ from posdata.engine.pieces import PieceError
 from ..views import walk_entries
 from ..views.walk import WalkError, piece_walk, render_svg, render_text
 from .common import CliError, add_variant_arg
-from .outputs import write_whole
+from .outputs import STDOUT, write_whole
 
 
 def register(sub) -> None:
@@ -30,7 +30,8 @@ def register(sub) -> None:
                             "gQ, mRcpR, nN, FfW, R4, ...), walked as White's; one that a walk "
                             "cannot hold is refused in one line")
     p.add_argument("--square", required=True, metavar="SQ", help="the from-square, e.g. d4")
-    p.add_argument("--svg", metavar="FILE", help="also write the drawing as SVG to FILE")
+    p.add_argument("--svg", metavar="FILE", help="also write the drawing as SVG to FILE (- "
+                   "writes it to standard output, instead of the text)")
     p.set_defaults(run=run)
 
 
@@ -55,6 +56,7 @@ def run(args) -> int:
             raise CliError(str(e)) from None
     svg, text = (view.render_svg, view.render_text) if view else (render_svg, render_text)
     if args.svg is not None:
-        write_whole([(args.svg, "--svg", svg(walk))])
-    print(text(walk), end="")
+        write_whole([(args.svg, "--svg", svg(walk))], stdout=True)
+    if args.svg != STDOUT:  # the SVG alone on standard output, for a pipe
+        print(text(walk), end="")
     return 0

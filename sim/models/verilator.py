@@ -180,7 +180,7 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
         command = [verilator, *flags, *waivers, "--prefix", prefix,
                    "--top-module", module_name(design), "--Mdir", obj, "-o", output, "model.v",
                    entry_name]
-        os.makedirs(obj, exist_ok=True)
+        os.makedirs(obj, mode=0o700, exist_ok=True)
         try:
             with Ticker(quiet=not verbose) as ticker:  # 20-90 s: the time so far, then in all
                 ticker.step(f"posdata: building the Verilator model of {what}")

@@ -122,3 +122,30 @@ def test_the_demo_without_synthesis_takes_the_ulx3s_clock_or_mhz(builds, monkeyp
     assert main(["demo"]) == 0
     assert main(["demo", "--mhz", "60"]) == 0
     assert [c.mhz for c in seen] == [90.81, 60]  # never the newer iCEBreaker's 41.97
+
+
+@pytest.mark.parametrize("special", ["FIFO", "directory", "huge"])
+def test_a_report_that_is_no_regular_file_is_passed_over_not_waited_on(builds, tmp_path,
+                                                                       special):
+    """A FIFO put at report.json (a shared working folder) blocked every hw run on open()."""
+    import threading
+    path = tmp_path / "build" / "synth" / "ulx3s-85f" / "report.json"
+    path.parent.mkdir(parents=True)
+    if special == "FIFO":
+        os.mkfifo(path)
+    elif special == "directory":
+        path.mkdir()
+    else:  # a valid report padded past what any report holds
+        path.write_text(json.dumps({"board": "ulx3s-85f", "fmax_mhz": 50.0, "engines": 1,
+                                    "pad": " " * (2 << 20)}))
+    os.utime(path, (3_000, 3_000))  # the newest
+    found = []
+    worker = threading.Thread(target=lambda: found.append(latest_clock(design="chip")),
+                              daemon=True)
+    worker.start()
+    worker.join(5)  # a refusal takes milliseconds: the guard is far above it
+    if worker.is_alive():
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))  # let it go
+        worker.join()
+        pytest.fail("latest_clock waited on a FIFO")
+    assert found[0].mhz == 90.81 and found[0].board == "ulx3s-25f"
