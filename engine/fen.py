@@ -11,9 +11,15 @@ outermost rook on that side of the king, a file letter names an inner one) and S
 Material: a side has at most 16 pieces and 8 pawns, and its pieces beyond the variant's starting
 army (per kind) must be ones it can promote to, no more of them than its missing pawns. That
 bounds every position the engine accepts (the hardware's move stack is sized by it).
+
+Checks: no one move gives more than two, nor two from opposite sides of the king along a line,
+nor, after the double step an en passant square implies, a check that step cannot have given
+(python-chess's ``Board.status()`` rules; ``_check_checks`` says in which variants). The side
+not to move in check is refused by ``engine.board.Board``, whose attack test knows every variant.
 """
 
 from dataclasses import dataclass
+from functools import cache
 
 from .chess960 import castle_for
 from .defs import (
@@ -29,7 +35,7 @@ from .defs import (
     SQUARE_NAMES,
     WHITE,
 )
-from .pieces import parse_piece
+from .pieces import AttackKind, parse_piece
 from .variants import CHESS, Variant
 
 MAX_PIECES = 16
@@ -92,6 +98,8 @@ def parse_fen(text: str, variant: Variant = CHESS, check_material: bool = True) 
         ep, ep_victim = _parse_ep_pair(ep_s, side, color, piece, variant.pawn)
     else:
         ep = _parse_ep(ep_s, side, color, piece)
+
+    _check_checks(color, piece, side, ep, variant)
 
     fifty, fullmove = 0, 1
     if len(fields) == 6:
@@ -166,6 +174,116 @@ def _check_material(color: list[int], piece: list[int], variant: Variant) -> Non
         if extra > MAX_PAWNS - pawns:
             raise FenError(f"impossible material: {name} has {extra} pieces beyond its starting "
                            f"army but only {MAX_PAWNS - pawns} missing pawns to promote")
+
+
+#: the attacks the check rules account for: leaps (no move uncovers one) and rook and bishop
+#: lines (a square a move empties lies on one line from the king: it uncovers one check at most)
+_LINES = AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
+_COUNTED_ATTACKS = AttackKind.PAWN | AttackKind.KNIGHT_LEAPER | AttackKind.KING_STEP | _LINES
+
+
+@cache
+def _counted_kinds(variant: Variant) -> dict | None:
+    """Per piece code its attacks, if the check rules hold in ``variant``, else None. They hold
+    where the pawn is orthodox and every piece attacks with ``_COUNTED_ATTACKS`` alone: chess,
+    chess960, amazon, almost, chigorin. Not in nightrider (an en passant capture can uncover a
+    rook and a nightrider at once: a triple check), grasshopper (a piece arriving makes a hurdle:
+    a check by a piece that did not move), nor, not worked out, where pieces or pawns move
+    otherwise than they capture (hoppelpoppel, berolina, pawnsideways, shatranj, makruk)."""
+    if variant.pawn is not None or any(variant.moded(p.code) for p in variant.pieces):
+        return None
+    kinds = {p.code: variant.attack_kinds(WHITE, p.code) for p in variant.pieces}
+    return None if any(k & ~_COUNTED_ATTACKS for k in kinds.values()) else kinds
+
+
+def _check_checks(color: list[int], piece: list[int], side: int, ep: int,
+                  variant: Variant) -> None:
+    """The checks on the side to move's king must be ones the last move can have given: two
+    at most, not from both sides of the king along one line (each would have been given
+    before the other); after a double step (``ep``) one, by the pawn or uncovered by it."""
+    kinds = _counted_kinds(variant)
+    if kinds is None:
+        return
+    king = next(sq for sq in range(64) if color[sq] == side and piece[sq] == KING)
+    occupied = [c != EMPTY for c in color]
+    checkers = _attackers(king, side ^ 1, color, piece, occupied, kinds)
+    if not checkers:
+        return
+    name = f"the {_SIDE_NAMES[side]} king on {SQUARE_NAMES[king]}"
+    squares = ", ".join(SQUARE_NAMES[sq] for sq in checkers)
+    if len(checkers) > 2:
+        raise FenError(f"impossible position: {len(checkers)} pieces give check to {name} "
+                       f"({squares}); one move gives 2 at most")
+    if ep != NO_SQUARE:
+        pushed_to = ep - 8 if side == WHITE else ep + 8
+        pushed_from = ep + 8 if side == WHITE else ep - 8
+        step = f"the double step {SQUARE_NAMES[pushed_from]}-{SQUARE_NAMES[pushed_to]}"
+        if len(checkers) > 1:
+            raise FenError(f"impossible position: 2 pieces give check to {name} ({squares}) "
+                           f"after {step} (en passant square {SQUARE_NAMES[ep]}), which gives "
+                           f"one at most")
+        # as python-chess: the squares occupied before the step, the pieces where they stand
+        occupied[pushed_to], occupied[pushed_from] = False, True
+        if checkers[0] != pushed_to and _attackers(king, side ^ 1, color, piece, occupied,
+                                                    kinds):
+            raise FenError(f"impossible position: {name} was in check before {step} "
+                           f"(en passant square {SQUARE_NAMES[ep]}) and still is")
+    elif len(checkers) == 2 and _between(checkers[0], checkers[1], king):
+        raise FenError(f"impossible position: {name} is in check from both sides along a line "
+                       f"({squares}); no one move gives both")
+
+
+def _attackers(target: int, by: int, color: list[int], piece: list[int], occupied: list[bool],
+               kinds_of: dict) -> list[int]:
+    """The squares of ``by``'s pieces that attack ``target``, lines blocked by ``occupied``
+    (``kinds_of``: per piece code its attacks, of ``_COUNTED_ATTACKS``)."""
+    relations = _relations(by, target)
+    out = []
+    for sq in range(64):
+        if color[sq] == by:
+            relation = relations[sq]
+            if relation is not None and kinds_of[piece[sq]] & relation[0] \
+                    and not any(occupied[s] for s in relation[1]):
+                out.append(sq)
+    return out
+
+
+@cache
+def _relations(by: int, target: int) -> tuple:
+    """Per square, None or (the attacks of ``_COUNTED_ATTACKS`` by which a piece of ``by``
+    there reaches ``target``, the squares between that must be empty)."""
+    tf, tr = target & 7, target >> 3
+    out = []
+    for sq in range(64):
+        df, dr = tf - (sq & 7), tr - (sq >> 3)
+        adf, adr = abs(df), abs(dr)
+        kinds = AttackKind(0)
+        if adf == 1 and dr == (1 if by == WHITE else -1):
+            kinds |= AttackKind.PAWN
+        if {adf, adr} == {1, 2}:
+            kinds |= AttackKind.KNIGHT_LEAPER
+        if max(adf, adr) == 1:
+            kinds |= AttackKind.KING_STEP
+        if (adf == 0) != (adr == 0):
+            kinds |= AttackKind.ORTHOGONAL_RIDER
+        if adf == adr != 0:
+            kinds |= AttackKind.DIAGONAL_RIDER
+        between = tuple(_squares_between(sq, target)) if kinds & _LINES else ()
+        out.append((kinds, between) if kinds else None)
+    return tuple(out)
+
+
+def _squares_between(a: int, b: int) -> range:
+    """The squares strictly between ``a`` and ``b``, on a rank, file or diagonal."""
+    df, dr = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
+    step = (df > 0) - (df < 0) + 8 * ((dr > 0) - (dr < 0))
+    return range(a + step, b, step)
+
+
+def _between(a: int, b: int, sq: int) -> bool:
+    """Is ``sq`` between ``a`` and ``b`` on a rank, file or diagonal through both?"""
+    df, dr = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
+    return (df == 0 or dr == 0 or abs(df) == abs(dr)) and sq in _squares_between(a, b)
 
 
 def _parse_castling(text: str, color: list[int], piece: list[int]) -> int:

@@ -258,6 +258,9 @@ def test_bad_fen_keeps_the_position(uci):
     uci.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")
     assert "bad FEN" in uci.expect("info string position:")
     assert fen_of(uci) == before
+    uci.send("position fen 4k3/8/8/8/1b5b/8/3n4/r3K2r w - - 0 1")  # three checks
+    assert "impossible position: 3 pieces give check" in uci.expect("info string position:")
+    assert fen_of(uci) == before
 
 
 def test_illegal_move_stops_the_move_list(uci):

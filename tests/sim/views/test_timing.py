@@ -17,7 +17,7 @@ CORNERS = (
     ("3B2k1/K7/2Q5/Q3Q3/8/8/8/2Q5 w - - 0 1", True),   # queens, one after the other
     ("1b1r4/8/K4n2/P1q5/7k/5b2/pppppppp/NRBRBRBQ b - - 0 1", True),  # promotions, 4 clocks each
     ("r3k2r/3Q4/3qQ3/r7/8/8/2q5/R3K2R b KQkq - 0 1", True),  # ... and castling after it
-    ("8/3K4/3r4/3B1p2/8/2Q5/4k2P/1q6 w - f6 0 1", True),    # ... and en passant
+    ("8/3K4/2r5/3B1p2/8/2Q5/4k2P/1q6 w - f6 0 1", True),    # ... and en passant
     ("8/2k5/8/pb4K1/4q3/5R2/8/8 b - - 0 1", True),          # four pieces are enough
     ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", False),     # promotions both ways
     ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", False),               # a lone king
