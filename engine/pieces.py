@@ -9,9 +9,10 @@ Atoms (a leap of (x, y) squares, in all eight symmetric directions):
 
 A doubled atom is a rider: it repeats its leap along the same line until the edge or the first
 occupied square (WW rook, FF bishop, NN nightrider, DD, AA); a number after an atom limits the
-ride (``W3``, ``R4``; ``0`` is unlimited). Shorthands: ``K`` = ``WF`` (king), ``R`` = ``WW``,
-``B`` = ``FF``, ``Q`` = ``RB``. A definition is a compound of components written one after
-another, optionally joined by ``+`` or spaces: ``QN`` (amazon), ``R+N`` (chancellor), ``NN``.
+ride (``W3``, ``R4``; ``0`` is unlimited; at most ``7``, the board's longest ride). Shorthands:
+``K`` = ``WF`` (king), ``R`` = ``WW``, ``B`` = ``FF``, ``Q`` = ``RB``. A definition is a compound
+of components written one after another, optionally joined by ``+`` or spaces: ``QN`` (amazon),
+``R+N`` (chancellor), ``NN``.
 
 Modifiers, written before the atom they modify (a shorthand's atoms all take them):
 
@@ -367,11 +368,14 @@ def component_rays(components, frm: int) -> list[list[int]]:
 def parse_piece(text: str, pawn: bool = False) -> PieceMoves:
     """Parse a definition (``"QN"``, ``"R+N"``, ``"mNcB"``, ``"gQ"``); PieceError if it is not
     one, or if posdata cannot hold it. ``pawn``: a pawn's definition (``i`` and ``e`` allowed)."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
         raise PieceError(f"empty piece definition: {text!r}")
+    shown = _quoted(text)  # the definition in error lines
+    if not text.strip():
+        raise PieceError(f"empty piece definition: {shown}")
     spelled = text.replace("+", "").replace(" ", "")
     if not spelled:
-        raise PieceError(f"empty piece definition: {text!r}")
+        raise PieceError(f"empty piece definition: {shown}")
     components = []
     i = 0
     while i < len(spelled):
@@ -380,11 +384,11 @@ def parse_piece(text: str, pawn: bool = False) -> PieceMoves:
             mods += spelled[i]
             i += 1
         if i == len(spelled):
-            raise PieceError(f"piece definition {text!r}: unknown atom: the definition ends "
-                             f"after the modifiers {mods!r}")
+            raise PieceError(f"piece definition {shown}: unknown atom: the definition ends "
+                             f"after the modifiers {_quoted(mods)}")
         atom = spelled[i]
         if atom not in ATOM_STEPS and atom not in SHORTHANDS:
-            raise PieceError(f"piece definition {text!r}: unknown atom {atom!r} (known: "
+            raise PieceError(f"piece definition {shown}: unknown atom {atom!r} (known: "
                              f"{', '.join(ATOM_STEPS)}, shorthands {', '.join(SHORTHANDS)})")
         i += 1
         atoms = SHORTHANDS.get(atom, atom)
@@ -392,23 +396,28 @@ def parse_piece(text: str, pawn: bool = False) -> PieceMoves:
         if doubled:
             i += 1
         digits = ""
-        while i < len(spelled) and spelled[i].isdigit():
+        while i < len(spelled) and spelled[i] in "0123456789":  # isdigit() takes '²', '٣' too
             digits += spelled[i]
             i += 1
-        limit = int(digits) if digits else None
+        # a ride on the board takes 7 steps at most; checked on the text: int() refuses more
+        # than 4,300 digits
+        if len(digits.lstrip("0")) > 1 or digits[-1:] in ("8", "9"):
+            raise PieceError(f"piece definition {shown}: range limit {_quoted(digits)} is "
+                             f"more than a ride's 7 steps on the board (0: to the edge)")
+        limit = int(digits.lstrip("0") or "0") if digits else None
         j = 0
         while j < len(atoms):
             a = atoms[j]
             rider = j + 1 < len(atoms) and atoms[j + 1] == a
             j += 2 if rider else 1
-            components.append(_component(text, mods, a, rider or doubled, limit, pawn))
-    _check_no_move_twice(text, components)
+            components.append(_component(shown, mods, a, rider or doubled, limit, pawn))
+    _check_no_move_twice(shown, components)
     return PieceMoves(text, tuple(components))
 
 
-def _component(text, mods, atom, rider, limit, pawn) -> Component:
+def _component(shown, mods, atom, rider, limit, pawn) -> Component:
     def refuse(why):
-        raise PieceError(f"piece definition {text!r} cannot be held: {why}")
+        raise PieceError(f"piece definition {shown} cannot be held: {why}")
     for ch in mods:
         if ch in _NOT_HELD:
             refuse(f"{_NOT_HELD[ch]} is not a posdata walk")
@@ -441,12 +450,22 @@ def _component(text, mods, atom, rider, limit, pawn) -> Component:
     if "i" in mods and rider:
         refuse("'i' (a double step) on a rider")
     if atom == "N" and dirs and (any(ch in "sv" for ch in dirs) or _lone_lr(dirs)):
-        refuse(f"the knight's direction {dirs!r} is ambiguous (Betza's narrow and wide "
+        refuse(f"the knight's direction {_quoted(dirs)} is ambiguous (Betza's narrow and wide "
                f"knight moves): write f, b, or fl, fr, bl, br")
     c = Component(atom, rider, limit, mode, "n" in mods, hop, "i" in mods, "e" in mods, dirs)
     if dirs and not c.steps():
-        refuse(f"the directions {dirs!r} select no move of {atom!r}")
+        refuse(f"the directions {_quoted(dirs)} select no move of {atom!r}")
     return c
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut short: an error line quotes the input, not a megabyte of it."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut short, unquoted (a component's own spelling)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} chars)"
 
 
 def _lone_lr(dirs: str) -> bool:
@@ -460,7 +479,7 @@ def _lone_lr(dirs: str) -> bool:
     return False
 
 
-def _check_no_move_twice(text: str, components: list[Component]) -> None:
+def _check_no_move_twice(shown: str, components: list[Component]) -> None:
     """Refuse a compound two of whose components reach the same square from the same square
     with a mode in common (a plain compound: posdata's (from, to) tables keep one successor
     per square; with modes: the move would be generated twice)."""
@@ -479,8 +498,9 @@ def _check_no_move_twice(text: str, components: list[Component]) -> None:
                             why = ("posdata holds one successor per square" if plain
                                    else "a move would be generated twice")
                             raise PieceError(
-                                f"piece definition {text!r} cannot be encoded: {other.text} "
-                                f"and {c.text} both reach {SQUARE_NAMES[u]} from "
+                                f"piece definition {shown} cannot be encoded: "
+                                f"{_cut(other.text)} and {_cut(c.text)} "
+                                f"both reach {SQUARE_NAMES[u]} from "
                                 f"{SQUARE_NAMES[frm]} ({why})")
                     owner.setdefault(u, []).append(c)
             if not any(c.dirs for c in components):
