@@ -9,7 +9,7 @@ import time
 from posdata.hdl.common.regular_files import read_regular
 
 from .clock import REPORT_LIMIT
-from .common import CliError, add_json_arg, float_in_range, int_in_range, print_json
+from .common import CliError, add_json_arg, float_in_range, int_in_range, print_json, shorten
 
 #: the board's serial port reappears once the programmer lets go of the FTDI chip (on the
 #: ULX3S JTAG and the UART share one): how long to wait for it, seconds
@@ -17,6 +17,7 @@ PORT_WAIT_S = 5.0
 #: seconds to wait for the power-up self-test (milliseconds on a board)
 SELF_TEST_WAIT_S = 10.0
 TIMEOUT_RANGE = (0.001, 600.0)
+BAUD_RANGE = (300, 12_000_000)
 REPORT = "report.json"
 
 
@@ -49,7 +50,7 @@ def register(sub) -> None:
     p.add_argument("--port", metavar="DEV", default=None,
                    help="after programming, read the board's STATUS on this serial port (e.g. "
                         "/dev/ttyUSB0)")
-    p.add_argument("--baud", type=int_in_range(300, 12_000_000, "--baud"), default=None,
+    p.add_argument("--baud", type=int_in_range(*BAUD_RANGE, "--baud"), default=None,
                    help="with --port: the baud rate (default: the one the build was made for)")
     p.add_argument("--timeout", type=float_in_range(*TIMEOUT_RANGE, "--timeout"), default=None,
                    metavar="SECONDS", help="with --port: how long to wait for each reply "
@@ -160,8 +161,31 @@ def chosen_build(args) -> dict:
             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(report_path))),
             "engines": report.get("engines"), "search": searches,
             "fmax_mhz": fmax if isinstance(fmax, (int, float)) else None,
-            "baud": (report.get("uart") or {}).get("baud")
-            if isinstance(report.get("uart"), dict) else None}
+            "baud": report_baud(report, report_path)}
+
+
+def report_baud(report: dict, report_path: str) -> int | None:
+    """The baud rate the build was made for (``uart.baud``; None if the report names none). One
+    it names must be a baud rate: it goes to the serial port as it stands."""
+    uart = report.get("uart")
+    if uart is None or isinstance(uart, dict) and "baud" not in uart:
+        return None
+    if not isinstance(uart, dict):
+        raise CliError(f"{report_path}: uart is {_shown(uart)}, not an object holding the baud "
+                       "rate; a damaged report")
+    baud, (lo, hi) = uart["baud"], BAUD_RANGE
+    if not (type(baud) is int and lo <= baud <= hi):  # type(): a bool is an int to Python
+        raise CliError(f"{report_path}: uart.baud is {_shown(baud)}, not a baud rate ({lo} to "
+                       f"{hi}); a damaged report")
+    return baud
+
+
+def _shown(value) -> str:
+    """A JSON value for an error line, short (an array or object by its kind alone)."""
+    if isinstance(value, str):
+        return shorten(value)
+    text = {list: "an array", dict: "an object"}.get(type(value)) or json.dumps(value)
+    return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} chars)"
 
 
 def generator_alone(board: str, what: str) -> str:

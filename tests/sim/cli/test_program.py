@@ -128,6 +128,28 @@ def test_refuses_what_no_complete_chip_build_vouches_for(tmp_path, loader, capsy
     assert loader() == []  # openFPGALoader never ran
 
 
+@pytest.mark.parametrize("uart, says", [
+    ({"baud": "fast"}, "uart.baud is 'fast'"), ({"baud": [115200]}, "uart.baud is an array"),
+    ({"baud": None}, "uart.baud is null"), ({"baud": -5}, "uart.baud is -5"),
+    ({"baud": True}, "uart.baud is true"), ({"baud": 1.5}, "uart.baud is 1.5"),
+    ({"baud": 10 ** 50}, "uart.baud is 1000000000"), ("fast", "uart is 'fast'"),
+])
+def test_a_report_with_a_damaged_baud_rate_is_refused(tmp_path, loader, capsys, uart, says):
+    """Refused before programming, with --port (where the baud rate is used) or without."""
+    bitstream = plant_build(tmp_path / "build")
+    report = os.path.join(os.path.dirname(bitstream), "report.json")
+    with open(report) as f:
+        data = json.load(f)
+    data["uart"] = uart
+    with open(report, "w") as f:
+        json.dump(data, f)
+    for port in ([], ["--port", "/dev/ttyUSB7"]):
+        assert main(["program", "--build-dir", str(tmp_path / "build"), *port]) == 2
+        err = error_line(capsys)
+        assert f"{report}: {says}" in err and "a damaged report" in err and len(err) < 300, err
+    assert loader() == []
+
+
 def test_the_icebreaker_is_refused_by_name(tmp_path, loader, capsys):
     plant_build(tmp_path / "build", "icebreaker", design="generator", engines=0, suffix="bin")
     assert main(["program", "--board", "icebreaker", "--build-dir", str(tmp_path / "build")]) == 2
