@@ -57,12 +57,16 @@ def register(sub) -> None:
                    default=None, metavar="N",
                    help="with --search: N search threads, a job each at once (default 1: the "
                         "25F holds one; the ulx3s-85f several)")
-    p.add_argument("--seed", type=int_in_range(0, 2**31 - 1, "--seed"), default=1, metavar="N",
-                   help="nextpnr placement seed (default: 1)")
-    p.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS, "--seeds"), default=None,
-                   metavar="N",
-                   help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) and "
-                        "report the minimum and median Fmax (what `make synth-seeds` runs)")
+    # one build's seed or a sweep's: not both (default None: argparse sees a conflict only
+    # with a value that is not the default object, and `--seed 1` would be the cached 1)
+    seeds = p.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int_in_range(0, 2**31 - 1, "--seed"), default=None,
+                       metavar="N", help="nextpnr placement seed (default: 1)")
+    seeds.add_argument("--seeds", type=int_in_range(1, MAX_SEEDS, "--seeds"), default=None,
+                       metavar="N",
+                       help="build with placement seeds 1..N (each in build/synth/BOARD/seed-K) "
+                            "and report the minimum and median Fmax (what `make synth-seeds` "
+                            "runs)")
     p.add_argument("--build-dir", default="build", metavar="DIR",
                    help="where build/synth/BOARD goes")
     add_json_arg(p)
@@ -130,9 +134,10 @@ def run_one(args, progress, ticker) -> int:
                              args.board + ("-search" if args.search else ""))
     check_directory(directory, "--build-dir")
     try:
-        result = synthesize(args.board, args.mhz, args.baud, args.build_dir, args.seed,
-                            progress, engines=args.engines, variant=variant,
-                            search=args.search, search_threads=args.threads)
+        result = synthesize(args.board, args.mhz, args.baud, args.build_dir,
+                            1 if args.seed is None else args.seed, progress,
+                            engines=args.engines, variant=variant, search=args.search,
+                            search_threads=args.threads)
     except SynthError as e:
         raise CliError(str(e)) from None
     except KeyboardInterrupt:
