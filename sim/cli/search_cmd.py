@@ -97,6 +97,9 @@ def run(args) -> int:
         return run_chip(args, backend)
     if args.chip_depth is not None:
         raise CliError("--chip-depth goes with --backend sw, hw or both (the chip's search)")
+    if args.threads is not None:
+        raise CliError("--threads goes with --backend sw or hw (the chip's search: its leaf "
+                       "searchers)")
     if args.mhz is not None:
         raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
     movegen_name = "hw" if backend == "gen" else "sw"
@@ -163,9 +166,11 @@ def run_chip(args, backend: str) -> int:
     if args.mhz is not None and backend == "sw":
         raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
     on_board = args.target == "board"
-    if backend == "sw" and (args.target is not None or args.port is not None):
-        raise CliError("--target and --port go with --backend gen, hw or both (sw searches "
-                       "on the reference)")
+    given = [name for name, value in (("--target", args.target), ("--port", args.port),
+                                      ("--baud", args.baud)) if value is not None]
+    if backend == "sw" and given:
+        raise CliError(f"{given[0]} goes with --backend gen, hw or both (sw searches on the "
+                       f"reference)")
     if args.target not in (None, "board", "cxxrtl", "verilator"):
         raise CliError(f"the search thread runs on its compiled model (--target cxxrtl or "
                        f"verilator) or on a search board (--target board), not --target "
@@ -174,6 +179,8 @@ def run_chip(args, backend: str) -> int:
         raise CliError("--port goes with --target board")
     if on_board and args.port is None:
         raise CliError("--target board needs --port (the search board's serial port)")
+    if args.baud is not None and not on_board:
+        raise CliError("--baud goes with --target board (the search board's serial port)")
     threads = args.threads or 1
     if threads > 1 and backend == "both":
         raise CliError("--threads goes with --backend sw or hw (both follows the reference "

@@ -82,7 +82,7 @@ def test_a_perft_board_is_refused(capsys):
 
 def test_board_options_refused_where_they_do_not_apply(capsys):
     for argv, said in ((["--backend", "sw", "--target", "board", "--port", "/dev/null"],
-                        "--target and --port go with"),
+                        "--target goes with --backend gen, hw or both"),
                        (["--backend", "hw", "--target", "board"], "needs --port"),
                        (["--backend", "hw", "--target", "pysim"], "not --target pysim"),
                        (["--backend", "both", "--target", "board", "--port", "/dev/null",

@@ -84,6 +84,10 @@ def test_both_names_the_first_differing_node(capsys, monkeypatch):
     (["--backend", "both", "--threads", "2", "--depth", "2"], "--threads goes with"),
     (["--backend", "sw", "--threads", "9", "--depth", "2"], "--threads must be between"),
     (["--movegen", "sw", "--port", "/dev/null", "--depth", "1"], "--port goes with --backend gen"),
+    (["--threads", "2", "--depth", "1"], "--threads goes with --backend sw or hw"),
+    (["--backend", "gen", "--threads", "1", "--depth", "1"], "--threads goes with"),
+    (["--backend", "hw", "--baud", "9600", "--depth", "1"], "--baud goes with --target board"),
+    (["--backend", "sw", "--baud", "9600", "--depth", "1"], "--baud goes with --backend gen"),
 ])
 def test_bad_values_are_one_line(capsys, argv, said):
     assert main(["search", *argv]) == 2
