@@ -101,11 +101,23 @@ def test_walks_match_geometry_with_blockers(text):
     ("Qn", "unknown atom"),
     ("", "empty"),
     ("+", "empty"),
+    ("R8", "range limit '8'"),   # a ride on the board has 7 steps at most
+    ("R" + "1" * 5000, "range limit"),  # past the 4,300 digits int() reads
+    ("W\u00b2", "unknown atom"),  # isdigit(), not a digit int() reads
+    ("N\u0663", "unknown atom"),  # an Arabic-Indic 3, which int() would read
+    ("m" * 5000, "modifiers"),
 ])
 def test_unencodable_or_unknown_definitions_are_refused(text, word):
     with pytest.raises(PieceError) as info:
         parse_piece(text)
     assert word in str(info.value) and "\n" not in str(info.value)
+    assert len(str(info.value)) < 300  # the definition quoted cut short
+
+
+def test_range_limits_read_from_ascii_digits():
+    assert parse_piece("R07").components == parse_piece("R7").components
+    assert parse_piece("R" + "0" * 5000 + "4").components == parse_piece("R4").components
+    assert parse_piece("R0").components == parse_piece("R").components
 
 
 def test_compounds_and_separators():
