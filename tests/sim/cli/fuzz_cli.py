@@ -7,7 +7,8 @@ the CLI's contract: exit status 0, 1 or 2; on 2 exactly one line on stderr,
 What a valid command line would start that is slow or touches hardware is replaced by a stub
 that raises ``Reached`` (the command line got past every check: a valid outcome):
 
-* a board (``open_board``, ``SerialTransport``): hardware;
+* a board (``open_board``, ``SerialTransport``) and openFPGALoader (``program_tool.run``):
+  hardware;
 * the perft chip and the board in Amaranth's simulator (``ChipSimulation``,
   ``SimulatedTransport``): about a thousand clocks a second, a minute for a count of depth 2;
 * Dask (``open_client``): ``-j N`` and ``--scheduler`` start workers or reach the network;
@@ -28,6 +29,7 @@ import argparse
 import contextlib
 import importlib
 import io
+import json
 import os
 import pkgutil
 import random
@@ -69,6 +71,7 @@ def stubs(light: bool) -> list[tuple[str, str, object]]:
            ("posdata.sim.drivers.fpga_board_sim", "SimulatedTransport",
             reach("the board in pysim")),
            ("posdata.sim.drivers.fpga_board", "SerialTransport", reach("a serial port")),
+           ("posdata.sim.cli.program_tool", "run", reach("openFPGALoader")),
            ("posdata.sim.runs.pool", "open_client", reach("Dask")),
            ("posdata.hdl.boards.synth", "synthesize", reach("synthesis")),
            ("posdata.sim.models.verilog_export", "verilog_text", text),
@@ -121,7 +124,14 @@ def base_fens() -> list[str]:
     return fens
 
 
-FENS = base_fens()
+#: positions no game reaches: three checks, two from both sides of the king along a line, two
+#: after a double step, a check that the double step cannot have given
+IMPOSSIBLE_FENS = ["4k3/8/8/8/1b5b/8/3n4/r3K2r w - - 0 1", "4k3/8/8/8/8/8/8/r3K2r w - - 0 1",
+                   "8/8/8/2k5/3P4/8/8/2R1K3 b - d3 0 1", "8/8/8/k7/3P4/8/8/R3K3 b - d3 0 1"]
+FENS = base_fens() + IMPOSSIBLE_FENS
+#: walk --moves: piece definitions, good and bad (a range limit past int()'s 4,300 digits)
+DEFINITIONS = ["QN", "R4", "W07", "mRcpR", "gQ", "fmWfcF", "nN", "RW", "R8", "R" + "9" * 5000,
+               "R" + "0" * 5000 + "3", "W\u00b2", "N\u0663", "1" * 5000, "m" * 3000, "x"]
 
 
 def mangle_fen(rng: random.Random, fen: str) -> str:
@@ -225,6 +235,28 @@ class Pools:
                 f.write(epd_bytes(rng))
             self.epds.append(name)
         self.epds += ["nosuch.epd", "adir", "afile", "/dev/null", "/proc/self/status"]
+        for board, uart in BUILDS.items():
+            plant_build(board, uart)
+
+
+#: the complete builds under build/synth that ``program`` (and the clock) read, by board: the
+#: report's ``uart``, one a baud rate, the others damaged
+BUILDS = {"ulx3s-12f": {"baud": 115200}, "ulx3s-25f": {"baud": "fast"},
+          "ulx3s-45f": {"baud": True}, "ulx3s-85f": {"baud": [115200]},
+          "ecpix5-45": {"baud": -5}, "ecpix5-85": {"baud": None}, "colorlight-5a75b": "fast"}
+
+
+def plant_build(board: str, uart) -> None:
+    """A build as `posdata synth` leaves it: the bitstream, then its report."""
+    directory = os.path.join("build", "synth", board)
+    os.makedirs(directory, exist_ok=True)
+    bitstream = os.path.join(directory, "posdata.bit")
+    with open(bitstream, "wb") as f:
+        f.write(b"\xff\x00bitstream")
+    os.utime(bitstream, (1e9, 1e9))  # older than its report
+    with open(os.path.join(directory, "report.json"), "w") as f:
+        json.dump({"board": board, "design": "perft chip", "engines": 1, "fmax_mhz": 107.5,
+                   "uart": uart, "bitstream": bitstream}, f)
 
 
 PATHS = ["out.v", "out.vcd", "out.svg", "out.gtkw", "adir", "adir/", "adir/x.v", "afile",
@@ -256,6 +288,8 @@ def value(rng: random.Random, action: argparse.Action, pools: Pools) -> str:
         return a_fen(rng)
     if dest == "variant":  # a type that parses names: no choices to read
         return rng.choice(VARIANT_NAMES + ("fischerandom", "Chess", "crazyhouse", ""))
+    if dest == "moves" and action.nargs is None:  # walk's: one piece definition
+        return rng.choice(DEFINITIONS)
     if dest == "moves":
         return rng.choice(["e2e4", "e7e5", "g1f3", "e1g1", "e7e8q", "a1a1", "zz", "e2e4e5",
                            "0000", "E2E4", "b1c3 g8f6"])

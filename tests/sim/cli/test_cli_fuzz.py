@@ -54,6 +54,38 @@ def test_fuzz_deeper(fuzz_env, seed):
     fuzz(fuzz_env, seed=seed, n=2500, light=False)
 
 
+THREE_CHECKS = fuzz_cli.IMPOSSIBLE_FENS[0]
+#: command lines a fuzz probe broke (issue 43), with a word of the one line each now gives
+FOUND = [
+    (["walk", "--moves", "R" + "1" * 5000, "--square", "b1"], "range limit"),
+    (["walk", "--moves", "W\u00b2", "--square", "b1"], "unknown atom"),
+    (["program"], "ulx3s-25f/report.json: uart.baud is 'fast'"),
+    (["program", "--board", "ulx3s-45f", "--port", "/dev/ttyUSB0"], "uart.baud is true"),
+    (["program", "--board", "colorlight-5a75b"], "uart is 'fast'"),
+    (["perft", "--depth", "1", "--fen", THREE_CHECKS], "3 pieces give check"),
+    (["moves", "--fen", THREE_CHECKS], "3 pieces give check"),
+    (["search", "--depth", "1", "--fen", THREE_CHECKS], "3 pieces give check"),
+    (["perftree", "1", THREE_CHECKS], "3 pieces give check"),
+    (["synth", "--seed", "1", "--seeds", "2"], "--seeds: not allowed with argument --seed"),
+    (["search", "--depth", "1", "--threads", "2"], "--threads goes with --backend sw or hw"),
+    (["search", "--depth", "1", "--backend", "hw", "--baud", "9600"],
+     "--baud goes with --target board"),
+]
+
+
+def test_what_a_probe_found_is_one_line(fuzz_env):
+    """Each under the fuzz's judge, in its files (the builds program reads among them)."""
+    fuzz_cli.install_stubs(fuzz_env, light=True)
+    fuzz_cli.Pools().make(random.Random(1))
+    for argv, word in FOUND:
+        outcome = fuzz_cli.run_one(argv)
+        assert outcome.status == 2 and outcome.problem() is None and word in outcome.err, \
+            (argv[:3], outcome.status, outcome.err[-300:])
+    # the good build is programmed (openFPGALoader's stub reached): the others fail for their
+    # baud rate alone
+    assert fuzz_cli.run_one(["program", "--board", "ulx3s-12f"]).status == "reached"
+
+
 def test_every_numeric_option_is_range_checked():
     """Every option with a type uses common's int_in_range or float_in_range (bounds on the
     function), or parses a name (--variant): no bare int or float lets nan, inf, 0 or a

@@ -63,6 +63,15 @@ def test_bad_number_is_one_line(capsys, no_work, tmp_path, monkeypatch, argv, wo
     one_line(capsys, word)
 
 
+@pytest.mark.parametrize("argv", [["synth", "--seed", "1", "--seeds", "2"],
+                                  ["synth", "--seeds", "2", "--seed", "5"]])
+def test_seed_and_seeds_are_one_or_the_other(capsys, no_work, argv):
+    """--seeds builds with seeds 1..N, so a --seed beside it was ignored; `--seed 1` too is
+    refused (argparse sees no conflict in a value that is the option's default object)."""
+    assert main(argv) == 2
+    one_line(capsys, "--seed", "--seeds", "not allowed with")
+
+
 def test_a_good_clock_is_used(capsys):
     assert main(["perft", "--depth", "1", "--mhz", "0.001", "--backend", "gen", "--target",
                  "pysim", "--json"]) == 0
@@ -91,6 +100,15 @@ def test_fen_counters_bounded_in_every_command(capsys, command, counters, word):
     argv = command + [fen] if command[0] == "perftree" else command + ["--fen", fen]
     assert main(argv) == 2
     one_line(capsys, word, "9999")
+
+
+@pytest.mark.parametrize("command", [["perft", "--depth", "1"], ["moves"], ["search", "--depth",
+                                     "1"], ["sim"], ["perftree", "1"]])
+def test_impossible_position_refused_in_every_command(capsys, command):
+    fen = "4k3/8/8/8/1b5b/8/3n4/r3K2r w - - 0 1"  # Ra1, Rh1 and Bh4 give check
+    argv = command + [fen] if command[0] == "perftree" else command + ["--fen", fen]
+    assert main(argv) == 2
+    one_line(capsys, "impossible position: 3 pieces give check", "a1, h1, h4")
 
 
 def suite(tmp_path, text: str | bytes) -> str:
@@ -124,6 +142,7 @@ def test_bad_suite_counts(tmp_path, capsys, counts, words):
     (f"{START} ;D1 20\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - {HUGE} 1 ;D1 20\n",
      ["line 2", "halfmove"]),
     (f"{START} ;D1 20\nnot a fen ;D1 20\n", ["line 2", "FEN"]),
+    (f"{START} ;D1 20\n4k3/8/8/8/8/8/8/r3K2r w - - ;D1 1\n", ["line 2", "both sides"]),
     (f"{START} ;D1 20\n{START}\n", ["line 2", "no counts"]),
 ])
 def test_malformed_suite_line_named(tmp_path, capsys, text, words):
