@@ -1,6 +1,37 @@
-"""Shared helpers of the engine tests: how a move-set mismatch is reported."""
+"""Shared helpers of the engine tests: how a move-set mismatch is reported; and every test's
+guard that it leaves this process's signal handlers and mask as it found them."""
+
+import signal
+import threading
+
+import pytest
 
 from posdata.engine.defs import move_uci
+from tests.signals import dispositions, signal_name
+
+
+@pytest.fixture(autouse=True)
+def signal_dispositions_kept():
+    """Fails a test that leaves a signal handler or the mask changed, and puts them back: the
+    children of every later test would inherit them (an ignored or blocked SIGINT, say)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handlers, mask = dispositions()
+    yield
+    handlers_after, mask_after = dispositions()
+    changed = [s for s, h in handlers_after.items() if handlers.get(s) != h]
+    for sig in changed:
+        if handlers.get(sig) is not None:  # None: not set from Python, so not by a test
+            signal.signal(sig, handlers[sig])
+    if mask_after != mask:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    left = [f"the handler of {', '.join(map(signal_name, changed))}"] if changed else []
+    if mask_after != mask:
+        left.append(f"the mask ({', '.join(map(signal_name, sorted(mask_after))) or 'none'} "
+                    f"blocked, not {', '.join(map(signal_name, sorted(mask))) or 'none'})")
+    if left:
+        pytest.fail(f"the test left {' and '.join(left)} changed")
 
 
 def uci_set(moves) -> set[str]:

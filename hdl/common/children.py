@@ -8,6 +8,11 @@ end of a pipe whose write end only posdata holds. The kernel closes that end whe
 in any way, SIGKILL included; the supervisor then kills the whole group. An exception in posdata
 (Ctrl-C's KeyboardInterrupt, a SIGINT sent to posdata alone) kills the group at once.
 
+No child is stopped by a signal it might ignore: the group is killed with SIGKILL, by posdata or
+by the supervisor. So posdata started with SIGINT ignored (a background job of a
+non-interactive shell, ``nohup cmd &`` in a script) keeps ignoring it, as its children do,
+and SIGTERM (which Python leaves at its default) still ends it and them.
+
 Why not ``prctl(PR_SET_PDEATHSIG)``: it reaches the direct child only, not the compiler's own
 children, and it fires when the *thread* that started the child ends, which would kill a compile
 started from a worker thread that finishes first. The pipe follows the process, on every POSIX

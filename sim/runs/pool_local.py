@@ -14,7 +14,12 @@
   ``WORKER_TTL`` seconds; the scheduler then has its nanny restart it, and its jobs rerun.
   Workers that have not started within that time (at least START_TIMEOUT) fail the start.
 - Ctrl-C is the parent's: the workers are started with SIGINT blocked, so that it does not
-  reach them as a KeyboardInterrupt and a traceback each; the parent closes them.
+  reach them as a KeyboardInterrupt and a traceback each; the parent closes them. A SIGINT the
+  parent was started ignoring (a background job) stays ignored, by it and by the workers.
+- SIGTERM to the parent closes the workers too, then ends it with status 143 (as a shell reports
+  a process SIGTERM killed), quietly: killed outright, it would leave the nannies' named
+  semaphores to multiprocessing's resource tracker, which unlinks them with a warning on
+  stderr ("There appear to be 12 leaked semaphore objects").
 """
 
 import contextlib
@@ -47,6 +52,8 @@ START_TIMEOUT = 20
 #: seconds a worker is given to stop before it is killed
 KILL_GRACE = 1
 HOST = "127.0.0.1"
+#: the exit status of a run that SIGTERM ended while it had local workers
+TERMINATED = 128 + signal.SIGTERM
 
 
 class QuietScheduler(Scheduler):
@@ -107,9 +114,10 @@ class LocalWorkers:
         ttl = worker_ttl()
         self.security = Security.temporary()
         sweep_scratch()
-        self.cluster = self._lock = None
+        self.cluster = self._lock = self._sigterm = None
         self.scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)  # mode 0700
         try:
+            self._sigterm = exit_on_sigterm()
             # Held while the run lives: the next run removes a directory whose lock is free.
             self._lock = os.open(os.path.join(self.scratch, "lock"), os.O_RDWR | os.O_CREAT,
                                  0o600)
@@ -167,14 +175,18 @@ class LocalWorkers:
 
     def close(self) -> None:
         cluster, lock, self.cluster, self._lock = self.cluster, self._lock, None, None
+        sigterm, self._sigterm = self._sigterm, None
         try:
-            if cluster is not None:
-                kill_unregistered(cluster)
-                cluster.close()
+            with held(signal.SIGTERM):  # the workers closed whole first, then SIGTERM's exit
+                if cluster is not None:
+                    kill_unregistered(cluster)
+                    cluster.close()
         finally:
             if lock is not None:
                 os.close(lock)
             shutil.rmtree(self.scratch, ignore_errors=True)
+            if sigterm is not None:
+                signal.signal(signal.SIGTERM, sigterm)
 
 
 def nannies_of(cluster) -> list[LocalNanny]:
@@ -193,24 +205,54 @@ def kill_unregistered(cluster) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+def exit_on_sigterm():
+    """SIGTERM raised as SystemExit(TERMINATED) in the main thread while the workers live, so
+    that they are closed and the interpreter exits as usual; returns the handler to put back,
+    or None when nothing changed: not the main thread (Python runs handlers there only), or
+    SIGTERM not at its default (ignored, or a program's own handler, is left as it is)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return None
+    return signal.signal(signal.SIGTERM, _exit_terminated)
+
+
+def _exit_terminated(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise SystemExit(TERMINATED)
+
+
 @contextlib.contextmanager
-def sigint_blocked():
-    """SIGINT blocked in this thread (and so in the threads it starts), and a Ctrl-C that
-    another thread takes meanwhile held back: raised as KeyboardInterrupt when the block ends
-    (in the main thread, where Python handles signals)."""
-    held = []
-    main = threading.current_thread() is threading.main_thread()
-    if main:
-        previous_handler = signal.signal(signal.SIGINT, lambda *_: held.append(True))
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+def held(*signums):
+    """Those of ``signums`` that this process catches (a Python handler: KeyboardInterrupt's
+    for SIGINT, exit_on_sigterm's) held back while the block runs, then handed to their handler
+    as it ends. Only the main thread can (Python runs handlers there); elsewhere nothing is
+    held. An ignored signal stays ignored."""
+    caught = {}
+    if threading.current_thread() is threading.main_thread():
+        caught = {s: h for s in signums if callable(h := signal.getsignal(s))}
+    arrived = []
+    for sig in caught:
+        signal.signal(sig, lambda signum, _: arrived.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        if main:
-            signal.signal(signal.SIGINT, previous_handler)
-            if held:
-                raise KeyboardInterrupt
+        for sig, handler in caught.items():
+            signal.signal(sig, handler)
+        if arrived:
+            caught[arrived[0]](arrived[0], None)
+
+
+@contextlib.contextmanager
+def sigint_blocked():
+    """SIGINT blocked in this thread (and so in the threads it starts), and a Ctrl-C or a
+    SIGTERM that arrives meanwhile held back (held): raised as the block ends."""
+    with held(signal.SIGINT, signal.SIGTERM):
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            # a SIGINT pending meanwhile is taken here, by held's handler
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def sweep_scratch() -> None:

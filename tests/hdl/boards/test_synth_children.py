@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from tests.hdl.common.test_children import alive, read_pids, wait_for
+from tests.signals import sigint_default
 
 TOOL = """#!/bin/sh
 sleep 60 &
@@ -25,12 +26,13 @@ def test_interrupted_build_leaves_no_tool_running(tmp_path):
                PIDS=str(pids))
     code = ("from posdata.hdl.boards.synth import synthesize\n"
             f"synthesize('icebreaker', build_dir={str(tmp_path / 'build')!r})\n")
-    flow = subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.DEVNULL)
+    flow = subprocess.Popen([sys.executable, "-c", code], env=env, stderr=subprocess.DEVNULL,
+                            preexec_fn=sigint_default)
     try:
         shell, child = read_pids(pids)
         flow.send_signal(signal.SIGINT)
         flow.wait(timeout=10)
-        assert wait_for(lambda: not alive(shell) and not alive(child), 2), \
+        assert wait_for(lambda: not alive(shell) and not alive(child), 10), \
             f"{'the tool' if alive(shell) else 'its child'} outlived the interrupted build"
     finally:
         flow.kill()

@@ -13,6 +13,7 @@ import pytest
 
 from posdata.hdl.boards.synth import SynthError, synthesize
 from tests.hdl.common.test_children import read_pids, wait_for
+from tests.signals import sigint_default
 
 #: one stand-in for Yosys, nextpnr-ice40 and icepack, told apart by their first argument (the
 #: build script's order); $FAIL names the step that fails after writing half its output, $PIDS
@@ -108,7 +109,8 @@ def test_an_interrupted_build_leaves_the_previous_one_and_says_so(tools):
     env = dict(os.environ, PIDS=str(pids))
     flow = subprocess.Popen([sys.executable, "-m", "posdata.sim", "synth", "--board",
                              "icebreaker", "--build-dir", str(build_dir)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)
     try:
         read_pids(pids)
         flow.send_signal(signal.SIGINT)

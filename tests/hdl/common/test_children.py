@@ -11,6 +11,7 @@ import time
 import pytest
 
 from posdata.hdl.common.children import run
+from tests.signals import sigint_default
 
 
 def alive(pid: int) -> bool:
@@ -69,7 +70,7 @@ def test_a_timeout_kills_the_tool_and_its_children(tmp_path):
         run(["sh", "-c", TOOL.format(pids=pids)], timeout=1)
     assert e.value.cmd[0] == "sh"  # named as the command, not as its supervisor
     tool, child = read_pids(pids)
-    assert wait_for(lambda: not alive(tool) and not alive(child), 2)
+    assert wait_for(lambda: not alive(tool) and not alive(child), 10)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
@@ -77,13 +78,14 @@ def test_the_tool_and_its_children_die_with_posdata(tmp_path, sig):
     pids = tmp_path / "pids"
     code = ("from posdata.hdl.common.children import run\n"
             f"run(['sh', '-c', {TOOL.format(pids=pids)!r}])\n")
-    parent = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL,
+                              preexec_fn=sigint_default)
     try:
         tool, child = read_pids(pids)
         assert alive(tool) and alive(child)
         parent.send_signal(sig)  # to posdata alone
         parent.wait(timeout=10)
-        assert wait_for(lambda: not alive(tool) and not alive(child), 2), \
+        assert wait_for(lambda: not alive(tool) and not alive(child), 10), \
             f"{'tool' if alive(tool) else 'its child'} outlived posdata ({sig.name})"
     finally:
         parent.kill()

@@ -17,6 +17,7 @@ import pytest
 
 from posdata.engine.leaf_search import MAX_JOB_DEPTH
 from posdata.sim.cli import main
+from tests.signals import sigint_default
 
 chess = pytest.importorskip("chess")
 pytest.importorskip("chess.pgn")
@@ -213,10 +214,7 @@ def test_ctrl_c_stops_the_engines_and_writes_nothing(tmp_path):
             "--engine", fake("--delay", "0.1", "--pid-file", str(pids[1])),
             "--each", "depth=1", "--book", str(book), "--games", "6", "--ply-cap", "16",
             "--pgn", str(pgn)]
-    # SIGINT as a terminal sends it, whatever disposition this suite inherited (a background
-    # job of a non-interactive shell starts with it ignored, and Python keeps that)
-    run = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True,
-                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    run = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     first = run.stderr.readline()  # a game has ended (in about a second): the next one is on
     assert first.startswith("game 1/6"), first
     run.send_signal(signal.SIGINT)

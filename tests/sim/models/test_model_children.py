@@ -12,6 +12,7 @@ import pytest
 
 from posdata.sim.models.cache import ModelCache
 from tests.hdl.common.test_children import alive, read_pids, wait_for
+from tests.signals import sigint_default
 
 #: a compiler that writes half its output, keeps a temporary where $TMPDIR says, starts a child
 #: of its own and works until it is stopped
@@ -45,7 +46,7 @@ def test_killed_during_a_compile(tmp_path, sig):
     root, pids = tmp_path / "cache", tmp_path / "pids"
     env = dict(os.environ, POSDATA_CACHE=str(root), CXX=str(compiler), PIDS=str(pids))
     posdata = subprocess.Popen([sys.executable, "-c", BUILD], env=env,
-                               stderr=subprocess.DEVNULL)
+                               stderr=subprocess.DEVNULL, preexec_fn=sigint_default)
     try:
         tool, child = read_pids(pids)
         left = temporaries(root)
@@ -53,7 +54,7 @@ def test_killed_during_a_compile(tmp_path, sig):
         assert any(n.endswith("/cc0.s") for n in left), left  # the compiler's, not in /tmp
         posdata.send_signal(sig)  # to posdata alone: the compiler is not signalled by anyone
         posdata.wait(timeout=10)
-        assert wait_for(lambda: not alive(tool) and not alive(child), 2), \
+        assert wait_for(lambda: not alive(tool) and not alive(child), 10), \
             f"{'the compiler' if alive(tool) else 'its child'} outlived posdata ({sig.name})"
     finally:
         posdata.kill()
