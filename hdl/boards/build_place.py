@@ -2,8 +2,16 @@
 only when complete, its report last: the final directory holds one complete build (the
 bitstream and the report that describes it) or none, whatever becomes of a build under way.
 Every hardware time is quoted at a report's clock, so a report beside another build's files
-would be quoted as current (sim.cli.clock reads only ``report.json`` in the final directory)."""
+would be quoted as current (sim.cli.clock reads only ``report.json`` in the final directory).
 
+A build holds a lock on its building directory (flock on the directory itself) until it ends;
+the kernel drops it when the process ends in any way, SIGKILL included. The next build sweeps
+the building directories beside it whose lock is free: those of killed builds (tens of MB
+each). Starting a build and sweeping hold the parent directory's lock, so that a sweep never
+takes a new build's directory in the moment before its lock is taken."""
+
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -12,14 +20,78 @@ import tempfile
 REPORT = "report.json"
 #: where a failed build's files stay for their logs (one, the latest)
 FAILED_SUFFIX = ".failed"
+#: a building directory is named ``.BOARD.building-XXXXXXXX`` beside ``BOARD``
+BUILDING = ".building-"
+
+#: building directory -> the descriptor that holds its lock, while this process builds there
+_held: dict[str, int] = {}
 
 
 def start(final: str) -> str:
     """A fresh directory for a build whose place is ``final``, on the same file system (a
-    rename moves it into place)."""
+    rename moves it into place), locked until install, keep_failed or abandon; the building
+    directories killed builds left beside it are removed first (sweep)."""
     parent, name = os.path.split(os.path.abspath(final))
     os.makedirs(parent, exist_ok=True)
-    return tempfile.mkdtemp(prefix=f".{name}.building-", dir=parent)
+    with _locked(parent):
+        sweep(parent)
+        work = tempfile.mkdtemp(prefix=f".{name}{BUILDING}", dir=parent)
+        with contextlib.suppress(OSError):  # no locks on this file system: never swept
+            _held[work] = _lock(work, wait=False)
+    return work
+
+
+def sweep(parent: str) -> None:
+    """Remove the building directories in ``parent`` whose lock no process holds (the
+    process that built there is gone). One that cannot be locked (a file system without
+    locks) is left, as is anything that is not a directory of that name."""
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith(".") and BUILDING in n]
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(parent, name)
+        try:
+            fd = _lock(path, wait=False)
+        except OSError:  # held by a live build, not a directory, or gone already
+            continue
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            os.close(fd)
+
+
+def _lock(directory: str, wait: bool) -> int:
+    """A descriptor of ``directory`` (not followed if a link) holding its lock; OSError
+    (BlockingIOError when another holds it and not ``wait``) if it cannot."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+@contextlib.contextmanager
+def _locked(directory: str):
+    """``directory``'s lock for the block, or none on a file system without locks (where
+    the sweep removes nothing either: it cannot lock a building directory)."""
+    try:
+        fd = _lock(directory, wait=True)
+    except OSError:
+        fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _release(work: str) -> None:
+    fd = _held.pop(work, None)
+    if fd is not None:
+        os.close(fd)
 
 
 def previous(final: str) -> str:
@@ -46,6 +118,7 @@ def install(work: str, final: str, report: dict) -> None:
         json.dump(report, f, indent=2)
     os.replace(partial, os.path.join(final, REPORT))
     shutil.rmtree(work, ignore_errors=True)
+    _release(work)
 
 
 def keep_failed(work: str, final: str) -> str:
@@ -55,9 +128,12 @@ def keep_failed(work: str, final: str) -> str:
     try:
         os.replace(work, failed)
     except OSError:
-        return work
+        return work  # still named as building: the next build sweeps it
+    finally:
+        _release(work)
     return os.path.relpath(failed) if not os.path.isabs(final) else failed
 
 
 def abandon(work: str) -> None:
     shutil.rmtree(work, ignore_errors=True)
+    _release(work)
