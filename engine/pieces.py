@@ -9,10 +9,10 @@ Atoms (a leap of (x, y) squares, in all eight symmetric directions):
 
 A doubled atom is a rider: it repeats its leap along the same line until the edge or the first
 occupied square (WW rook, FF bishop, NN nightrider, DD, AA); a number after an atom limits the
-ride (``W3``, ``R4``; ``0`` is unlimited; at most ``7``, the board's longest ride). Shorthands:
-``K`` = ``WF`` (king), ``R`` = ``WW``, ``B`` = ``FF``, ``Q`` = ``RB``. A definition is a compound
-of components written one after another, optionally joined by ``+`` or spaces: ``QN`` (amazon),
-``R+N`` (chancellor), ``NN``.
+ride (``W3``, ``R4``; ``0`` is unlimited; a limit past ``7``, the board's longest ride, is
+``7``). Shorthands: ``K`` = ``WF`` (king), ``R`` = ``WW``, ``B`` = ``FF``, ``Q`` = ``RB``. A
+definition is a compound of components written one after another, optionally joined by ``+``
+or spaces: ``QN`` (amazon), ``R+N`` (chancellor), ``NN``.
 
 Modifiers, written before the atom they modify (a shorthand's atoms all take them):
 
@@ -399,12 +399,11 @@ def parse_piece(text: str, pawn: bool = False) -> PieceMoves:
         while i < len(spelled) and spelled[i] in "0123456789":  # isdigit() takes '²', '٣' too
             digits += spelled[i]
             i += 1
-        # a ride on the board takes 7 steps at most; checked on the text: int() refuses more
-        # than 4,300 digits
-        if len(digits.lstrip("0")) > 1 or digits[-1:] in ("8", "9"):
-            raise PieceError(f"piece definition {shown}: range limit {_quoted(digits)} is "
-                             f"more than a ride's 7 steps on the board (0: to the edge)")
-        limit = int(digits.lstrip("0") or "0") if digits else None
+        # a ride on the board takes 7 steps at most, so a larger limit is 7 (Fairy-Stockfish
+        # takes R8 too); read on the text: int() refuses more than 4,300 digits
+        significant = digits.lstrip("0")
+        limit = None if not digits else 7 if len(significant) > 1 else min(int(significant or
+                                                                                "0"), 7)
         j = 0
         while j < len(atoms):
             a = atoms[j]

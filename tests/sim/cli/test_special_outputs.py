@@ -78,7 +78,8 @@ def test_an_output_at_a_special_file_is_one_line_and_leaves_it(quiet, capsys, co
     assert sorted(os.listdir(quiet)) == sorted({name, special.name})  # no temporary left
 
 
-def test_a_link_to_a_regular_file_is_followed(tmp_path, monkeypatch, capsys, quick_export):
+@pytest.mark.usefixtures("quick_export")
+def test_a_link_to_a_regular_file_is_followed(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "real.v").write_text("old")
     os.symlink("real.v", tmp_path / "link.v")
@@ -88,7 +89,8 @@ def test_a_link_to_a_regular_file_is_followed(tmp_path, monkeypatch, capsys, qui
     assert sorted(os.listdir(tmp_path)) == ["link.v", "real.v"]
 
 
-def test_a_dash_is_standard_output(tmp_path, monkeypatch, capsys, quick_export):
+@pytest.mark.usefixtures("quick_export")
+def test_a_dash_is_standard_output(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["export", "--verilog", "-"]) == 0
     out, err = capsys.readouterr()
