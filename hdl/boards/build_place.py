@@ -8,14 +8,21 @@ A build holds a lock on its building directory (flock on the directory itself) u
 the kernel drops it when the process ends in any way, SIGKILL included. The next build sweeps
 the building directories beside it whose lock is free: those of killed builds (tens of MB
 each). Starting a build and sweeping hold the parent directory's lock, so that a sweep never
-takes a new build's directory in the moment before its lock is taken."""
+takes a new build's directory in the moment before its lock is taken.
+
+A build replaces only regular files in the final directory: a FIFO, a device, a socket or a
+link there (someone's, in a shared build folder) is named before the build starts, not
+replaced (nor written through) at its end."""
 
 import contextlib
 import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
+
+from ..common.regular_files import kind_of
 
 REPORT = "report.json"
 #: where a failed build's files stay for their logs (one, the latest)
@@ -92,6 +99,23 @@ def _release(work: str) -> None:
     fd = _held.pop(work, None)
     if fd is not None:
         os.close(fd)
+
+
+def in_the_way(final: str) -> str | None:
+    """A file in ``final`` that a build would replace and must not (not a regular file nor a
+    directory: the seeds' builds live in directories there), or None."""
+    try:
+        names = sorted(os.listdir(final))
+    except OSError:
+        return None  # none yet (the caller checked that it can be made)
+    for name in names:
+        path = os.path.join(final, name)
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.lstat(path).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                return (f"{path} is {kind_of(mode)}: a build replaces the files in {final}, and "
+                        f"only regular files; move it away, or choose another --build-dir")
+    return None
 
 
 def previous(final: str) -> str:

@@ -121,6 +121,9 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         raise SynthError(f"--engines must be at least 1, not {engines}")
     directory = directory or os.path.join(build_dir, "synth", board + ("-search" if search
                                                                         else ""))
+    refused = build_place.in_the_way(directory)  # before minutes of work, not after
+    if refused:
+        raise SynthError(refused)
     seconds: dict[str, float] = {}
 
     if progress:
@@ -159,6 +162,9 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
                               directory, seed, tools, amaranth_version)
         if search:
             report["threads"] = search_threads
+        refused = build_place.in_the_way(directory)  # put there while the build ran
+        if refused:
+            raise SynthError(refused)
     except SynthError as e:
         kept = build_place.keep_failed(work, directory)
         raise SynthError(f"{e}: see the tool's message above and the logs {NAME}.rpt (Yosys), "

@@ -101,3 +101,29 @@ def test_a_dash_is_standard_output(tmp_path, monkeypatch, capsys):
     assert os.listdir(tmp_path) == []
     assert main(["export", "--verilog", "-", "--rtlil", "-"]) == 2
     one_line_error(capsys, "standard output", "already")
+
+
+@pytest.mark.parametrize("kind", ["FIFO", "character device", "link"])
+def test_synth_names_a_special_file_where_its_products_go_before_it_builds(tmp_path, monkeypatch,
+                                                                          capsys, kind):
+    """The build's products replace the files in build/synth/BOARD: a special file there is
+    refused before the elaboration (seconds) and the build (minutes), and left as it is."""
+    monkeypatch.chdir(tmp_path)
+    final = tmp_path / "build" / "synth" / "ulx3s-25f"
+    final.mkdir(parents=True)
+    (final / "report.json").write_text("{}")
+    special = final / "posdata.bit"
+    if kind == "link":
+        os.symlink("report.json", special)
+        before = identity(special)
+    else:
+        before = make_special(special, kind)
+
+    def never(*args, **kwargs):
+        raise AssertionError("the elaboration started before the build folder was checked")
+    monkeypatch.setattr("posdata.hdl.boards.ecp5_top.BoardTop", never)
+    assert main(["synth"]) == 2
+    one_line_error(capsys, "posdata.bit", "a symbolic link" if kind == "link" else kind,
+                   "only regular files")
+    assert identity(special) == before
+    assert sorted(os.listdir(final)) == ["posdata.bit", "report.json"]
