@@ -9,7 +9,15 @@ import time
 from posdata.hdl.common.regular_files import read_regular
 
 from .clock import REPORT_LIMIT
-from .common import CliError, add_json_arg, float_in_range, int_in_range, print_json, shorten
+from .common import (
+    MHZ_RANGE,
+    CliError,
+    add_json_arg,
+    float_in_range,
+    int_in_range,
+    print_json,
+    shorten,
+)
 
 #: the board's serial port reappears once the programmer lets go of the FTDI chip (on the
 #: ULX3S JTAG and the UART share one): how long to wait for it, seconds
@@ -159,8 +167,10 @@ def chosen_build(args) -> dict:
             "commit": report.get("commit") if isinstance(report.get("commit"), str) else None,
             "built": report.get("built") if isinstance(report.get("built"), str) else
             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(report_path))),
-            "engines": report.get("engines"), "search": searches,
-            "fmax_mhz": fmax if isinstance(fmax, (int, float)) else None,
+            "engines": report_count(report, "engines", report_path), "search": searches,
+            # a damaged Fmax (true, nan, 1e9) is unknown, not printed as it is
+            "fmax_mhz": fmax if isinstance(fmax, (int, float)) and not isinstance(fmax, bool)
+            and MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1] else None,
             "baud": report_baud(report, report_path)}
 
 
@@ -186,6 +196,15 @@ def _shown(value) -> str:
         return shorten(value)
     text = {list: "an array", dict: "an object"}.get(type(value)) or json.dumps(value)
     return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} chars)"
+
+
+def report_count(report: dict, field: str, path: str) -> int:
+    """A whole-number count the report gives (``engines``), refused in one line if damaged."""
+    value = report.get(field, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1024:
+        raise CliError(f"{path}: {field} is {json.dumps(value)}, not a count: a damaged "
+                       f"report; run `posdata synth` again")
+    return value
 
 
 def generator_alone(board: str, what: str) -> str:

@@ -279,3 +279,33 @@ def test_text_output_of_a_report_without_fmax(tmp_path, loader, capsys):
     assert f"bitstream {bitstream} (ulx3s-25f, the perft chip with 1 engine(s), Fmax unknown, " \
            "commit unknown" in out
     assert "program   the FPGA's SRAM (lost at power-off; --flash keeps it)" in out
+
+
+@pytest.mark.parametrize("fmax", [True, "fast", float("nan"), 1e9, -5])
+def test_a_damaged_fmax_is_unknown_not_printed(tmp_path, loader, capsys, fmax):
+    bitstream = plant_build(tmp_path / "build")
+    report = os.path.join(os.path.dirname(bitstream), "report.json")
+    with open(report) as f:
+        data = json.load(f)
+    data["fmax_mhz"] = fmax
+    with open(report, "w") as f:
+        f.write(json.dumps(data))  # NaN as JSON writes it
+    past = time.time() - 30
+    os.utime(report, (past, past))
+    assert main(["program", "--build-dir", str(tmp_path / "build")]) == 0
+    assert "Fmax unknown" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("engines", [True, "x", -1, 1.5, 10**9])
+def test_a_damaged_engine_count_is_one_line(tmp_path, loader, capsys, engines):
+    bitstream = plant_build(tmp_path / "build")
+    report = os.path.join(os.path.dirname(bitstream), "report.json")
+    with open(report) as f:
+        data = json.load(f)
+    data["engines"] = engines
+    with open(report, "w") as f:
+        json.dump(data, f)
+    past = time.time() - 30
+    os.utime(report, (past, past))
+    assert main(["program", "--build-dir", str(tmp_path / "build")]) == 2
+    assert "engines is" in error_line(capsys) and loader() == []
