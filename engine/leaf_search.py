@@ -44,11 +44,13 @@ from .defs import BISHOP, CASTLE, EP, KING, KNIGHT, PAWN, PROMOTION, QUEEN, ROOK
 from .leaf_eval import leaf_evaluate
 from .leaf_structure import structure_of
 from .lines import PIN_LINES
-from .search import DRAW, MATE
+from .search import DRAW, INFINITY, MATE
 
 QS_PLY_LIMIT = 32  #: quiescence plies below the frontier: the node there returns its evaluation
 MAX_JOB_DEPTH = 6  #: the deepest job: its walks (with extensions and evasions) fill the stack
 MAX_EXTENSIONS = 4  #: check extensions on one line from the search's root
+MAX_JOB_PLY = 127  #: the furthest ply below the search's root a job starts at (a 7-bit counter)
+WINDOW = INFINITY  #: a job's window lies within +-WINDOW: the host's full window
 QS_CHECK_PLIES = 2  #: quiescence plies in which a side in check searches its evasions
 REPETITION_PLIES = 32  #: how far back a repetition is looked for (Deep Blue's detector's span)
 FIFTY_PLIES = 100  #: the fifty-move rule, in plies
@@ -62,6 +64,34 @@ HASH_MASK = (1 << HASH_BITS) - 1
 PLY_RECORDS = MAX_JOB_DEPTH + MAX_EXTENSIONS + QS_PLY_LIMIT
 #: plies of a job that walk the generator onto the move stack: full-width and evasion nodes
 WALK_PLIES = MAX_JOB_DEPTH + MAX_EXTENSIONS + QS_CHECK_PLIES
+
+
+def job_problem(board, alpha: int, beta: int, depth: int, ply: int = 0,
+                extensions: int = 0) -> str | None:
+    """Why this is no job a leaf searcher takes, or None. The one statement of the rules: the
+    reference, the drivers and the host check them here; the gateware refuses the same jobs
+    (hdl.search.records.job_refused) from the same constants."""
+    if not alpha < beta:
+        return f"empty window ({alpha}, {beta})"
+    if not -WINDOW <= alpha < beta <= WINDOW:
+        return f"window ({alpha}, {beta}) outside +-{WINDOW}"
+    if not 0 <= depth <= MAX_JOB_DEPTH:
+        return f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}"
+    if not 0 <= ply <= MAX_JOB_PLY:
+        return f"job ply {ply} outside 0 .. {MAX_JOB_PLY}"
+    if not 0 <= extensions <= MAX_EXTENSIONS:
+        return f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}"
+    if not board.data.orthodox or board.variant.chess960:
+        return "the search thread searches orthodox chess only"
+    return None
+
+
+def check_job(board, alpha: int, beta: int, depth: int, ply: int = 0,
+              extensions: int = 0) -> None:
+    """ValueError naming the problem unless job_problem finds none."""
+    problem = job_problem(board, alpha, beta, depth, ply, extensions)
+    if problem:
+        raise ValueError(problem)
 
 
 @dataclass(frozen=True)
@@ -195,14 +225,7 @@ class LeafSearch:
         """Search the board's position with the window (alpha, beta), ``depth`` full-width
         plies, the position ``ply`` plies below the search's root with ``extensions`` check
         extensions made above it on its line."""
-        if not alpha < beta:
-            raise ValueError(f"empty window ({alpha}, {beta})")
-        if not 0 <= depth <= MAX_JOB_DEPTH:
-            raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
-        if not 0 <= extensions <= MAX_EXTENSIONS:
-            raise ValueError(f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}")
-        if not self.board.data.orthodox or self.board.variant.chess960:
-            raise ValueError("the chip searches orthodox chess only")
+        check_job(self.board, alpha, beta, depth, ply, extensions)
         self.stats = LeafStats()
         self.root = self.board.ply
         self.root_ply = ply

@@ -10,6 +10,8 @@ must agree on, in plain Python (no amaranth at import), defined once.
   compiled chip's entry unpacks) and the root's side, castling rights and en passant square as
   one word.
 * **The split rule**: the ply whose nodes the threads claim, when the host chooses it.
+* **The search job**: its limits (the reference's, engine.leaf_search) and SEARCH's argument
+  bytes, which the search board's front end reads and the host packs.
 * **Castling squares** per position (Chess960): how the host packs each right's king files,
   must-be-empty squares and rook file into the words the gateware takes with the root.
 
@@ -20,6 +22,12 @@ copies of their own.
 import enum
 
 from posdata.engine.defs import BLACK, CASTLES, EMPTY, KING, NO_PIECE, NO_SQUARE, PAWN, WHITE
+from posdata.engine.leaf_search import (  # noqa: F401  (the job's limits, stated there once)
+    MAX_EXTENSIONS,
+    MAX_JOB_DEPTH,
+    MAX_JOB_PLY,
+    WINDOW,
+)
 
 # --- sizes ---------------------------------------------------------------------------------
 
@@ -131,6 +139,27 @@ def default_split(depth: int) -> int:
 def split_in_range(depth: int, split: int) -> bool:
     """Can a count of ``depth`` split at ``split``? (0 .. depth - 1; 0 when depth <= 1)"""
     return 0 <= split <= max(0, depth - 1)
+
+
+# --- the search job ------------------------------------------------------------------------
+
+#: SEARCH's job bytes, little-endian: field -> (offset, size in bytes, signed)
+SEARCH_ARGUMENTS = {
+    "alpha": (0, 2, True), "beta": (2, 2, True), "depth": (4, 1, False), "ply": (5, 1, False),
+    "ext": (6, 1, False),
+    "fifty": (7, 1, False),  #: the halfmove counter, saturated by the host
+}
+SEARCH_BYTES = sum(size for _, size, _ in SEARCH_ARGUMENTS.values())
+assert sorted(offset for offset, _, _ in SEARCH_ARGUMENTS.values()) == \
+    [0, 2, *range(4, SEARCH_BYTES)]  # packed, no gaps
+
+
+def search_arguments(**values: int) -> bytes:
+    """SEARCH's job bytes for ``alpha``, ``beta``, ``depth``, ``ply``, ``ext``, ``fifty``."""
+    out = bytearray(SEARCH_BYTES)
+    for name, (offset, size, signed) in SEARCH_ARGUMENTS.items():
+        out[offset:offset + size] = values[name].to_bytes(size, "little", signed=signed)
+    return bytes(out)
 
 
 # --- castling, per position ----------------------------------------------------------------

@@ -127,7 +127,7 @@ from enum import IntEnum
 from posdata.engine.defs import MAX_MOVES
 from posdata.engine.leaf_search import HASH_BITS, REPETITION_PLIES
 
-from ..common.contract import DEPTH_BITS, MAX_DEPTH
+from ..common.contract import DEPTH_BITS, MAX_DEPTH, SEARCH_BYTES, search_arguments
 
 PROTOCOL_VERSION = 2
 
@@ -157,7 +157,6 @@ LISTING_HEADER = 6            #: cycles (4), count (2)
 MOVE_BYTES = 3
 PING_BYTES = 8
 STATUS_BYTES = 20
-SEARCH_BYTES = 8        #: SEARCH's job: alpha, beta (2 each), depth, ply, extensions, fifty
 HASH_BYTES = (HASH_BITS + 7) // 8  #: SEARCH's earlier positions: a hash each, little-endian
 MAX_SEARCH_HISTORY = REPETITION_PLIES  #: ... up to the thread's repetition span
 RESULT_BYTES = 23       #: state, flags, score (2), best move (3), nodes (8), clocks (8)
@@ -319,8 +318,8 @@ def search_payload(alpha: int, beta: int, depth: int, ply: int, extensions: int 
                    fifty: int = 0, hashes=()) -> bytes:
     """``fifty``: the halfmove counter as sent (the host saturates it); ``hashes``: the
     earlier positions', oldest first."""
-    return (alpha.to_bytes(2, "little", signed=True) + beta.to_bytes(2, "little", signed=True)
-            + bytes([depth, ply, extensions, fifty])
+    return (search_arguments(alpha=alpha, beta=beta, depth=depth, ply=ply, ext=extensions,
+                             fifty=fifty)
             + b"".join(h.to_bytes(HASH_BYTES, "little") for h in hashes))
 
 

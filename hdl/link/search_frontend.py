@@ -29,12 +29,11 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.leaf_search import HASH_BITS, MAX_EXTENSIONS, MAX_JOB_DEPTH
-from posdata.engine.search import MATE
+from posdata.engine.leaf_search import HASH_BITS
 from posdata.engine.variants import CHESS
 
-from ..common.contract import CODE_BITS, SQUARES
-from ..search.records import FIFTY_BITS, Job
+from ..common.contract import CODE_BITS, SEARCH_ARGUMENTS, SQUARES
+from ..search.records import FIFTY_BITS, job_refused
 from ..search.search_thread import SearchThread
 from .arguments import ArgumentCheck
 from .chip_frontend import initial_position
@@ -58,8 +57,6 @@ from .protocol import (
 from .reply_shifter import ReplyShifter
 from .search_threads import SearchThreads
 
-WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the thread's own bound)
-MAX_PLY = (1 << Job["ply"].width) - 1  #: the furthest ply a thread's job holds
 MAX_FIFTY = (1 << FIFTY_BITS) - 1      #: the thread's halfmove counter, which saturates there
 TOP_BITS = HASH_BITS - 8 * (HASH_BYTES - 1)  #: a hash's bits in its last byte (the rest zero)
 assert SEARCH_BYTES <= 8 and 0 < TOP_BITS <= 8
@@ -140,10 +137,11 @@ class SearchFrontEnd(wiring.Component):
         root = writer.root
         m.d.comb += [threads.job.side.eq(root.side), threads.job.castle.eq(root.castle),
                      threads.job.ep_valid.eq(root.ep_valid), threads.job.ep_sq.eq(root.ep_sq),
-                     threads.job.alpha.eq(self._arg(0, 2).as_signed()),
-                     threads.job.beta.eq(self._arg(2, 2).as_signed()),
-                     threads.job.depth.eq(self._arg(4)), threads.job.ply.eq(self._arg(5)),
-                     threads.job.ext.eq(self._arg(6)), threads.past.fifty.eq(self._arg(7))]
+                     threads.job.alpha.eq(self._arg("alpha")),
+                     threads.job.beta.eq(self._arg("beta")),
+                     threads.job.depth.eq(self._arg("depth")),
+                     threads.job.ply.eq(self._arg("ply")), threads.job.ext.eq(self._arg("ext")),
+                     threads.past.fifty.eq(self._arg("fifty"))]
         # SEARCH's hashes, kept whole as they pass the cursor: read back a hash a clock into the
         # thread's history beside the squares (the link's buffer gives a byte a clock)
         m.submodules.history = history = Memory(shape=HASH_BITS, depth=MAX_SEARCH_HISTORY,
@@ -168,9 +166,11 @@ class SearchFrontEnd(wiring.Component):
         self._command_fsm(m, link, cursor, check, writer, shifter, threads, addressed, to_all)
         return m
 
-    def _arg(self, offset, size=1):
-        """SEARCH's job bytes ``offset`` .. ``offset + size - 1``, little-endian."""
-        return self.args[8 * offset:8 * (offset + size)]
+    def _arg(self, name):
+        """SEARCH's job field ``name`` (the contract's SEARCH_ARGUMENTS), little-endian."""
+        offset, size, signed = SEARCH_ARGUMENTS[name]
+        value = self.args[8 * offset:8 * (offset + size)]
+        return value.as_signed() if signed else value
 
     def _search_byte(self, m, current, bad_hash):
         """SEARCH's byte ``current.index`` passes: a job byte into ``args``; a hash byte into
@@ -194,8 +194,7 @@ class SearchFrontEnd(wiring.Component):
         m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
         count = threads.count
         ping = ping_payload(0, count, SelfTest.NONE, variant_number(CHESS))
-        alpha, beta = self._arg(0, 2).as_signed(), self._arg(2, 2).as_signed()
-        depth, ply, ext, fifty = self._arg(4), self._arg(5), self._arg(6), self._arg(7)
+        fifty = self._arg("fifty")
         # SEARCH's thread, fixed as the command is judged (a thread may finish meanwhile)
         target = Signal(range(count))
         m.d.comb += threads.target.eq(target)
@@ -262,9 +261,9 @@ class SearchFrontEnd(wiring.Component):
                     m.next = "Check-Done"
             with m.State("Check-Done"):
                 m.d.comb += cursor.restart.eq(1)
-                bad_job = ((depth > MAX_JOB_DEPTH) | (ply > MAX_PLY) | (ext > MAX_EXTENSIONS)
-                           | (fifty > MAX_FIFTY) | (self.hashes > fifty) | bad_hash
-                           | (alpha < -WINDOW) | (beta > WINDOW) | (alpha >= beta))
+                bad_job = (job_refused(*(self._arg(name) for name in
+                                         ("alpha", "beta", "depth", "ply", "ext")))
+                           | (fifty > MAX_FIFTY) | (self.hashes > fifty) | bad_hash)
                 with m.If(hdr.cmd == Cmd.SEARCH):
                     with m.If(bad_job):
                         reply(Err.BAD_ARGUMENT)

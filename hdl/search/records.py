@@ -1,6 +1,6 @@
 """The search thread's interfaces and per-ply records (docs/chip_search.md, "The per-ply state")."""
 
-from amaranth import Signal, signed
+from amaranth import Signal, Value, signed
 from amaranth.lib import data
 from amaranth.lib.memory import Memory
 
@@ -8,10 +8,12 @@ from posdata.engine.leaf_search import (
     HASH_BITS,
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
+    MAX_JOB_PLY,
     PLY_RECORDS,
     QS_PLY_LIMIT,
     REPETITION_PLIES,
     WALK_PLIES,
+    WINDOW,
 )
 
 from ..chip.make_unmake import Undo
@@ -38,6 +40,17 @@ Job = data.StructLayout({
     "alpha": SCORE, "beta": SCORE, "depth": 4, "ply": 7, "ext": EXT_BITS,
 })
 assert Job.size <= 64  # the compiled models take it as one 64-bit word
+assert MAX_JOB_PLY < 1 << Job["ply"].width and MAX_JOB_DEPTH < 1 << Job["depth"].width
+
+
+def job_refused(alpha, beta, depth, ply, ext):
+    """A job no thread takes: engine.leaf_search.job_problem in gateware, from the same
+    constants (the variant aside: a search board holds orthodox chess alone)."""
+    refused = ((depth > MAX_JOB_DEPTH) | (ext > MAX_EXTENSIONS)
+               | (alpha < -WINDOW) | (beta > WINDOW) | (alpha >= beta))
+    if Value.cast(ply).shape().width > MAX_JOB_PLY.bit_length():  # else it holds no more
+        refused |= ply > MAX_JOB_PLY
+    return refused
 
 #: the job's past, taken with ``start``: the halfmove counter and how many earlier positions'
 #: hashes the host wrote (the last min(fifty, REPETITION_PLIES), oldest first)

@@ -44,7 +44,6 @@ from posdata.engine.leaf_search import (
     CONTEMPT,
     FIFTY_PLIES,
     MAX_EXTENSIONS,
-    MAX_JOB_DEPTH,
     QS_CHECK_PLIES,
     QS_PLY_LIMIT,
     REPETITION_PLIES,
@@ -72,6 +71,7 @@ from .records import (
     Job,
     Past,
     PlyRecords,
+    job_refused,
 )
 from .repetition import RepetitionTable
 from .zobrist import HashKeeper
@@ -86,7 +86,6 @@ SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one bet
 REENTRY = 10
 assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
 assert EVAL_LATENCY < LATENCY, "Judge takes the child's evaluation as the legality answer comes"
-WINDOW = MATE + 1  #: a job's window lies within +-WINDOW (the host's full window)
 #: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
 DRAIN = 7
 
@@ -113,9 +112,9 @@ class SearchThread(wiring.Component):
     abort : In(1)            back to Idle from any state (``busy`` falls once the parts are
                              quiet); the board is then whatever the search left: load it again
     busy, done : Out(1)      ``done`` pulses with the result
-    error : Out(1)           with ``done``, a job refused at its start (depth over MAX_JOB_DEPTH,
-                             extensions over MAX_EXTENSIONS, a history over REPETITION_PLIES, a
-                             window not within +-(MATE+1), or empty): no search, nothing counted
+    error : Out(1)           with ``done``, a job refused at its start (records.job_refused:
+                             engine.leaf_search.job_problem's rules; or a history over
+                             REPETITION_PLIES): no search, nothing counted
     score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
     phase : Out  the control's state (``STATES``), for clock accounts
@@ -310,8 +309,7 @@ class SearchThread(wiring.Component):
 
     def _idle(self, m):
         r, job, past = self.r, self.job, self.past
-        refused = ((job.depth > MAX_JOB_DEPTH) | (job.alpha < -WINDOW) | (job.beta > WINDOW)
-                   | (job.alpha >= job.beta) | (job.ext > MAX_EXTENSIONS)
+        refused = (job_refused(job.alpha, job.beta, job.depth, job.ply, job.ext)
                    | (past.length > REPETITION_PLIES))
         with self._in(m, "Idle"):
             with m.If(self.history.en):  # the job's earlier positions, oldest first

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 
 from posdata.engine.defs import MAX_MOVES, MOVE_BITS
-from posdata.engine.leaf_search import LeafResult
+from posdata.engine.leaf_search import LeafResult, check_job
 from posdata.engine.search import SearchStopped
 from posdata.hdl.common.contract import (
     MAX_DEPTH,
@@ -423,7 +423,9 @@ class BoardClient:
     def _start_job(self, board, alpha: int, beta: int, depth: int, ply: int,
                    extensions: int = 0, thread: int = ENGINE_ALL) -> None:
         """LOAD or UPDATE, then SEARCH, in one write: the board holds the second command while
-        it answers the first, so a job costs one round trip to start."""
+        it answers the first, so a job costs one round trip to start. A job the thread would
+        refuse is refused here, naming the problem, with nothing sent."""
+        check_job(board, alpha, beta, depth, ply, extensions)
         job = search_job_payload(board, alpha, beta, depth, ply, extensions)
         if not self._synced:
             self.ping()

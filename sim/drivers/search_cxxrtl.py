@@ -11,7 +11,7 @@ the same clocks, so this one driver runs either.
 import ctypes
 from collections import Counter
 
-from posdata.engine.leaf_search import MAX_EXTENSIONS, MAX_JOB_DEPTH, LeafResult
+from posdata.engine.leaf_search import LeafResult, check_job
 from posdata.engine.search import SearchStopped
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.search_thread import STATES
@@ -81,14 +81,7 @@ class SearchModel:
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
                extensions: int = 0, watchdog: int = 1 << 32) -> LeafResult:
-        if not alpha < beta:
-            raise ValueError(f"empty window ({alpha}, {beta})")
-        if not 0 <= depth <= MAX_JOB_DEPTH:
-            raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
-        if not 0 <= extensions <= MAX_EXTENSIONS:
-            raise ValueError(f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}")
-        if not board.data.orthodox or board.variant.chess960:
-            raise ValueError("the search thread searches orthodox chess only")
+        check_job(board, alpha, beta, depth, ply, extensions)
         result, error = self.job(board, alpha, beta, depth, ply, extensions, watchdog)
         if error:
             raise ValueError(f"the search thread refused the job ({alpha}, {beta}) depth {depth}")

@@ -9,7 +9,7 @@ from collections import deque
 from amaranth.sim import Simulator
 
 from posdata.engine.defs import EMPTY, NO_PIECE
-from posdata.engine.leaf_search import MAX_EXTENSIONS, MAX_JOB_DEPTH, LeafResult
+from posdata.engine.leaf_search import LeafResult, check_job
 
 from .interface import WatchdogError
 from .search_job import history_hashes, job_values, past_values
@@ -62,14 +62,7 @@ class SearchSimulation:
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
                extensions: int = 0, watchdog: int = 2_000_000) -> LeafResult:
-        if not alpha < beta:
-            raise ValueError(f"empty window ({alpha}, {beta})")
-        if not 0 <= depth <= MAX_JOB_DEPTH:
-            raise ValueError(f"job depth {depth} outside 0 .. {MAX_JOB_DEPTH}")
-        if not 0 <= extensions <= MAX_EXTENSIONS:
-            raise ValueError(f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}")
-        if not board.data.orthodox or board.variant.chess960:
-            raise ValueError("the search thread searches orthodox chess only")
+        check_job(board, alpha, beta, depth, ply, extensions)
         self._requests.append((board, alpha, beta, depth, ply, extensions, watchdog))
         self._answer = None
         while self._answer is None:

@@ -44,10 +44,11 @@ from posdata.engine.leaf_search import (
     PLY_RECORDS,
     QS_CHECK_PLIES,
     QS_PLY_LIMIT,
+    WINDOW,
 )
 from posdata.hdl.common.layouts import MoveLayout
 from posdata.hdl.search.records import FIELDS, RECORDS, Job
-from posdata.hdl.search.search_thread import STATES, WINDOW, SearchThread
+from posdata.hdl.search.search_thread import STATES, SearchThread
 
 from .abstract import Inside
 from .harness_thread import free_inputs

@@ -21,6 +21,8 @@ from posdata.engine.leaf_search import (
     HASH_MASK,
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
+    MAX_JOB_PLY,
+    WINDOW,
     LeafSearch,
 )
 from posdata.hdl.link.protocol import (
@@ -34,7 +36,7 @@ from posdata.hdl.link.protocol import (
     State,
     search_payload,
 )
-from posdata.hdl.link.search_frontend import MAX_FIFTY, MAX_PLY, WINDOW, SearchFrontEnd
+from posdata.hdl.link.search_frontend import MAX_FIFTY, SearchFrontEnd
 from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused, search_job_payload
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
 
@@ -183,12 +185,12 @@ def test_each_job_takes_its_own_past(model):
 def test_a_job_at_every_field_s_bound_is_taken(model):
     # depth 0, so that the job ends and its score shows (the deepest job is LONG's, above)
     hashes = [HASH_MASK - i for i in range(MAX_SEARCH_HISTORY)]
-    payload = search_payload(-WINDOW, WINDOW, 0, MAX_PLY, MAX_EXTENSIONS, MAX_FIFTY, hashes)
+    payload = search_payload(-WINDOW, WINDOW, 0, MAX_JOB_PLY, MAX_EXTENSIONS, MAX_FIFTY, hashes)
     model.load(Board(KNIGHTS))
     model.command(Cmd.SEARCH, payload, engine=0)
     result = finish(model, 0)
     assert result.state == State.DONE
-    assert (result.score, result.nodes) == (-WINDOW + MAX_PLY + MAX_EXTENSIONS,
+    assert (result.score, result.nodes) == (-WINDOW + MAX_JOB_PLY + MAX_EXTENSIONS,
                                             3 | MAX_SEARCH_HISTORY << 7 | MAX_FIFTY << 13
                                             | digest(hashes) << 20)
 
@@ -196,7 +198,7 @@ def test_a_job_at_every_field_s_bound_is_taken(model):
 #: SEARCH's fields one past their bounds: (payload, what is wrong)
 BAD_FIELDS = [
     (search_payload(-1, 1, MAX_JOB_DEPTH + 1, 0), "deeper than a job goes"),
-    (search_payload(-1, 1, 1, MAX_PLY + 1), "ply over the thread's"),
+    (search_payload(-1, 1, 1, MAX_JOB_PLY + 1), "ply over the thread's"),
     (search_payload(-1, 1, 1, 0, MAX_EXTENSIONS + 1), "more extensions than a line has"),
     (search_payload(-1, 1, 1, 0, 0, MAX_FIFTY + 1), "halfmove counter not saturated"),
     (search_payload(-1, 1, 1, 0, 0, 1, [5, 5]), "more hashes than the halfmove counter"),
