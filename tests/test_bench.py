@@ -3,21 +3,15 @@ each timed as a process, start to exit, on the same tree, and the row in docs/me
 once measured. The benches are scripts, loaded here from their folder."""
 
 import copy
-import importlib.util
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.scripts import BENCH, load_bench
+
 DOCS = BENCH.parent / "docs"
 
 
-def load(name: str, monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))  # a bench imports its neighbours by bare name
-    spec = importlib.util.spec_from_file_location(f"{name}_under_test", BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+load = load_bench
 
 
 def test_the_whole_process_row_times_both_peers_on_the_same_tree(monkeypatch):

@@ -5,19 +5,17 @@ the bench, not here; the match's parts (Elo, judge, book, PGN) are tested in
 tests/engine/test_match_*.py."""
 
 import copy
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 from posdata.engine.leaf_search import MAX_JOB_DEPTH
+from tests.scripts import BENCH, load_script
 
 chess = pytest.importorskip("chess")
 
 from posdata.engine.board import Board  # noqa: E402
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
 DOCS = BENCH.parent / "docs"
 
 
@@ -25,12 +23,7 @@ DOCS = BENCH.parent / "docs"
 def load(monkeypatch):
     monkeypatch.syspath_prepend(str(BENCH))  # a bench imports its neighbours by bare name
 
-    def load(name: str):
-        spec = importlib.util.spec_from_file_location(f"{name}_under_test", BENCH / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    return load
+    return lambda name: load_script(BENCH / f"{name}.py")
 
 
 # ---- the suite -----------------------------------------------------------------------------

@@ -4,7 +4,6 @@ exists, every relative link resolves, the pipeline picture is what its script dr
 measured figures are what bench/report.py renders from docs/measurements.json."""
 
 import argparse
-import importlib.util
 import re
 import shlex
 from pathlib import Path
@@ -13,19 +12,12 @@ import pytest
 
 from posdata.sim.cli import build_parser, main
 from posdata.sim.cli.common import CliError
+from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
 DOCS = REPO / "docs"
 MAX_README_LINES = 300
-
-
-def load_script(path: Path):
-    """A script of the repository (not a package) as a module."""
-    spec = importlib.util.spec_from_file_location(path.stem + "_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def code_blocks(text: str, lang: str) -> list[str]:

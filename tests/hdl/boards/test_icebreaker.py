@@ -36,6 +36,7 @@ from posdata.hdl.link.protocol import (
 from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard, SimulatedTransport
 from posdata.sim.views.difference import describe_difference
+from tests.board_replies import refused
 from tests.compiled import compiled_cycles
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
@@ -65,13 +66,6 @@ def test_uart_divisor_must_be_exact():
 def client():
     return BoardClient(CompiledBoard(design="icebreaker", verbose=False))
 
-
-def refused(client, cmd, payload=b"", engine=ENGINE_ALL):
-    try:
-        client.command(cmd, payload, engine)
-    except BoardRefused as e:
-        return e.code
-    return None
 
 
 def check_listing(client, board):

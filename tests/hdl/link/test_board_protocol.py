@@ -29,6 +29,7 @@ from posdata.hdl.link.protocol import (
 )
 from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused, BoardTimeout
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard
+from tests.board_replies import refused
 from tests.compiled import compiled_cycles
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
@@ -57,14 +58,6 @@ def client():
     wait_for_self_test(c)
     return c
 
-
-def refused(client, cmd, payload=b"", engine=ENGINE_ALL):
-    """The error code the board answers a command with (None: OK)."""
-    try:
-        client.command(cmd, payload, engine)
-    except BoardRefused as e:
-        return e.code
-    return None
 
 
 def uci_moves(moves) -> list[str]:

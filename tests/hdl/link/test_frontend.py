@@ -18,7 +18,6 @@ from posdata.engine.positions import STANDARD_POSITIONS
 from posdata.hdl.common.contract import position_word, square_code
 from posdata.hdl.link.chip_frontend import UartFrontEnd
 from posdata.hdl.link.protocol import (
-    ENGINE_ALL,
     UART_FRAME_BITS,
     Cmd,
     Err,
@@ -31,6 +30,7 @@ from posdata.hdl.link.protocol import (
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, BoardRefused
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
 from posdata.sim.drivers.interface import position_inputs
+from tests.board_replies import refused
 from tests.chip_model import ROOT_FLAG, FakeChip
 
 DIVISOR = 4
@@ -58,14 +58,6 @@ def shown(board, legal=False):
              if c != EMPTY and (not legal or c == 0)]
     return words + [ROOT_FLAG | position_word(board)]
 
-
-def refused(client, cmd, payload=b"", engine=ENGINE_ALL):
-    """The error code the board answers a command with (None: OK)."""
-    try:
-        client.command(cmd, payload, engine)
-    except BoardRefused as e:
-        return e.code
-    return None
 
 
 def test_ping_reports_the_chip():

@@ -19,8 +19,9 @@ from posdata.engine.leaf_search import (
 from posdata.engine.search import SearchStopped
 from posdata.hdl.link.protocol import UART_FRAME_BITS, Cmd, Err, State, search_payload
 from posdata.hdl.link.search_frontend import SearchFrontEnd
-from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused
+from posdata.sim.drivers.fpga_board import BoardClient
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
+from tests.board_replies import refused
 
 EN_PASSANT = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
 PROMOTION = "8/P6k/8/8/8/8/6Kp/8 w - - 0 1"
@@ -36,13 +37,6 @@ def client():
     c.ping()
     return c
 
-
-def refused(client, cmd, payload=b""):
-    try:
-        client.command(cmd, payload)
-    except BoardRefused as e:
-        return e.code
-    return None
 
 
 def test_ping_says_a_search_board(client):

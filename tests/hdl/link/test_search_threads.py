@@ -37,8 +37,9 @@ from posdata.hdl.link.protocol import (
     search_payload,
 )
 from posdata.hdl.link.search_frontend import MAX_FIFTY, SearchFrontEnd
-from posdata.sim.drivers.fpga_board import BoardClient, BoardRefused, search_job_payload
+from posdata.sim.drivers.fpga_board import BoardClient, search_job_payload
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
+from tests.board_replies import refused
 
 from .thread_model import ThreadModel, digest, model_result, run_clocks
 
@@ -65,13 +66,6 @@ def model():
 def real():
     return board_client()
 
-
-def refused(client, cmd, payload=b"", engine=ENGINE_ALL):
-    try:
-        client.command(cmd, payload, engine)
-    except BoardRefused as e:
-        return e.code
-    return None
 
 
 def played(fen, moves="", shuffles=0):

@@ -3,26 +3,19 @@ ratios are against CXXRTL's model of the same run, a model that counts other clo
 bench, and its figures are a section of docs/measurements.md once `make measurements` ran it."""
 
 import copy
-import importlib.util
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[3] / "bench"
+from tests.scripts import load_bench
 
 pytestmark = pytest.mark.skipif(
     not any(shutil.which(c) for c in ("c++", "g++", "clang++")),
     reason="no C++ compiler: the chip's models cannot be built")
 
 
-def load(name: str, monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))  # a bench imports its neighbours by bare name
-    spec = importlib.util.spec_from_file_location(f"{name}_under_test", BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+load = load_bench
 
 
 def test_both_simulators_on_the_same_clocks(monkeypatch, tmp_path, capsys):

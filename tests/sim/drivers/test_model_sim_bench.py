@@ -1,22 +1,16 @@
 """`make bench-sim`'s board and search half (bench/model_sim.py): its arguments, and (slow: both
 simulators' models of both designs) a run whose figures are read back from its JSON."""
 
-import importlib.util
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[3] / "bench"
+from tests.scripts import load_bench
 
 
 def load(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))  # a bench imports its neighbours by bare name
-    spec = importlib.util.spec_from_file_location("model_sim_under_test", BENCH / "model_sim.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("model_sim", monkeypatch)
 
 
 @pytest.mark.parametrize("argv", [["--designs", "chip"], ["--designs", ","], ["--rounds", "0"],
