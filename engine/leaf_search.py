@@ -39,6 +39,7 @@ without making the move (a quiescence child that stands pat, a child at the ply 
 from dataclasses import dataclass, field
 
 from . import movegen as reference_movegen
+from .capabilities import refusal
 from .capture_finder import capture_stage, quiet_stage
 from .defs import BISHOP, CASTLE, EP, KING, KNIGHT, PAWN, PROMOTION, QUEEN, ROOK, WHITE
 from .leaf_eval import leaf_evaluate
@@ -81,9 +82,7 @@ def job_problem(board, alpha: int, beta: int, depth: int, ply: int = 0,
         return f"job ply {ply} outside 0 .. {MAX_JOB_PLY}"
     if not 0 <= extensions <= MAX_EXTENSIONS:
         return f"{extensions} extensions outside 0 .. {MAX_EXTENSIONS}"
-    if not board.data.orthodox or board.variant.chess960:
-        return "the search thread searches orthodox chess only"
-    return None
+    return refusal(board.variant, "search", "the search thread")
 
 
 def check_job(board, alpha: int, beta: int, depth: int, ply: int = 0,

@@ -26,8 +26,8 @@ variants of ``engine.variants``, Fairy-Stockfish's names accepted too: ``fischer
 ``chess960``) and UCI_Chess960 (a check, as Fairy-Stockfish offers them). With UCI_Chess960 on,
 chess is played as Chess960 (Shredder-FEN or X-FEN castling rights), and castling is written as
 the king taking its own rook (``e1h1``) in every variant; the chess960 variant always writes it
-so. A generator that cannot play a variant (the gateware: orthodox chess only) is refused for it
-with an info string.
+so. A generator or Backend that cannot play a variant (engine.capabilities: the search on the
+gateware, the chip's search) is refused for it with an info string.
 """
 
 import os
@@ -36,6 +36,7 @@ import threading
 
 from . import movegen as reference_movegen
 from .board import Board
+from .capabilities import refusal
 from .host_search import DEFAULT_CHIP_DEPTH, ReferenceLeaf
 from .host_think import HostThinker
 from .leaf_search import MAX_JOB_DEPTH
@@ -75,10 +76,13 @@ VARIANT_CHOICES = tuple(v.name for v in VARIANTS) + tuple(
     v.fsf_name for v in VARIANTS if v.fsf_name != v.name)
 
 
-def plays_variant(movegen, variant) -> bool:
-    """Can this move generator play ``variant``? A generator declares it with
-    ``SUPPORTS_VARIANTS`` (the reference does); any other plays orthodox chess only."""
-    return variant is CHESS or getattr(movegen, "SUPPORTS_VARIANTS", False)
+def variant_refusal(movegen, variant) -> str | None:
+    """Why this move generator cannot play ``variant``, or None. A generator declares that it
+    plays every variant with ``SUPPORTS_VARIANTS`` (the reference does); any other is the
+    search's gateware generator (engine.capabilities' ``search-gen``)."""
+    if getattr(movegen, "SUPPORTS_VARIANTS", False):
+        return None
+    return refusal(variant, "search-gen")
 
 
 class UciEngine:
@@ -251,9 +255,10 @@ class UciEngine:
         except MoveGenUnavailable as e:
             self.info_string(f"{e}; MoveGen stays {self.movegen_name}")
             return
-        if not plays_variant(movegen, self.variant):
-            self.info_string(f"MoveGen {value} does not play {self.variant.name}; MoveGen stays "
-                             f"{self.movegen_name}")
+        refused = variant_refusal(movegen, self.variant)
+        if refused:
+            self.info_string(f"MoveGen {value} does not play {self.variant.name}: {refused}; "
+                             f"MoveGen stays {self.movegen_name}")
             return
         self.movegen, self.movegen_name = movegen, value
         self.backend = "gen" if value == "hw" else "tscp"
@@ -275,9 +280,9 @@ class UciEngine:
             self._set_movegen("hw" if value == "gen" else next(iter(self.movegens)))
             return
         self.stop_search()
-        if not self._orthodox(self.variant):
-            self.info_string(f"Backend {value} (the chip's search) plays orthodox chess only, "
-                             f"not {self.variant.name}; Backend stays {self.backend}")
+        refused = refusal(self.variant, "search", f"Backend {value} (the chip's search)")
+        if refused:
+            self.info_string(f"{refused}; Backend stays {self.backend}")
             return
         if value not in self.leaf_made:
             try:
@@ -300,10 +305,6 @@ class UciEngine:
         self.stop_search()
         self.chip_depth = depth
 
-    @staticmethod
-    def _orthodox(variant) -> bool:
-        return variant is CHESS
-
     def _set_variant(self, value: str) -> None:
         try:
             variant = get_variant(value.lower())
@@ -323,14 +324,14 @@ class UciEngine:
         self.stop_search()
         old = (self.variant_choice, self.chess960)
         self.variant_choice, self.chess960 = choice, chess960
-        if not plays_variant(self.movegen, self.variant):
-            self.info_string(f"MoveGen {self.movegen_name} does not play {self.variant.name}; "
-                             f"{what} refused")
-            self.variant_choice, self.chess960 = old
-            return
-        if self.backend in self.leaves and not self._orthodox(self.variant):
-            self.info_string(f"Backend {self.backend} (the chip's search) plays orthodox chess "
-                             f"only; {what} refused")
+        refused = variant_refusal(self.movegen, self.variant)
+        if refused:
+            refused = f"MoveGen {self.movegen_name} does not play {self.variant.name}: {refused}"
+        elif self.backend in self.leaves:
+            refused = refusal(self.variant, "search",
+                              f"Backend {self.backend} (the chip's search)")
+        if refused:
+            self.info_string(f"{refused}; {what} refused")
             self.variant_choice, self.chess960 = old
             return
         if (choice, chess960) != old:
