@@ -91,13 +91,18 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     if search:
         if family.name != "ecp5":
             raise SynthError(f"the search board is built for the ECP5 boards, not {board}")
-        if engines or variant is not None:
+        if engines:
             raise SynthError("the search board carries the search thread, not perft engines: "
-                             "leave out --engines and --variant")
+                             "leave out --engines")
         family = dataclasses.replace(family, design=SEARCH_DESIGN, default_mhz=SEARCH_MHZ)
     elif search_threads is not None:
         raise SynthError("search threads go on the search board: add --search (the perft "
                          "chip's engines are --engines)")
+    if variant is not None:  # before the tools are looked for: the build cannot hold it
+        from posdata.engine.capabilities import refusal
+        problem = refusal(variant, "search-board" if search else family.name)
+        if problem:
+            raise SynthError(problem)
     search_threads = 1 if search_threads is None else search_threads
     if search and not 1 <= search_threads <= MAX_SEARCH_THREADS:
         raise SynthError(f"the search board holds 1 to {MAX_SEARCH_THREADS} threads, not "
@@ -111,12 +116,6 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
                          "leave out --engines")
     engines = 0 if generator_only or search else \
         default_engines(board) if engines is None else engines
-    if variant is not None:
-        from ..link.chip_frontend import check_board_variant
-        try:
-            check_board_variant(variant)
-        except ValueError as e:
-            raise SynthError(str(e)) from None
     if engines < 1 and not (generator_only or search):
         raise SynthError(f"--engines must be at least 1, not {engines}")
     directory = directory or os.path.join(build_dir, "synth", board + ("-search" if search

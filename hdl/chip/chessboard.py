@@ -19,6 +19,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from posdata.engine.capabilities import refusal
 from posdata.engine.defs import BLACK, KING, PAWN, WHITE, Color
 from posdata.engine.pieces import AttackKind
 from posdata.engine.variants import CHESS, get_variant
@@ -60,9 +61,10 @@ def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
         kind = kinds.pop()
         unsupported = kind & ~SUPPORTED_KINDS
         if unsupported or (kind & AttackKind.KING_STEP and p.code != KING):
+            # the declaration's line (engine.capabilities), which a test holds to this check
             raise UnsupportedVariant(
-                f"the perft chip's legality unit cannot test {variant.name}'s {p.name} "
-                f"({(unsupported or AttackKind.KING_STEP).name}): no plane for it")
+                refusal(variant, "hw") or f"the perft chip's legality unit cannot test "
+                f"{variant.name}'s {p.name} ({(unsupported or AttackKind.KING_STEP).name})")
         for name, plane_kind in kinds_of.items():
             if kind & plane_kind:
                 out[name].append(p.code)

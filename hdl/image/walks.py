@@ -39,6 +39,7 @@ contents alone.
 from dataclasses import dataclass
 from functools import cache
 
+from posdata.engine.capabilities import refusal
 from posdata.engine.defs import BLACK, N_TABLES, PAWN, WHITE, ptype
 from posdata.engine.pieces import Walk, parse_piece
 from posdata.engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS, piece_walks, sandstrom_walk
@@ -128,9 +129,9 @@ def walk_tables(variant) -> dict:
     for p in variant.pieces:
         if p.code != PAWN and parse_piece(p.moves).asymmetric:
             free = [t for t in range(N_TABLES) if t not in used]
-            if not free:
-                raise VariantError(f"{variant.name}'s {p.name} moves by colour and needs a "
-                                   f"table of its own for Black: all {N_TABLES} are taken")
+            if not free:  # the declaration's line (engine.capabilities), held to this check
+                raise VariantError(refusal(variant, "gen") or f"{variant.name}'s {p.name} moves "
+                                   f"by colour: no table left for Black's")
             tables[BLACK, p.code] = free[0]
             used.add(free[0])
     return tables

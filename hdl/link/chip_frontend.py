@@ -31,6 +31,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.board import Board
+from posdata.engine.capabilities import refusal
 from posdata.engine.perft import perft
 from posdata.engine.positions import BY_NAME
 from posdata.engine.variants import CHESS
@@ -69,10 +70,11 @@ def initial_position(variant=CHESS) -> tuple[list[int], dict]:
 
 
 def check_board_variant(variant) -> None:
-    """A board's variant must be one protocol version 2 can load positions of."""
-    if variant.chess960:
-        raise ValueError(f"a board for {variant.name} needs each position's castling squares, "
-                         "which protocol version 2 does not carry")
+    """A board's variant must be one an ECP5 board's perft chip plays (engine.capabilities:
+    protocol version 2 carries no castling squares, so not Chess960)."""
+    problem = refusal(variant, "ecp5")
+    if problem:
+        raise ValueError(problem)
 
 
 def self_test_leaves(depth: int, variant=CHESS) -> int:
