@@ -9,6 +9,7 @@ import sys
 import time
 
 from posdata.engine.board import Board
+from posdata.engine.capabilities import refusal
 from posdata.engine.defs import FLAGS_SHIFT, Flag
 from posdata.engine.fen import FenError
 from posdata.engine.variants import CHESS, VARIANT_NAMES, VariantError, get_variant
@@ -84,28 +85,28 @@ def add_variant_arg(p: argparse.ArgumentParser) -> None:
                    help=f"the variant: {', '.join(VARIANT_NAMES)} (default: chess)")
 
 
-def require_orthodox(args, what: str) -> None:
-    """Refuse another variant on what plays orthodox chess only (the perft chip, the search's
-    hardware generator): the move generator itself plays every variant."""
-    variant = getattr(args, "variant", CHESS)
-    if variant is not CHESS:
-        raise CliError(f"{what} plays orthodox chess only, not {variant.name}; use the "
-                       f"software generator for --variant {variant.name}")
+def require_runs(args, key: str, subject: str | None = None) -> None:
+    """Refuse ``args.variant`` where it does not run: ``key`` is a place of
+    engine.capabilities (``hw``, ``search``, ...), ``subject`` who refuses (default its name)."""
+    problem = refusal(getattr(args, "variant", CHESS), key, subject)
+    if problem:
+        raise CliError(problem)
 
 
-def require_chip_variant(args, target_name: str) -> None:
-    """Refuse a variant the perft chip cannot count (a piece whose attacks its legality unit has
-    no plane for: none of today's variants), and any variant on a board (its bitstream is
-    orthodox chess's)."""
-    from posdata.hdl.chip.chessboard import UnsupportedVariant, plane_codes
-    variant = getattr(args, "variant", CHESS)
-    try:
-        plane_codes(variant)
-    except UnsupportedVariant as e:
-        raise CliError(f"{e}; use --backend sw or gen for --variant {variant.name}") from None
-    if target_name == "board" and variant is not CHESS:
-        raise CliError(f"the board's perft chip plays orthodox chess only, not {variant.name}; "
-                       "use --target cxxrtl or pysim")
+def gateware_place(target_name: str, chip: bool) -> str:
+    """The engine.capabilities place of the gateware on a target: the perft chip or the
+    generator (its Verilator model, built for chess's tables, apart)."""
+    if chip:
+        return "hw"
+    return "gen-verilator" if target_name == "verilator" else "gen"
+
+
+def require_gateware(args, target_name: str, chip: bool) -> None:
+    """Refuse a variant the gateware on ``target_name`` cannot play, and any variant but chess
+    on a board (the host does not check a board's variant yet)."""
+    require_runs(args, gateware_place(target_name, chip))
+    if target_name == "board":
+        require_runs(args, "target-board")
 
 
 def load_board(args) -> Board:

@@ -15,7 +15,7 @@ from .common import (
     count_mode,
     int_in_range,
     print_json,
-    require_chip_variant,
+    require_gateware,
 )
 from .compare_random import add_random_args, run_random
 from .compare_table import compare_table
@@ -60,14 +60,9 @@ def run(args) -> int:
     jobs = args.jobs
     target = target_from_args(args, jobs, chip=args.backend == "hw")
     variant = args.variant
-    if variant is not CHESS:
-        if args.random is not None:  # the campaign's games are orthodox chess
-            raise CliError(f"--random plays orthodox chess; not with --variant {variant.name}")
-        if args.backend == "hw":
-            require_chip_variant(args, target.name)
-        elif target.name == "board":
-            raise CliError(f"the board's generator plays orthodox chess only, not {variant.name}; "
-                           "use --target cxxrtl, verilator or pysim")
+    if variant is not CHESS and args.random is not None:  # the campaign's games are chess
+        raise CliError(f"--random plays orthodox chess; not with --variant {variant.name}")
+    require_gateware(args, target.name, chip=args.backend == "hw")
     if args.random is not None:
         return run_random(args, target, jobs)
     if args.seed is not None:

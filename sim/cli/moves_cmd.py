@@ -11,6 +11,7 @@ from .common import (
     describe,
     load_board,
     print_json,
+    require_gateware,
 )
 from .target_args import add_target_args, target_from_args
 
@@ -38,6 +39,7 @@ def run(args) -> int:
     ended = board.data.bare_king and bare_king_ended(board)
     target = target_from_args(args, runs="--backend hw" if args.backend == "sw" else None)
     if args.backend == "hw":
+        require_gateware(args, target.name, chip=False)
         from posdata.sim.drivers.fpga_board import BoardError
         from posdata.sim.drivers.targets import make_driver
         try:

@@ -18,7 +18,7 @@ from .common import (
     load_board,
     print_json,
     raised_class,
-    require_chip_variant,
+    require_gateware,
 )
 from .perft_epd import add_suite_args, run_suite_cmd
 from .target_args import add_scheduler_arg, add_target_args, target_from_args
@@ -94,8 +94,8 @@ def run(args) -> int:
     target = target_from_args(args, args.jobs,
                               "--backend gen, hw or both" if args.backend == "sw" else None,
                               chip=args.backend in ("hw", "both"))
-    if args.backend in ("hw", "both"):
-        require_chip_variant(args, target.name)
+    if args.backend != "sw":
+        require_gateware(args, target.name, chip=args.backend in ("hw", "both"))
     progress = Progress(args.quiet)
     try:
         if args.backend in ("hw", "both"):

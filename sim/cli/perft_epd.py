@@ -3,7 +3,7 @@ exit status 1 on any mismatch."""
 
 import argparse
 
-from .common import CliError, Progress, int_in_range, print_json, require_chip_variant
+from .common import CliError, Progress, int_in_range, print_json, require_gateware
 from .target_args import target_from_args
 
 #: a suite is a few hundred lines; more than this is not one (and /dev/zero never ends)
@@ -52,8 +52,8 @@ def run_suite_cmd(args) -> int:
     target = target_from_args(args, args.jobs,
                               "--backend gen, hw or both" if args.backend == "sw" else None,
                               chip=chip)
-    if chip:
-        require_chip_variant(args, target.name)
+    if args.backend != "sw":
+        require_gateware(args, target.name, chip)
     progress = Progress(args.quiet)
     try:
         entries = parse_suite(text, variant, deeper=args.max_depth is not None)

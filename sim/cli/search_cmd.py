@@ -27,7 +27,7 @@ from .common import (
     int_in_range,
     load_board,
     print_json,
-    require_orthodox,
+    require_runs,
 )
 from .target_args import add_target_args, target_from_args
 
@@ -104,7 +104,7 @@ def run(args) -> int:
         raise CliError("--mhz goes with --backend hw or both (the search thread's time)")
     movegen_name = "hw" if backend == "gen" else "sw"
     if backend == "gen":
-        require_orthodox(args, "the gateware (--backend gen)")
+        require_runs(args, "search-gen", "the search on the gateware (--backend gen)")
     board = load_board(args)
     from ..drivers.movegens import make_movegen
     try:
@@ -185,11 +185,10 @@ def run_chip(args, backend: str) -> int:
     if threads > 1 and backend == "both":
         raise CliError("--threads goes with --backend sw or hw (both follows the reference "
                        "job by job)")
-    require_orthodox(args, f"the chip's search (--backend {backend})")
+    require_runs(args, "search", f"the chip's search (--backend {backend})")
+    if on_board:
+        require_runs(args, "search-board")
     board = load_board(args)
-    if board.variant.chess960:
-        raise CliError(f"the chip's search (--backend {backend}) plays orthodox chess only, "
-                       f"not Chess960")
     chip_depth = DEFAULT_CHIP_DEPTH if args.chip_depth is None else args.chip_depth
     fen = board.fen()
     from posdata.engine.host_search import HostSearch, ReferenceLeaf

@@ -11,6 +11,7 @@ from .common import (
     describe,
     load_board,
     print_json,
+    require_runs,
 )
 from .waveform import generate_with_waveform
 
@@ -31,16 +32,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from posdata.engine.variants import VariantError
-    from posdata.hdl.image.variant import variant_image
     from posdata.sim.drivers.gen_pysim import PysimGenerator
     from posdata.sim.views.accounts import account
 
     board = load_board(args)
-    try:  # a variant whose tables the gateware cannot hold is refused in one line
-        variant_image(board.variant)
-    except VariantError as e:
-        raise CliError(str(e)) from None
+    require_runs(args, "gen")  # the generator in Amaranth's simulator
     vcd = gtkw = None
     if args.vcd is not None:
         vcd = args.vcd

@@ -2,7 +2,7 @@
 (sim/models/verilator_gen_entry.cc) have the CXXRTL model's interface, so the CXXRTL driver loads
 it."""
 
-from posdata.hdl.image.variant import hardware_name
+from posdata.engine.capabilities import refusal
 
 from ..models.toolchain import ToolchainError
 from .gen_cxxrtl import CxxrtlGenerator
@@ -16,9 +16,9 @@ class VerilatorGenerator(CxxrtlGenerator):
 
     def __init__(self, verbose=True, library: str | None = None, variant: str = "chess",
                  **options):
-        if hardware_name(variant) != "chess":
-            raise ToolchainError(f"the Verilator model is built for chess's tables only, not "
-                                 f"{variant}: use --target cxxrtl")
+        problem = refusal(variant, "gen-verilator")
+        if problem:
+            raise ToolchainError(problem)
         if library is None:
             from ..models.verilator import build_library
             library = build_library(verbose=verbose)
