@@ -30,7 +30,7 @@ help:
 	@echo "make bench-variants  software perft nodes/s, table sizes, gateware cycles per move per variant"
 	@echo "make measurements  run the benches and the 25F build: docs/measurements.md and the README's figures (a quarter of an hour)"
 	@echo "make measurements-long  the long runs: 85F builds, perft(6) projection, placement seeds (hours; ONLY=id ... for some)"
-	@echo "make docs        redraw docs/pipeline.svg and re-render docs/measurements.md from its JSON"
+	@echo "make docs        redraw docs/pipeline.svg, the variants' table, docs/measurements.md"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -123,6 +123,7 @@ measurements-long: $(STAMP)
 
 docs: $(STAMP)
 	$(PY) docs/draw_pipeline.py
+	$(PY) docs/variants_table.py
 	$(PY) bench/report.py
 
 clean:
