@@ -37,7 +37,7 @@ def test_wheel_imports_every_sub_package(tmp_path):
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
                     "--no-build-isolation", "-w", str(wheels), str(src)],
-                   check=True, capture_output=True, timeout=300)
+                   check=True, capture_output=True, timeout=300)  # a hang guard: idle ~1.5 s
     wheel, = wheels.glob("posdata-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("posdata/sim/models/") and n.endswith(".cc") for n in names), \
@@ -59,7 +59,8 @@ def test_wheel_imports_every_sub_package(tmp_path):
     site = sysconfig.get_paths()["purelib"]
     run = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path,
                          env={"PYTHONPATH": f"{target}:{site}", "PATH": "/usr/bin:/bin"},
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True,
+                         timeout=300)  # a hang guard: idle ~0.5 s
     assert run.returncode == 0, run.stderr[-2000:]
 
 

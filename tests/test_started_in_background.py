@@ -23,7 +23,8 @@ def test_a_signal_test_passes_when_the_suite_ignores_sigint():
     test = "tests/hdl/common/test_children.py::test_the_tool_and_its_children_die_with_posdata"
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA",
                           f"{test}[{signal.SIGINT:d}]"], cwd=REPO, capture_output=True,
-                         text=True, preexec_fn=sigint_ignored, timeout=120)
+                         text=True, preexec_fn=sigint_ignored,
+                         timeout=120)  # a hang guard: idle the inner run takes ~1.5 s
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"PASSED {test}[{signal.SIGINT:d}]" in run.stdout, run.stdout
 
@@ -40,7 +41,7 @@ def test_posdata_started_with_sigint_ignored_ignores_it_and_sigterm_ends_it(tmp_
         posdata.send_signal(signal.SIGINT)  # an ignored signal is discarded as it is sent
         assert posdata.poll() is None and alive(tool) and alive(child)
         posdata.send_signal(signal.SIGTERM)
-        assert posdata.wait(timeout=10) == -signal.SIGTERM
+        assert posdata.wait(timeout=10) == -signal.SIGTERM  # a hang guard: idle at once
         assert wait_for(lambda: not alive(tool) and not alive(child), 10), \
             f"{'the tool' if alive(tool) else 'its child'} outlived posdata"
     finally:

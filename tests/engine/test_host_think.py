@@ -4,7 +4,6 @@ tree posdata search --backend sw prints); stops, deadlines and node limits to a 
 the board as given."""
 
 import threading
-import time
 
 import pytest
 
@@ -12,6 +11,7 @@ from posdata.engine.board import Board
 from posdata.engine.host_search import HostSearch, ReferenceLeaf
 from posdata.engine.host_think import HostThinker
 from posdata.engine.search import MATE, Limits, SearchStopped
+from tests.hang_guard import guarded
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 ENDING = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -41,9 +41,10 @@ def test_stop_from_another_thread_ends_with_a_legal_move():
     thinker = HostThinker(ReferenceLeaf(), 2)
     timer = threading.Timer(0.3, thinker.stop)
     timer.start()
-    t = time.monotonic()
-    result = thinker.think(board, Limits(infinite=True))
-    assert time.monotonic() - t < 5
+    # a hang guard: idle the search ends 0.1-0.6 s after the stop (seen before the next host
+    # node or job, and a job of this leaf runs to its end), so 0.4-0.9 s in all
+    result = guarded(lambda: thinker.think(board, Limits(infinite=True)), 20,
+                     "an infinite search stopped from another thread", on_hang=thinker.stop)
     assert result.stopped and result.best_move in board.legal_moves()
     assert board.fen() == KIWIPETE and board.ply == 0
 
@@ -65,9 +66,12 @@ def test_the_first_iteration_completes_whatever_the_limits():
 
 def test_deadline_and_node_limit_stop_the_search():
     board = Board(KIWIPETE)
-    t = time.monotonic()
-    result = HostThinker(ReferenceLeaf(), 1).think(board, Limits(time_ms=50))
-    assert result.stopped and time.monotonic() - t < 3
+    thinker = HostThinker(ReferenceLeaf(), 1)
+    # a hang guard: idle ~0.09 s (the first iteration completes past the 50 ms). Stopped: the
+    # deadline cut an iteration short (the only limit: neither a depth reached nor a soft stop)
+    result = guarded(lambda: thinker.think(board, Limits(time_ms=50)), 10,
+                     "a search on a 50 ms deadline", on_hang=thinker.stop)
+    assert result.stopped
     result = HostThinker(ReferenceLeaf(), 1).think(board, Limits(nodes=3000))
     # depth 1 takes 1,963 nodes, depth 2 2,466 more: the limit falls in depth 2
     assert result.stopped and result.depth == 1 and result.nodes >= 3000
@@ -111,6 +115,8 @@ def test_a_leaf_that_can_be_interrupted_is_given_the_stop_and_handed_back():
     thinker.stop_requested = False
     timer = threading.Timer(0.2, thinker.stop)
     timer.start()
-    result = thinker.think(Board(KIWIPETE), Limits(infinite=True))
+    # a hang guard: idle ~0.3 s in all (the first iteration completes, then the stop is seen)
+    result = guarded(lambda: thinker.think(Board(KIWIPETE), Limits(infinite=True)), 10,
+                     "an infinite search over an interruptible leaf", on_hang=thinker.stop)
     assert result.stopped and leaf.asked > 0
     assert leaf.interrupt is None  # handed back as it was

@@ -35,7 +35,7 @@ def test_uci_offers_backend_and_chip_depth(engine):
 def test_go_depth_is_the_host_search(engine, chip_depth):
     engine.say("setoption name Backend value sw", f"setoption name ChipDepth value {chip_depth}",
                f"position fen {KIWIPETE}", "go depth 2")
-    line, _ = engine.expect("bestmove", 60)
+    line, _ = engine.expect("bestmove", 60)  # a hang guard: idle ~0.5 s
     want = HostSearch(Board(KIWIPETE), ReferenceLeaf(), chip_depth).search(2)
     assert line == f"bestmove {Board(KIWIPETE).uci(want.best_move)}"
     last = [x for x in engine.lines if x.startswith("info depth 2 ")][-1]
@@ -46,9 +46,11 @@ def test_go_depth_is_the_host_search(engine, chip_depth):
 
 def test_stop_ends_an_infinite_search_with_one_bestmove(engine):
     engine.say("setoption name Backend value sw", "position startpos", "go infinite")
-    engine.say("stop")
-    line, seconds = engine.expect("bestmove", 10)
-    assert seconds < 5 and line != "bestmove 0000"
+    seconds = engine.timed("stop")
+    line, _ = engine.expect("bestmove")
+    # idle ~0.015 s (the first iteration completes, then the stop is seen at the next host node
+    # or job); a stop ignored would leave it running for ever (the guard)
+    assert seconds < 1.0 and line != "bestmove 0000"
     engine.say("isready")
     engine.expect("readyok")
     assert sum(x.startswith("bestmove") for x in engine.lines) == 1
@@ -56,8 +58,15 @@ def test_stop_ends_an_infinite_search_with_one_bestmove(engine):
 
 def test_movetime_is_kept(engine):
     engine.say("setoption name Backend value sw", "position startpos", "go movetime 200")
-    _, seconds = engine.expect("bestmove", 10)
+    _, seconds = engine.expect("bestmove")
+    # idle ~0.17 s (the movetime less the overhead), as under load: the deadline is the wall
+    # clock's. The bound, over ten times that, catches a deadline far longer than asked (none
+    # at all: no bestmove, the guard). By the engine's own clock no iteration completed past
+    # the movetime: the deadline cut the one under way (depth 4, which ends at ~0.34 s idle),
+    # as a deadline looked at only between iterations would not.
     assert seconds < 3
+    assert all(int(w[w.index("time") + 1]) <= 200 for w in map(str.split, engine.lines)
+               if w[:2] == ["info", "depth"]), engine.lines
 
 
 @pytest.mark.parametrize("option, value, said", [

@@ -195,7 +195,7 @@ class FuzzInput:
         if not engine.searching():
             self.position = (engine.board.fen(), engine.board.chess960_notation)
         if not self.lines:
-            assert engine.wait(timeout=10)
+            assert engine.wait(timeout=10)  # a hang guard: the last search stopped, ms idle
             return b""
         kind, data = self.lines.pop(0)
         assert len(data) < size
@@ -224,7 +224,7 @@ def run_fuzz(seed: int, count: int, monkeypatch) -> None:
     # Still a working engine.
     engine.handle("position startpos")
     engine.handle("go depth 1")
-    assert engine.wait(timeout=10)
+    assert engine.wait(timeout=10)  # a hang guard: idle a few ms
     assert legal_in(chess.STARTING_FEN, out.lines[-1].split()[1], stdin.position[1])
 
 
@@ -247,7 +247,7 @@ def test_fuzz_posdata_uci_stdin(seed):
     lines = fuzz_lines(seed, 800)
     data = b"".join(d + b"\n" for _, d in lines) + b"stop\nisready\n"
     proc = subprocess.run(POSDATA_UCI_CMD, cwd=REPO, input=data, capture_output=True,
-                          timeout=300)
+                          timeout=300)  # a hang guard: idle ~2 s
     assert proc.returncode == 0 and proc.stderr == b"", proc.stderr.decode(errors="replace")
     out = proc.stdout.decode().splitlines()
     assert sum(line.startswith("bestmove ") for line in out) == sum(

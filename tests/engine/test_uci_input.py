@@ -16,6 +16,7 @@ from posdata.engine.uci import MAX_INFO_CHARS, UciEngine
 from posdata.engine.uci_go import MAX_TIME_MS, parse_int
 from posdata.engine.uci_input import MAX_LINE_BYTES
 from tests.engine.uci_inprocess import Engine, Output, legal_in
+from tests.hang_guard import guarded
 
 #: black mates with a8a1; the move generated first is f7f6 (what a failed search played)
 MATE_FEN = "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"
@@ -48,7 +49,7 @@ MOVES_AT_ONCE = [f"go btime -{BIG} wtime 1000", "go movetime -5", "go movetime 0
 @pytest.mark.parametrize("go", FINDS_THE_MATE + MOVES_AT_ONCE, ids=lambda go: go[:40])
 def test_any_numbers_give_one_legal_bestmove(engine, go):
     engine.say(f"position fen {MATE_FEN}", go)
-    line, _ = engine.expect("bestmove", timeout=10)
+    line, _ = engine.expect("bestmove")  # a hang guard: idle, a few ms (the mate in one)
     move = line.split()[1]
     assert legal_in(MATE_FEN, move), line
     if go in FINDS_THE_MATE:
@@ -139,9 +140,8 @@ def test_a_thousand_ply_game_and_over_long_lines():
     data = (long_moves + b"\n" + b"go " + b"\xff" * (3 * MAX_LINE_BYTES) + b"\nisready\n"
             + f"position startpos moves {' '.join(moves)}\nd\ngo depth 2\n".encode()
             + b"\x00\x1b[2J\xfe\nisready\n")
-    start = time.monotonic()
-    engine, out = run_engine(data)
-    assert time.monotonic() - start < 10
+    # a hang guard: idle the whole input takes ~0.05 s (the over-long lines skipped as read)
+    engine, out = guarded(lambda: run_engine(data), 10, "the engine reading the game")
     lines = out.lines
     assert lines[:2] == [f"info string a line of more than {MAX_LINE_BYTES} bytes; ignored"] * 2
     assert lines[2] == "readyok"
@@ -167,7 +167,7 @@ def test_a_lost_output_ends_the_engine():
     engine = UciEngine(out=BrokenPipe())
     reading = threading.Thread(target=engine.run, args=(io.BytesIO(b"uci\n" + b"isready\n" * 9),))
     reading.start()
-    reading.join(timeout=5)
+    reading.join(timeout=5)  # a hang guard: idle the engine leaves at its first write, at once
     assert not reading.is_alive() and engine.output_lost
 
 
@@ -213,10 +213,12 @@ class FailingGen:
 def test_stop_with_a_slow_generator(go, ends):
     e = Engine(movegens={"hw": lambda: SlowGen})
     e.say("position startpos", go)
-    time.sleep(0.2)
+    time.sleep(0.2)  # into the work (it holds wherever the stop lands)
     e.ready()
-    e.say("stop")
-    _, seconds = e.expect(ends, timeout=5)
+    seconds = e.timed("stop")
+    e.expect(ends)
+    # idle ~3 ms: the stop is seen at the next node or generation (2 ms here), not at the end
+    # of the iteration or the root move (seconds at this generator's speed)
     assert seconds < 1.0
     e.close()
 

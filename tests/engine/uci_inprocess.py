@@ -1,6 +1,7 @@
 """The UCI engine in-process, as the UCI tests drive it: commands through ``handle`` (or a byte
 stream through ``run``), its output collected line by line as the worker thread writes it, and
-every wait bounded."""
+every wait bounded by a hang guard (GUARD_S unless said otherwise: far above the milliseconds
+an answer takes on an idle machine; only a hung engine reaches it)."""
 
 import threading
 import time
@@ -8,6 +9,12 @@ import time
 import chess
 
 from posdata.engine.uci import UciEngine
+from tests.hang_guard import guarded
+
+#: the hang guard of a wait for a line or a command's answer. Idle, a line the engine owes at
+#: once (readyok, the bestmove after stop) comes within milliseconds, a search's within its limit
+#: (these tests give at most a few hundred ms): 10 s is well over ten times either.
+GUARD_S = 10.0
 
 
 class Output:
@@ -47,8 +54,8 @@ class Engine:
         for line in lines:
             self.engine.handle(line)
 
-    def expect(self, prefix, timeout: float = 10.0) -> tuple[str, float]:
-        """``prefix``: a string, or a test of the line."""
+    def expect(self, prefix, timeout: float = GUARD_S) -> tuple[str, float]:
+        """``prefix``: a string, or a test of the line. ``timeout`` is a hang guard."""
         test = prefix if callable(prefix) else (lambda line: line.startswith(prefix))
         start = time.monotonic()
         with self.out.changed:
@@ -64,23 +71,36 @@ class Engine:
                 self.out.changed.wait(left)
 
     def no_line(self, prefix: str, wait: float) -> None:
+        """Nothing starting with ``prefix`` within ``wait`` seconds: what must not happen, looked
+        for that long (a busy machine can only make a wrong line later, never a right one
+        wrong)."""
         time.sleep(wait)
         assert not any(line.startswith(prefix) for line in self.lines[self.seen:]), self.lines
 
+    def timed(self, line: str, guard: float = GUARD_S) -> float:
+        """``line`` handled as ``say`` does, under a hang guard; the seconds it took. isready,
+        stop and ponderhit are answered before ``handle`` returns (a stop waits for the worker
+        to end, bestmove printed), so this is how long the engine took to answer them."""
+        start = time.monotonic()
+        guarded(lambda: self.engine.handle(line), guard, f"the engine handling {line!r}")
+        return time.monotonic() - start
+
     def ready(self, within: float = 1.0) -> None:
-        """isready is answered within ``within`` seconds, whatever runs."""
-        self.say("isready")
-        _, seconds = self.expect("readyok", timeout=10)
+        """isready is answered within ``within`` seconds, whatever runs. Idle it takes well
+        under a millisecond during a search or a perft; an engine that waited for the work
+        would take seconds, or hang on ``go infinite`` (the guard)."""
+        seconds = self.timed("isready")
+        self.expect("readyok")
         assert seconds < within, f"readyok after {seconds:.2f} s"
 
     def fen(self) -> str:
-        assert self.engine.wait(timeout=10)
+        assert self.engine.wait(timeout=GUARD_S)  # a hang guard
         self.say("d")
         return self.expect("info string fen ")[0].removeprefix("info string fen ")
 
     def close(self, failures_expected: bool = False) -> None:
         """Stop the worker; it must end, and (unless expected) no internal error was reported."""
-        self.engine.stop_search(timeout=5)
+        self.engine.stop_search(timeout=GUARD_S)  # a hang guard: a stop takes milliseconds
         assert not self.engine.searching(), "the worker did not end"
         internal = [line for line in self.lines if line.startswith(
             ("info string error in", "info string search failed", "info string perft failed"))]

@@ -88,6 +88,7 @@ def test_flow_uses_no_private_names():
 
 def test_cli_unknown_board_and_missing_tool(tmp_path):
     env = dict(os.environ, YOSYS="no-such-yosys")
+    # the timeouts of these runs are hang guards: idle each ends within ~0.6 s
     out = subprocess.run([sys.executable, "-m", "posdata.sim", "synth", "--build-dir",
                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
@@ -107,7 +108,8 @@ def test_cli_unknown_board_and_missing_tool(tmp_path):
 def test_cli_refuses_what_a_board_cannot_hold(tmp_path, args, message):
     """Engines and variants a board cannot take: one line, exit 2, before any tool runs."""
     out = subprocess.run([sys.executable, "-m", "posdata.sim", "synth", "--build-dir",
-                          str(tmp_path), *args], capture_output=True, text=True, timeout=120)
+                          str(tmp_path), *args], capture_output=True, text=True,
+                         timeout=120)  # a hang guard: idle ~0.5 s
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
 
@@ -130,7 +132,7 @@ def test_generator_maps_onto_block_ram(tmp_path, layout, blocks):
                                                    platform=platform))
     subprocess.run([tool("YOSYS"), "-q", "-p",
                     "read_rtlil gen.il; synth_ecp5 -top gen; tee -q -o stat.json stat -json"],
-                   cwd=tmp_path, check=True, timeout=900)
+                   cwd=tmp_path, check=True, timeout=900)  # a hang guard: idle ~5 s
     cells = json.loads((tmp_path / "stat.json").read_text())["design"]["num_cells_by_type"]
     assert cells.get("DP16KD") == blocks, cells
     assert cells.get("LUT4", 0) < 2500, cells
@@ -145,7 +147,8 @@ def test_engines_start_table_is_one_block_ram(tmp_path):
     (tmp_path / "starts.il").write_text(rtlil.convert(
         StartRom(split=True), name="starts", platform=platform_for("ulx3s-25f")))
     subprocess.run([tool("YOSYS"), "-q", "-p", "read_rtlil starts.il; synth_ecp5 -top starts; "
-                    "tee -q -o stat.json stat -json"], cwd=tmp_path, check=True, timeout=300)
+                    "tee -q -o stat.json stat -json"], cwd=tmp_path, check=True,
+                   timeout=300)  # a hang guard: idle ~1 s
     cells = json.loads((tmp_path / "stat.json").read_text())["design"]["num_cells_by_type"]
     assert cells.get("DP16KD") == 1 and cells.get("LUT4", 0) < 100, cells
 
@@ -217,7 +220,7 @@ def test_icebreaker_generator_fits_the_up5k(tmp_path):
                                                   platform=platform))
     subprocess.run([tool("YOSYS"), "-q", "-p",
                     "read_rtlil fe.il; synth_ice40 -top fe; tee -q -o stat.json stat -json"],
-                   cwd=tmp_path, check=True, timeout=900)
+                   cwd=tmp_path, check=True, timeout=900)  # a hang guard: idle ~30 s
     cells = json.loads((tmp_path / "stat.json").read_text())["design"]["num_cells_by_type"]
     assert cells.get("SB_RAM40_4K", 0) <= 30, cells
     assert cells.get("SB_SPRAM256KA", 0) == 0, cells

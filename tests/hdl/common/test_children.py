@@ -30,6 +30,8 @@ def alive(pid: int) -> bool:
 
 
 def wait_for(condition, seconds: float = 10.0) -> bool:
+    """Until ``condition()``; False after ``seconds``, a hang guard (the conditions waited for
+    here, a process gone or a file written, come within milliseconds idle)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
@@ -66,6 +68,8 @@ def test_like_subprocess_run(tmp_path):
 
 def test_a_timeout_kills_the_tool_and_its_children(tmp_path):
     pids = tmp_path / "pids"
+    # the run's timeout is what is tested: 1 s, far above the ~5 ms the tool takes idle to
+    # record its pids, and far below its 60 s sleep
     with pytest.raises(subprocess.TimeoutExpired) as e:
         run(["sh", "-c", TOOL.format(pids=pids)], timeout=1)
     assert e.value.cmd[0] == "sh"  # named as the command, not as its supervisor
@@ -84,7 +88,7 @@ def test_the_tool_and_its_children_die_with_posdata(tmp_path, sig):
         tool, child = read_pids(pids)
         assert alive(tool) and alive(child)
         parent.send_signal(sig)  # to posdata alone
-        parent.wait(timeout=10)
+        parent.wait(timeout=10)  # a hang guard: idle posdata ends within ~0.3 s
         assert wait_for(lambda: not alive(tool) and not alive(child), 10), \
             f"{'tool' if alive(tool) else 'its child'} outlived posdata ({sig.name})"
     finally:

@@ -43,7 +43,8 @@ def test_a_short_command_imports_only_its_own():
     code = ("import sys\nfrom posdata.sim.cli import main\nmain(['perft', '--depth', '1'])\n"
             "print(' '.join(sorted(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60, check=True).stdout.splitlines()[-1].split()
+                         timeout=60,  # a hang guard: idle ~0.2 s
+                         check=True).stdout.splitlines()[-1].split()
     loaded = {name.rsplit(".", 1)[1] for name in out if name.startswith("posdata.sim.cli.")}
     others = {module for name, (module, _) in COMMANDS.items() if name != "perft"}
     assert "perft_cmd" in loaded and not loaded & others, loaded & others

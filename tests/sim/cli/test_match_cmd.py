@@ -218,15 +218,16 @@ def test_ctrl_c_stops_the_engines_and_writes_nothing(tmp_path):
     first = run.stderr.readline()  # a game has ended (in about a second): the next one is on
     assert first.startswith("game 1/6"), first
     run.send_signal(signal.SIGINT)
-    err = first + run.stderr.read()
-    assert run.wait(timeout=30) == 130
+    err = first + run.communicate(timeout=30)[1]  # a hang guard: idle the match ends at once
+    assert run.returncode == 130
     assert "posdata match: interrupted after 1 game(s); engines stopped, nothing written" in err
     assert "Traceback" not in err
     assert sorted(os.listdir(tmp_path)) == ["book.txt", "pid1", "pid2"]  # no PGN, no temporary
     for pid in pids:
         number = int(pid.read_text())
         with pytest.raises(ProcessLookupError):
-            for _ in range(50):  # the engine may take a moment to be reaped
+            # the engine may take a moment to be reaped: 5 s, a hang guard (idle: ms)
+            for _ in range(50):
                 os.kill(number, 0)
                 time.sleep(0.1)
 

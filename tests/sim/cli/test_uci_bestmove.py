@@ -64,7 +64,7 @@ def search(engine: Engine, fen: str, limit: str) -> tuple[int, str | None, str]:
     """(the last completed depth, its PV's first move, bestmove) as the engine printed them."""
     first = len(engine.lines)
     engine.say("ucinewgame", f"position fen {fen}", f"go {limit}")
-    line, _ = engine.expect("bestmove", timeout=120)
+    line, _ = engine.expect("bestmove", timeout=120)  # a hang guard: idle at most ~2 s
     depth, pv = 0, None
     for text in engine.lines[first:]:
         words = text.split()

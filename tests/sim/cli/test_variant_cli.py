@@ -91,6 +91,7 @@ class Engine:
             self.engine.handle(line)
 
     def bestmove(self, timeout=20.0) -> str:
+        """The bestmove's move; ``timeout`` is a hang guard (idle these searches take ms)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for line in self.out.getvalue().splitlines():
@@ -165,7 +166,8 @@ def test_python_chess_plays_chess960():
     board = chess.Board(start_fen(0), chess960=True)  # BBQNNRKR
     for sq in (chess.B1, chess.C1, chess.D1, chess.E1, chess.B8, chess.C8, chess.D8, chess.E8):
         board.remove_piece_at(sq)  # clear the way so castling comes up
-    engine = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, cwd=REPO, timeout=20)
+    engine = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, cwd=REPO,
+                                                 timeout=20)  # a hang guard: idle ~0.2 s
     try:
         for _ in range(16):
             if board.is_game_over():

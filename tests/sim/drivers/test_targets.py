@@ -74,7 +74,7 @@ class HeldStdin(io.BytesIO):
 
     def readline(self, size=-1):
         line = super().readline(size)
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + 300  # a hang guard: idle the count ends in ~1 s
         while not line and not self.done() and time.monotonic() < deadline:
             time.sleep(0.01)
         return line

@@ -74,7 +74,7 @@ def test_missing_compiler_is_one_clear_error(tmp_path):
             "from posdata.sim.models.toolchain import ToolchainError\n"
             "try:\n    build_library()\nexcept ToolchainError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120)  # a hang guard: idle ~1 s
     assert "no C++ compiler found" in out.stdout, out.stdout + out.stderr
 
 
@@ -82,7 +82,7 @@ def test_cli_reports_missing_compiler_in_one_line(tmp_path):
     env = dict(os.environ, POSDATA_CACHE=str(tmp_path), CXX="", PATH=str(tmp_path))
     out = subprocess.run([sys.executable, "-m", "posdata.sim", "perft", "--backend", "hw",
                           "--depth", "1", "-j", "1"], env=env, capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120)  # a hang guard: idle ~3 s
     assert out.returncode == 2
     lines = [line for line in out.stderr.splitlines() if not line.startswith("posdata: compiling")]
     assert len(lines) == 1 and "no C++ compiler found" in lines[0], out.stderr
@@ -139,7 +139,8 @@ def test_truncated_library_is_rebuilt_not_loaded(private_cache):
     env = dict(os.environ, POSDATA_CACHE=str(root))
     out = subprocess.run([sys.executable, "-m", "posdata.sim", "perft", "--backend", "gen",
                           "--check", "--depth", "2", "-j", "1", "--json", "--quiet"], env=env,
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True,
+                         timeout=600)  # a hang guard: idle the rebuild takes ~4 s
     assert out.returncode == 0, out.stderr
     assert "posdata: compiling the CXXRTL model" in out.stderr  # rebuilt, not trusted
     report = json.loads(out.stdout)

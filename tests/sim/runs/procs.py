@@ -1,8 +1,9 @@
-"""What /proc says about the processes of a run: its children, whether one is alive, the TCP
-ports they listen on."""
+"""What /proc says about the processes of a run: its children, whether one is alive, the CPU
+time it has used, the TCP ports they listen on."""
 
 import os
 import socket
+import time
 
 
 def parent_of(pid: int) -> int | None:
@@ -34,6 +35,28 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return False
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) ``pid`` has used; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_computing(pids, cpu: float = 0.2, guard: float = 60.0) -> None:
+    """Until each of ``pids`` has used ``cpu`` seconds of CPU more than when called: a worker
+    at its jobs (an event: a busy machine makes it come later, not wrong). ``guard`` is a hang
+    guard, far above the fraction of a second it takes idle."""
+    start = {pid: cpu_seconds(pid) for pid in pids}
+    deadline = time.monotonic() + guard
+    while waiting := [p for p in pids if cpu_seconds(p) - start[p] < cpu]:
+        assert all(alive(p) for p in waiting), f"{waiting}: gone before they computed"
+        assert time.monotonic() < deadline, f"{waiting}: not computing after {guard} s"
+        time.sleep(0.02)
 
 
 def listening(pids) -> set[tuple[str, int]]:

@@ -19,6 +19,8 @@ from distributed.core import rpc
 from distributed.protocol.pickle import dumps
 from distributed.security import Security
 
+#: each attempt's hang guard: idle the 30 attempts (controls that run code, strangers refused)
+#: take ~1 s in all
 TIMEOUT = 5
 
 

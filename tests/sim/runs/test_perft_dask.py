@@ -28,6 +28,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_listening(port: int, process) -> None:
+    """Until ``process`` listens on 127.0.0.1:``port`` (idle ~1 s for a Dask scheduler); the
+    30 s deadline is a hang guard."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert process.poll() is None, f"exited with status {process.returncode}"
+            assert time.monotonic() < deadline, f"nothing listens on port {port} after 30 s"
+            time.sleep(0.05)
+
+
 @pytest.fixture(scope="module")
 def tls(tmp_path_factory):
     return make_tls_files(tmp_path_factory.mktemp("tls"))
@@ -47,7 +61,7 @@ def cluster(tls, tmp_path_factory):
     procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port",
                                address.rsplit(":", 1)[1], "--protocol", "tls",
                                "--no-dashboard", *server_tls], **quiet)]
-    time.sleep(1)
+    wait_listening(int(address.rsplit(":", 1)[1]), procs[0])
     procs += [subprocess.Popen([DASK, "worker", address, "--nworkers", "1", "--nthreads", "1",
                                 "--no-dashboard", *server_tls], **quiet) for _ in range(2)]
     security = Security(require_encryption=True, tls_ca_file=str(tls["ca"]),
@@ -55,12 +69,13 @@ def cluster(tls, tmp_path_factory):
     options = ["--scheduler", address, "--tls-ca-file", str(tls["ca"]),
                "--tls-cert", str(tls["client"]), "--tls-key", str(tls["client-key"])]
     try:
+        # hang guards: idle the client connects at once, the workers register within ~2 s
         with Client(address, timeout=30, security=security) as client:
             client.wait_for_workers(2, timeout=60)
             yield address, options, client
     finally:
         # the scheduler first: workers that have lost it stop at once (about 1 s in all,
-        # against 8 s for workers stopped while it lives)
+        # against 8 s for workers stopped while it lives); the timeouts are hang guards
         procs[0].terminate()
         procs[0].wait(timeout=30)
         for p in procs[1:]:
@@ -106,16 +121,16 @@ def test_worker_killed_mid_run(cluster, capsys):
 
     def finished(dask_scheduler):
         return sum(ts.state == "memory" for ts in dask_scheduler.tasks.values())
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 60  # a hang guard: idle the first jobs end within ~0.5 s
     while client.run_on_scheduler(finished) < 5 and run.is_alive():
         assert time.monotonic() < deadline, "no job finished within a minute"
         time.sleep(0.05)
     assert run.is_alive(), "the count ended before the kill: make it larger"
     os.kill(pids[0], signal.SIGKILL)
-    run.join(timeout=300)
+    run.join(timeout=300)  # a hang guard: idle the count ends ~3 s after the kill
     assert not run.is_alive()
     assert result["data"]["nodes"] == BY_NAME["kiwipete"].counts[3]
-    client.wait_for_workers(2, timeout=60)  # the nanny replaced it
+    client.wait_for_workers(2, timeout=60)  # the nanny replaced it (a hang guard; idle ~1 s)
     assert pids[0] not in client.run(os.getpid).values()
 
 
@@ -177,6 +192,8 @@ def test_scheduler_without_workers_is_one_line(monkeypatch, capsys, tmp_path):
         start = time.monotonic()
         err = one_line_error(["--scheduler", empty.scheduler_address], capsys)
     assert "has had no worker for 1 s" in err
+    # idle ~2 s (the 1 s time-to-live, looked at every second), as under load: a wall clock's
+    # deadline. The bound catches the default time-to-live (60 s) in place of the one given.
     assert time.monotonic() - start < 30
 
 
@@ -199,15 +216,17 @@ def test_scheduler_stopped_mid_run_is_one_line(tmp_path):
         run = subprocess.Popen([posdata, "perft", "--depth", "5", "--scheduler", address],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=dict(os.environ, POSDATA_WORKER_TTL="1"))
-        time.sleep(3)
+        time.sleep(3)  # into the count (some 30 s of work: it holds wherever the stop lands)
         assert run.poll() is None, "the count ended before the stop: make it larger"
         os.kill(scheduler.pid, signal.SIGSTOP)
         stopped = time.monotonic()
         try:
-            out, err = run.communicate(timeout=60)
+            out, err = run.communicate(timeout=60)  # a hang guard
         finally:
             if run.poll() is None:
                 run.kill()
+        # idle a few seconds (the 1 s time-to-live), as under load: a wall clock's deadline;
+        # the bound catches the default time-to-live (60 s) in place of the one given
         assert time.monotonic() - stopped < 30
         assert run.returncode == 2
         assert err == f"posdata: error: the Dask scheduler at {address} has not answered for 1 s\n"

@@ -23,6 +23,8 @@ def this_and_children() -> set[int]:
 
 
 def answers_http(host: str, port: int) -> bool:
+    # timeout: a hang guard (idle an HTTP server answers within ms; a Dask server says nothing
+    # to it and resets it at once)
     with socket.create_connection((host, port), timeout=5) as s:
         s.sendall(b"GET / HTTP/1.0\r\nHost: localhost\r\n\r\n")
         try:
@@ -37,7 +39,7 @@ def run():
     before = listening(this_and_children())
     client = open_client(2)
     try:
-        client.wait_for_workers(2, timeout=60)
+        client.wait_for_workers(2, timeout=60)  # a hang guard: idle ~1.5 s
         yield client, listening(this_and_children()) - before
     finally:
         close_client(client)
@@ -84,7 +86,8 @@ def test_stranger_cannot_run_code(run, tmp_path):
         "tls_client_cert": security.tls_client_cert, "tls_client_key": security.tls_client_key}))
     proc = subprocess.run([sys.executable, "-m", "tests.sim.runs.stranger", scheduler, *others,
                            "--credentials", str(credentials)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)  # a hang guard: idle the 30 attempts take ~1 s
     assert proc.returncode == 0, proc.stderr[-2000:]
     results = json.loads(proc.stdout)
     worker_pids = set(map(str, client.run(os.getpid).values()))

@@ -12,7 +12,7 @@ import pytest
 
 from posdata.engine.positions import BY_NAME
 from tests.signals import sigint_default
-from tests.sim.runs.procs import alive, children, listening
+from tests.sim.runs.procs import alive, children, listening, wait_computing
 
 POSDATA = os.path.join(os.path.dirname(sys.executable), "posdata")
 
@@ -27,7 +27,7 @@ def start(tmp_path, argv, **env):
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=sigint_default,
                             env=dict(os.environ, TMPDIR=str(tmp), **env))
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 60  # a hang guard: idle they listen within ~1.3 s
     while True:  # two worker processes (not the resource tracker), each serving
         workers = children(proc.pid, b"spawn_main")
         if len(workers) == 2 and all(listening([w]) for w in workers):
@@ -44,11 +44,11 @@ def test_stopped_worker_is_noticed(tmp_path):
     well within the bound, and the stopped process is gone."""
     initial = BY_NAME["initial"]  # depth 4: some 3 s of work, well past the stop
     proc, workers, tmp = start(tmp_path, ["--depth", "4", "--quiet"], POSDATA_WORKER_TTL="1")
-    time.sleep(0.5)
+    wait_computing(workers[:1])  # at its jobs (idle ~0.3 s after it listens)
     os.kill(workers[0], signal.SIGSTOP)
     stopped = time.monotonic()
     try:
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=120)  # a hang guard: idle the run ends ~8 s on
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -76,15 +76,15 @@ def test_interrupt_is_one_line(tmp_path, kill, code, said):
     SIGTERM to the run: the workers closed, exit 143, nothing said (no resource tracker's
     warning of leaked semaphores either: stderr is read until the tracker has ended too)."""
     proc, workers, tmp = start(tmp_path, ["--depth", "6", "--quiet"])
-    time.sleep(0.5)
+    wait_computing(workers)  # the count under way (idle ~0.3 s after they listen)
     kill(proc.pid, signal.SIGINT if code == 130 else signal.SIGTERM)
     try:
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=30)  # a hang guard: idle the run ends in ~1 s
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert (proc.returncode, err) == (code, said)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 10  # a hang guard: idle the workers are gone at once
     while [w for w in workers if alive(w)]:
         assert time.monotonic() < deadline, "workers outlived the run"
         time.sleep(0.05)
@@ -101,14 +101,14 @@ def test_workers_stopped_while_starting(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True,
                             env=dict(os.environ, TMPDIR=str(tmp), POSDATA_WORKER_TTL="1"))
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 60  # a hang guard: idle they exist within ~1 s
     while len(workers := children(proc.pid, b"spawn_main")) < 2:
         assert proc.poll() is None and time.monotonic() < deadline
         time.sleep(0.01)
     for pid in workers:
         os.kill(pid, signal.SIGSTOP)
     try:
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=240)  # a hang guard: idle the run ends at ~20 s
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

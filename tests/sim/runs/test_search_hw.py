@@ -51,10 +51,10 @@ def test_uci_movegen_hw():
             uci.send("uci")
             uci.expect("uciok")
             uci.send(f"setoption name MoveGen value {name}")
-            uci.ready(timeout=60)  # loading the compiled model may take a moment
+            uci.ready(timeout=60)  # a hang guard: loading the compiled model takes ~0.5 s
             uci.send("position startpos moves e2e4 e7e5 g1f3")
             uci.send("go depth 3")
-            best = uci.expect("bestmove", timeout=60)
+            best = uci.expect("bestmove", timeout=60)  # a hang guard: idle ~0.5 s
             infos = [line for line in uci.log if line.startswith("info depth")]
             assert not any("hardware move generator" in line for line in uci.log), uci.log
             nodes = [line.split(" nodes ")[1].split()[0] for line in infos]

@@ -95,7 +95,8 @@ def test_gtkwave_opens_on_the_generation(saved, tmp_path):
     script = tmp_path / "query.tcl"
     script.write_text(GTKWAVE_QUERY)
     out = subprocess.run(["xvfb-run", "-a", "gtkwave", "-S", str(script), str(gtkw)],
-                         capture_output=True, text=True, timeout=120).stdout
+                         capture_output=True, text=True,
+                         timeout=120).stdout  # a hang guard: GTKWave reads and quits in seconds
     window = next(line for line in out.splitlines() if line.startswith("WINDOW")).split()
     markers = next(line for line in out.splitlines() if line.startswith("MARKERS")).split()
     left, right = int(window[1]), int(window[2])
