@@ -4,10 +4,10 @@ so that software-only commands never import amaranth (or pyserial).
 
 Targets: ``pysim`` (Amaranth's simulator: the golden reference, slow), ``cxxrtl`` (the
 compiled model, the default; the perft chip's is CHIP_DEFAULT, the board design's and the
-search thread's MODEL_DEFAULTS), ``verilator`` (the exported Verilog under Verilator: a second,
-independent compiled simulator, of the generator, the perft chip, the board design and the
-search thread) and ``board`` (the real board over its serial port, or anything that answers
-like it: the simulated board behind a pty in the tests).
+search thread's their designs' default_simulator, sim.models.designs), ``verilator`` (the
+exported Verilog under Verilator: a second, independent compiled simulator, of the generator,
+the perft chip, the board design and the search thread) and ``board`` (the real board over its
+serial port, or anything that answers like it: the simulated board behind a pty in the tests).
 """
 
 from dataclasses import dataclass
@@ -22,11 +22,6 @@ TARGETS = ("cxxrtl", "pysim", "verilator", "board")
 #: larger chip stays on CXXRTL unless --target verilator asks (worth it for long counts)
 CHIP_DEFAULT = "verilator"
 CHIP_DEFAULT_ENGINES = 1
-#: what runs the compiled board (sim.drivers.fpga_board_sim's CompiledBoard) and the search
-#: thread (sim.drivers.search_cxxrtl's SearchModel) when no simulator is named: Verilator's
-#: models compile in about half CXXRTL's CPU (CXXRTL flattens both) and run faster, the board
-#: 1.5 times, the search thread 3-4 times (bench/model_sim.py; docs/architecture.md)
-MODEL_DEFAULTS = {"board": "verilator", "search": "verilator"}
 
 
 @dataclass(frozen=True)
@@ -58,9 +53,12 @@ def chip_default(engines: int = 1) -> str:
 
 
 def model_default(design: str) -> str:
-    """MODEL_DEFAULTS' simulator of ``design`` (``board``, ``search``) where its toolchain is
-    installed, else cxxrtl (the same clocks)."""
-    chosen = MODEL_DEFAULTS[design]
+    """The simulator of ``design``'s compiled model when none is named (the compiled board's,
+    sim.drivers.fpga_board_sim, and the search thread's, sim.drivers.search_cxxrtl: Verilator,
+    sim.models.designs says why) where its toolchain is installed, else cxxrtl (the same
+    clocks)."""
+    from ..models.designs import design as described
+    chosen = described(design).default_simulator
     return chosen if chosen == "cxxrtl" or verilator_installed() else "cxxrtl"
 
 

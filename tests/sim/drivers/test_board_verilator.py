@@ -13,6 +13,7 @@ from posdata.engine.board import Board
 from posdata.engine.positions import BY_NAME
 from posdata.hdl.link.protocol import Cmd, Err, State, command_frame, perft_payload
 from posdata.sim.drivers.fpga_board import BoardClient
+from posdata.sim.models.designs import DESIGNS
 
 pytestmark = pytest.mark.skipif(
     not any(shutil.which(c) for c in ("c++", "g++", "clang++")),
@@ -106,8 +107,9 @@ def test_the_default_simulator(monkeypatch):
     from posdata.sim.drivers.fpga_board_sim import CompiledBoard
     from posdata.sim.models import verilator as build
     from posdata.sim.models.toolchain import ToolchainError
-    assert targets.model_default("board") == targets.MODEL_DEFAULTS["board"]
-    assert CompiledBoard(verbose=False).simulator == targets.MODEL_DEFAULTS["board"]
+    chosen = DESIGNS["board"].default_simulator
+    assert targets.model_default("board") == chosen
+    assert CompiledBoard(verbose=False).simulator == chosen
 
     def missing():
         raise ToolchainError("Verilator needs perl, which is not on PATH")

@@ -104,7 +104,8 @@ def test_cli_search_on_either_simulator(capsys):
 
 @pytest.mark.slow
 def test_lint_clean_and_every_waiver_needed():
-    from posdata.sim.models.verilator import LINT_WAIVERS, SEARCH_LINT_WAIVERS, lint
+    from posdata.sim.models.verilator import LINT_WAIVERS, lint, waivers
+    SEARCH_LINT_WAIVERS = waivers("search")
     from posdata.sim.models.verilog_export import verilog_text
     verilog = verilog_text("search")
     assert lint(verilog, SEARCH_LINT_WAIVERS, top="posdata_search") == []

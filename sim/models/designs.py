@@ -1,0 +1,97 @@
+"""Every design that is compiled into a model or exported, described once: the gateware class it
+elaborates, the Verilog module it is exported as, its C entry point under each simulator, what its
+entry is written after and against, its name in messages and the simulator that runs it when
+none is named. The builders (sim.models.cxxrtl, sim.models.verilator), the export
+(sim.models.verilog_export) and the targets (sim.drivers.targets) read it: adding a design is an
+entry here, its C entries and its tests."""
+
+from dataclasses import dataclass, field
+from importlib import import_module
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    module: str                 #: the gateware's module ...
+    cls: str                    #: ... and class (its constructor takes the design's parameters)
+    what: str                   #: in messages: "the perft chip"
+    cxxrtl_entry: str | None = None      #: the CXXRTL model's C entry point (None: no model)
+    verilator_entry: str | None = None   #: the Verilator model's
+    verilog_module: str | None = None    #: the exported module's name (None: not exported)
+    #: constructor parameters the export uses when none are given (the board's UART divisor)
+    export_defaults: tuple[tuple[str, object], ...] = ()
+    #: shared C++ (sim/models) written in front of the entry, after its defines
+    shared: tuple[str, ...] = ()
+    #: the entry is written against the hardware contract's constants (entry_constants)
+    contract: bool = False
+    #: CXXRTL compiles it unit by unit (sim.models.cxxrtl.UNIT_BY_UNIT's reason)
+    unit_by_unit: bool = False
+    #: the engine modules its tables come from, beyond ENGINE_SOURCES
+    engine_sources: tuple[str, ...] = ()
+    #: Verilator lint warnings its Verilog raises beyond the shared ones: rule -> why waived
+    lint_waivers: dict = field(default_factory=dict)
+    #: what runs its compiled model when no simulator is named
+    default_simulator: str = "cxxrtl"
+
+    @property
+    def verilator_prefix(self) -> str:
+        """The C++ class Verilator makes of the exported module."""
+        return f"V{self.verilog_module}"
+
+    def elaborate(self, params: dict | None = None):
+        return getattr(import_module(self.module), self.cls)(**(params or {}))
+
+
+#: the engine modules every design's tables and encodings come from
+ENGINE_SOURCES = ("defs.py", "posdata.py", "pieces.py", "variants.py")
+
+DESIGNS = {d.name: d for d in (
+    Design("generator", "posdata.hdl.gen.movegen", "MoveGenerator", "the generator",
+           cxxrtl_entry="cxxrtl_gen_entry.cc", verilator_entry="verilator_gen_entry.cc",
+           verilog_module="posdata_movegen"),
+    Design("chip", "posdata.hdl.chip.perft_chip", "PerftChip", "the perft chip",
+           cxxrtl_entry="cxxrtl_chip_entry.cc", verilator_entry="verilator_chip_entry.cc",
+           verilog_module="posdata_chip", contract=True, unit_by_unit=True),
+    Design("search", "posdata.hdl.search.search_thread", "SearchThread", "the search thread",
+           cxxrtl_entry="cxxrtl_search_entry.cc", verilator_entry="verilator_search_entry.cc",
+           verilog_module="posdata_search",
+           # its evaluation's tables, the castling masks, the mate score, the finder's order
+           engine_sources=("eval.py", "leaf_eval.py", "board.py", "search.py",
+                           "capture_finder.py", "leaf_search.py"),
+           lint_waivers={
+               "UNSIGNED": "an argument check tests a field against a range that starts at 0 "
+                           "(`x >= 0`)",
+               "SYMRSVDWORD": "the thread's `abort` port is a C library name: Verilator "
+                              "renames the variable (`__SYM__abort`), which only the entry "
+                              "sees"},
+           # Verilator's model compiles in about half CXXRTL's CPU (CXXRTL flattens it) and
+           # runs 3-4 times as fast (bench/model_sim.py)
+           default_simulator="verilator"),
+    Design("board", "posdata.hdl.link.chip_frontend", "UartFrontEnd", "the board",
+           cxxrtl_entry="cxxrtl_board_entry.cc", verilator_entry="verilator_board_entry.cc",
+           verilog_module="posdata_board", export_defaults=(("divisor", 33),),
+           shared=("uart_line.h",), contract=True,
+           lint_waivers={
+               "UNSIGNED": "the front end's argument checks test a byte against a range that "
+                           "starts at 0 (`x >= 0`): always true, as written, and kept for the "
+                           "range's other end"},
+           # as the search thread's, and 1.5 times as fast (bench/model_sim.py)
+           default_simulator="verilator"),
+    # the iCEBreaker's board: the generator alone behind the same UART protocol and line model
+    Design("icebreaker", "posdata.hdl.link.gen_frontend", "GeneratorFrontEnd",
+           "the iCEBreaker's board", cxxrtl_entry="cxxrtl_board_entry.cc",
+           shared=("uart_line.h",), contract=True),
+)}
+
+
+def design(name: str, simulator: str | None = None) -> Design:
+    """The design called ``name``; with ``simulator``, one that simulator builds. ValueError
+    naming the choices otherwise."""
+    has = {None: lambda d: True, "cxxrtl": lambda d: d.cxxrtl_entry,
+           "verilator": lambda d: d.verilator_entry, "export": lambda d: d.verilog_module}
+    found = DESIGNS.get(name)
+    if found is None or not has[simulator](found):
+        choices = ", ".join(n for n, d in DESIGNS.items() if has[simulator](d))
+        under = f" for {simulator}" if simulator else ""
+        raise ValueError(f"unknown design {name!r}{under}: choose from {choices}")
+    return found
