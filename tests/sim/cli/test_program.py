@@ -55,6 +55,18 @@ def plant_build(build_dir, board="ulx3s-25f", *, design="perft chip", engines=1,
     return bitstream
 
 
+def damage(build_dir, field: str, value) -> str:
+    """A complete build whose report holds ``value`` at ``field``; the report's path."""
+    bitstream = plant_build(build_dir)
+    report = os.path.join(os.path.dirname(bitstream), "report.json")
+    with open(report) as f:
+        data = json.load(f)
+    data[field] = value
+    with open(report, "w") as f:
+        f.write(json.dumps(data))  # a NaN as Python's JSON writes it
+    return report
+
+
 def error_line(capsys) -> str:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("posdata: error: "), err
@@ -136,13 +148,7 @@ def test_refuses_what_no_complete_chip_build_vouches_for(tmp_path, loader, capsy
 ])
 def test_a_report_with_a_damaged_baud_rate_is_refused(tmp_path, loader, capsys, uart, says):
     """Refused before programming, with --port (where the baud rate is used) or without."""
-    bitstream = plant_build(tmp_path / "build")
-    report = os.path.join(os.path.dirname(bitstream), "report.json")
-    with open(report) as f:
-        data = json.load(f)
-    data["uart"] = uart
-    with open(report, "w") as f:
-        json.dump(data, f)
+    report = damage(tmp_path / "build", "uart", uart)
     for port in ([], ["--port", "/dev/ttyUSB7"]):
         assert main(["program", "--build-dir", str(tmp_path / "build"), *port]) == 2
         err = error_line(capsys)
@@ -283,29 +289,13 @@ def test_text_output_of_a_report_without_fmax(tmp_path, loader, capsys):
 
 @pytest.mark.parametrize("fmax", [True, "fast", float("nan"), 1e9, -5])
 def test_a_damaged_fmax_is_unknown_not_printed(tmp_path, loader, capsys, fmax):
-    bitstream = plant_build(tmp_path / "build")
-    report = os.path.join(os.path.dirname(bitstream), "report.json")
-    with open(report) as f:
-        data = json.load(f)
-    data["fmax_mhz"] = fmax
-    with open(report, "w") as f:
-        f.write(json.dumps(data))  # NaN as JSON writes it
-    past = time.time() - 30
-    os.utime(report, (past, past))
+    damage(tmp_path / "build", "fmax_mhz", fmax)
     assert main(["program", "--build-dir", str(tmp_path / "build")]) == 0
     assert "Fmax unknown" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("engines", [True, "x", -1, 1.5, 10**9])
 def test_a_damaged_engine_count_is_one_line(tmp_path, loader, capsys, engines):
-    bitstream = plant_build(tmp_path / "build")
-    report = os.path.join(os.path.dirname(bitstream), "report.json")
-    with open(report) as f:
-        data = json.load(f)
-    data["engines"] = engines
-    with open(report, "w") as f:
-        json.dump(data, f)
-    past = time.time() - 30
-    os.utime(report, (past, past))
+    damage(tmp_path / "build", "engines", engines)
     assert main(["program", "--build-dir", str(tmp_path / "build")]) == 2
     assert "engines is" in error_line(capsys) and loader() == []
