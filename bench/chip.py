@@ -16,10 +16,10 @@ engine in each layout (Yosys's synth_ecp5 on the two ROMs alone).
 ``--many-only`` runs the many-engine section alone (what `make measurements-long` needs).
 
 Every simulator of the chip counts the same clocks: the fastest runs them. The one-engine table
-on the chip's default (Verilator where installed: five to six times CXXRTL's clocks/s); the
-many-engine count on Verilator too, where installed, although its first compile of eight engines
-takes about four times CXXRTL's CPU (127 s against 31): the count runs for minutes at four to
-five times CXXRTL's clocks/s (the numbers in docs/architecture.md). ``--target`` chooses.
+on the chip's default (Verilator where installed: faster than CXXRTL); the many-engine count on
+Verilator too, where installed: its first compile of eight engines takes several times CXXRTL's
+CPU, but the count runs for minutes at several times CXXRTL's clocks/s (docs/measurements.md).
+``--target`` chooses.
 
 ``--positions NAME ...`` counts a subset of the six standard positions.
 

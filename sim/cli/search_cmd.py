@@ -36,7 +36,7 @@ MAX_MOVETIME_MS = 24 * 3600 * 1000
 #: gateware generator (what ``--movegen hw`` was)
 BACKENDS = ("sw", "gen", "hw", "both")
 CHIP_BACKENDS = ("sw", "hw", "both")
-#: the search thread is in no synthesis build yet: its times are projected at the 25F's clock
+#: off a search board, the thread's times are projected at this board's perft chip build's clock
 CLOCK_BOARD = "ulx3s-25f"
 MAX_THREADS = 8  #: --threads: search threads of a chip (leaf searchers at once)
 
