@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 
-from tests.hdl.common.test_children import TOOL, alive, read_pids, wait_for
+from tests.hdl.common.test_children import alive, posdata_running_the_tool, read_pids, wait_for
 from tests.signals import ignores, sigint_ignored
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,10 +31,7 @@ def test_a_signal_test_passes_when_the_suite_ignores_sigint():
 
 def test_posdata_started_with_sigint_ignored_ignores_it_and_sigterm_ends_it(tmp_path):
     pids = tmp_path / "pids"
-    code = ("from posdata.hdl.common.children import run\n"
-            f"run(['sh', '-c', {TOOL.format(pids=pids)!r}])\n")
-    posdata = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL,
-                               preexec_fn=sigint_ignored)
+    posdata = posdata_running_the_tool(pids, sigint_ignored)
     try:
         tool, child = read_pids(pids)
         assert ignores(posdata.pid, signal.SIGINT)

@@ -46,20 +46,13 @@ def open_regular(path: str, follow: bool = True) -> int:
 
 def read_regular(path: str, limit: int, follow: bool = True) -> bytes:
     """The bytes of the regular file ``path``, refused if it holds more than ``limit``."""
-    fd = open_regular(path, follow)
+    return read_open(open_regular(path, follow), limit, path)
+
+
+def read_open(fd: int, limit: int, path: str) -> bytes:
+    """The bytes of the open regular file ``fd`` (closed here), refused past ``limit``."""
     with os.fdopen(fd, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
         raise RefusedFile(errno.EFBIG, f"it is larger than {limit:,} bytes", path)
     return data
-
-
-def read_text(path: str, limit: int, follow: bool = True) -> str:
-    """The UTF-8 text of the regular file ``path`` (a ``UnicodeDecodeError`` is raised as an
-    ``OSError`` naming the path, so callers have one kind of failure to report)."""
-    data = read_regular(path, limit, follow)
-    try:
-        return data.decode()
-    except UnicodeDecodeError as e:
-        raise RefusedFile(errno.EILSEQ, f"it is not UTF-8 text (byte {e.start})",
-                             path) from None

@@ -59,7 +59,7 @@ import time
 from contextlib import contextmanager
 from importlib import resources
 
-from posdata.hdl.common.regular_files import RefusedFile, kind_of, open_regular
+from posdata.hdl.common.regular_files import RefusedFile, kind_of, open_regular, read_open
 
 from .elf import shortfall
 from .toolchain import ToolchainError
@@ -152,10 +152,7 @@ def open_private(path: str) -> int:
 
 def read_private(path: str) -> str:
     """The text of a small private file (a digest, a sources list, an index line)."""
-    with os.fdopen(open_private(path), "rb") as f:
-        data = f.read(SMALL_FILE + 1)
-    if len(data) > SMALL_FILE:
-        raise RefusedFile(errno.EFBIG, f"it is larger than {SMALL_FILE:,} bytes", path)
+    data = read_open(open_private(path), SMALL_FILE, path)
     try:
         return data.decode()
     except UnicodeDecodeError:

@@ -89,7 +89,7 @@ class UciProcess:
         try:
             if self.proc.poll() is None:
                 self.send("quit")
-            return self.proc.wait(timeout=5)  # a hang guard: idle the engine exits in ~0.05 s
+            return self.proc.wait(timeout=60)  # a hang guard: idle the engine exits in ~0.05 s
         except (subprocess.TimeoutExpired, BrokenPipeError, OSError):
             return None
         finally:
@@ -372,13 +372,13 @@ def test_quit_while_searching(uci):
     uci.send("go infinite")
     uci.expect("info depth 3")  # the search is under way
     uci.send("quit")
-    assert uci.proc.wait(timeout=5) == 0  # a hang guard: idle ~0.2 s
+    assert uci.proc.wait(timeout=60) == 0  # a hang guard: idle ~0.2 s
 
 
 def test_end_of_input_ends_the_engine(uci):
     uci.send("go infinite")
     uci.proc.stdin.close()
-    assert uci.proc.wait(timeout=5) == 0  # a hang guard: idle ~0.04 s
+    assert uci.proc.wait(timeout=60) == 0  # a hang guard: idle ~0.04 s
 
 
 # --- the same engine in-process: time allocation ---------------------------------------------
@@ -494,6 +494,6 @@ def test_posdata_uci_command():
 def test_engine_command_runs_from_elsewhere():
     # `python -m posdata.engine` needs no working directory of the repo (installed editable).
     proc = subprocess.run(ENGINE_CMD, input=b"uci\nquit\n", capture_output=True,
-                          timeout=30,  # a hang guard: idle ~0.1 s
+                          timeout=60,  # a hang guard: idle ~0.1 s
                           cwd=tempfile.gettempdir(), env={**os.environ})
     assert proc.returncode == 0 and b"uciok" in proc.stdout

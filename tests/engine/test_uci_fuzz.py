@@ -195,7 +195,7 @@ class FuzzInput:
         if not engine.searching():
             self.position = (engine.board.fen(), engine.board.chess960_notation)
         if not self.lines:
-            assert engine.wait(timeout=10)  # a hang guard: the last search stopped, ms idle
+            assert engine.wait(timeout=60)  # a hang guard: the last search stopped, ms idle
             return b""
         kind, data = self.lines.pop(0)
         assert len(data) < size
@@ -224,7 +224,7 @@ def run_fuzz(seed: int, count: int, monkeypatch) -> None:
     # Still a working engine.
     engine.handle("position startpos")
     engine.handle("go depth 1")
-    assert engine.wait(timeout=10)  # a hang guard: idle a few ms
+    assert engine.wait(timeout=60)  # a hang guard: idle a few ms
     assert legal_in(chess.STARTING_FEN, out.lines[-1].split()[1], stdin.position[1])
 
 

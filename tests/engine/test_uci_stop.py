@@ -144,7 +144,7 @@ def run_posdata_uci(commands: list[str], end: str) -> tuple[float, subprocess.Po
         if end == "quit":
             proc.stdin.write(b"quit\n")
         proc.stdin.close()
-        proc.wait(timeout=10)  # a hang guard: idle the engine exits within ~0.07 s
+        proc.wait(timeout=60)  # a hang guard: idle the engine exits within ~0.07 s
         seconds = time.monotonic() - start
         proc.stdout.read()
         return seconds, proc, proc.stderr.read()

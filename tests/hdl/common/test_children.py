@@ -77,18 +77,23 @@ def test_a_timeout_kills_the_tool_and_its_children(tmp_path):
     assert wait_for(lambda: not alive(tool) and not alive(child), 10)
 
 
+def posdata_running_the_tool(pids, preexec_fn) -> subprocess.Popen:
+    """A Python running TOOL through posdata's children.run (its pids written to ``pids``)."""
+    code = ("from posdata.hdl.common.children import run\n"
+            f"run(['sh', '-c', {TOOL.format(pids=pids)!r}])\n")
+    return subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL,
+                            preexec_fn=preexec_fn)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
 def test_the_tool_and_its_children_die_with_posdata(tmp_path, sig):
     pids = tmp_path / "pids"
-    code = ("from posdata.hdl.common.children import run\n"
-            f"run(['sh', '-c', {TOOL.format(pids=pids)!r}])\n")
-    parent = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL,
-                              preexec_fn=sigint_default)
+    parent = posdata_running_the_tool(pids, sigint_default)
     try:
         tool, child = read_pids(pids)
         assert alive(tool) and alive(child)
         parent.send_signal(sig)  # to posdata alone
-        parent.wait(timeout=10)  # a hang guard: idle posdata ends within ~0.3 s
+        parent.wait(timeout=60)  # a hang guard: idle posdata ends within ~0.3 s
         assert wait_for(lambda: not alive(tool) and not alive(child), 10), \
             f"{'tool' if alive(tool) else 'its child'} outlived posdata ({sig.name})"
     finally:
