@@ -63,7 +63,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check engine hdl sim tests bench docs
 
 perft-deep: $(STAMP)
-	$(PY) -m pytest -m slow tests/engine/test_perft.py
+	$(PY) -m pytest -m slow tests/engine/rules/test_perft.py
 
 perft-hw: $(STAMP)
 	$(POSDATA) compare --depth 4

@@ -39,9 +39,9 @@ import sys
 import time
 
 from chip_wall import wall_times
-from posdata.engine.board import Board
-from posdata.engine.perft import perft
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.common.contract import PHASE_NAMES
 from posdata.sim.cli.clock import latest_fmax
 from posdata.sim.drivers.targets import chip_default, make_chip

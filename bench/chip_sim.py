@@ -29,8 +29,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 
-from posdata.engine.board import Board
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import BY_NAME
 from posdata.sim.drivers.chip_cxxrtl import ChipModel, chip_params
 from posdata.sim.models import cxxrtl, verilator
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.positions import BY_NAME
 
 from results import add_json_option, write_json
 

@@ -14,8 +14,8 @@ The last lines split the clocks that consume no entry. Usage::
 import argparse
 import sys
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.views.accounts import account, table_entries
 

@@ -1,12 +1,12 @@
 """The chip search's tree and its clock estimate, before the gateware exists.
 
-Runs the host search over the reference leaf search (engine/host_search.py) on the search bench's
-positions (bench/search.py) and sums what the jobs' trees ask of a search thread: nodes by kind,
-stand-pat settlements, finder work, walks. Each full generator walk of the tree (stage 2 of a
+Runs the host search over the reference leaf search (engine/search/host_search.py) on the search
+bench's positions (bench/search.py) and sums what the jobs' trees ask of a search thread: nodes by
+kind, stand-pat settlements, finder work, walks. Each full generator walk of the tree (stage 2 of a
 full-width node) is then timed on the compiled perft chip: the generate and drain clocks of one
-thread generating that position (bulk perft(1), the root not split), which is the walk and
-legality test the search thread reuses. The estimate multiplies the counts by the per-event
-clocks of docs/chip_search.md ("The estimate"), and prints the arithmetic.
+thread generating that position (bulk perft(1), the root not split), which is the walk and legality
+test the search thread reuses. The estimate multiplies the counts by the per-event clocks of
+docs/chip_search.md ("The estimate"), and prints the arithmetic.
 
 Usage::
 
@@ -18,11 +18,11 @@ import statistics
 import sys
 import time
 
-from posdata.engine import movegen
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.host_search import DEFAULT_CHIP_DEPTH, HostSearch, ReferenceLeaf
-from posdata.engine.leaf_search import LeafStats
+from posdata.engine.rules import movegen
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.search.host_search import DEFAULT_CHIP_DEPTH, HostSearch, ReferenceLeaf
+from posdata.engine.search.leaf_search import LeafStats
 
 from results import add_json_option, write_json
 from search import DEPTH, POSITIONS

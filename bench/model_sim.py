@@ -23,8 +23,8 @@ import statistics
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.host_search import HostSearch
+from posdata.engine.rules.board import Board
+from posdata.engine.search.host_search import HostSearch
 from posdata.hdl.link.protocol import SELF_TEST_DEPTH
 from posdata.sim.drivers.fpga_board import BoardClient
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard

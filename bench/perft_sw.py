@@ -31,9 +31,9 @@ import time
 
 import chess
 
-from posdata.engine.board import Board
-from posdata.engine.perft import perft
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 
 from results import add_json_option, write_json
 

@@ -5,9 +5,9 @@ the software search), with its score, nodes and time."""
 import time
 from dataclasses import dataclass
 
-from posdata.engine.board import Board
-from posdata.engine.host_search import HostSearch, ReferenceLeaf
-from posdata.engine.search import Limits, Searcher
+from posdata.engine.rules.board import Board
+from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.search.searcher import Limits, Searcher
 
 REF, HW, SOFTWARE = "chip-ref", "chip-hw", "software"
 

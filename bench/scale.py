@@ -23,9 +23,9 @@ import subprocess
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.perft import tree_fens
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.perft import tree_fens
+from posdata.engine.rules.positions import BY_NAME
 
 from results import add_json_option, write_json
 

@@ -1,10 +1,10 @@
 """Search speed and the search signature.
 
-Searches each position of a fixed set to a fixed depth and reports nodes, time, nodes/s, score
-and best move, then the totals. The **signature** is the total node count: it depends only on
-what the search does (move generator output and order, ordering, pruning, evaluation), never on
-the machine, so it changes exactly when search behaviour changes. Any change to engine/search.py
-or engine/eval.py that is meant to be behaviour-neutral must leave it unchanged; one that is not
+Searches each position of a fixed set to a fixed depth and reports nodes, time, nodes/s, score and
+best move, then the totals. The **signature** is the total node count: it depends only on what the
+search does (move generator output and order, ordering, pruning, evaluation), never on the machine,
+so it changes exactly when search behaviour changes. Any change to engine/search/searcher.py or
+engine/search/eval.py that is meant to be behaviour-neutral must leave it unchanged; one that is not
 should say the new signature in its commit message (Stockfish's ``bench`` habit).
 
 With ``--movegen hw`` the same searches run on the hardware generator: the signature must be
@@ -22,10 +22,10 @@ import statistics
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.engine.search import Limits, MoveGenUnavailable, Searcher, uci_score
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.search.searcher import Limits, MoveGenUnavailable, Searcher, uci_score
 from posdata.sim.drivers.movegens import make_movegen
 
 from results import add_json_option, write_json

@@ -10,7 +10,7 @@ and the mean of the positions' figures; with each job's load of its 64 squares a
 as the model counted them, and without. Projected nodes/s per thread: at --mhz, else at the
 newest ULX3S-25F search-board build's Fmax (none without one). With
 --threads N, the same search with N compiled threads taking a node's sibling jobs at once
-(engine/host_parallel.py) is held to the serial result (score, best move, PV) and its clocks
+(engine/search/host_parallel.py) is held to the serial result (score, best move, PV) and its clocks
 with each batch's jobs at once are set against the serial clocks: the speed-up N threads give.
 
 Beside the chip's projected nodes/s, GNU Chess's measured in the same run when `gnuchess` is
@@ -30,8 +30,8 @@ import subprocess
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.rules.board import Board
+from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
 from posdata.sim.cli.clock import Clock, latest_clock
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 
@@ -171,7 +171,7 @@ def gnuchess_version(binary: str) -> str:
 
 def threads_row(args, models) -> bool:
     """Each position with the threads at once against the serial search: clocks, speed-up."""
-    from posdata.engine.host_parallel import ParallelHostSearch
+    from posdata.engine.search.host_parallel import ParallelHostSearch
     print(f"with {args.threads} threads: {'position':<10} {'nodes':>8} {'serial clocks':>13} "
           f"{'at once':>10} {'speed-up':>8} {'match':>5}")
     ok, serial_sum, parallel_sum = True, 0, 0

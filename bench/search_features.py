@@ -1,7 +1,7 @@
 """What each feature of the chip's search buys (issue 38): the reference's tree with the features
 added one at a time, in nodes and in the clock estimate, and, with ``--games N``, in games.
 
-The features are engine.leaf_search.Rules: the check extension (at most MAX_EXTENSIONS on a
+The features are engine.search.leaf_search.Rules: the check extension (at most MAX_EXTENSIONS on a
 line), evasions in the first QS_CHECK_PLIES quiescence plies, repetition and fifty-move draws,
 leaf_structure's terms in the evaluation, the draws' contempt, and two killers a ply (the
 jobs' and the host's). Each row adds one to the row above; the last is CHIP_RULES, what
@@ -14,9 +14,9 @@ before a quiescence node's kind is known (the attack unit's latency), and a repe
 clocks, then one a position compared). The compiled thread's measured clocks per node are
 bench/search_chip.py's.
 
-Games (``--games N``): each row's search (the host's, depth ``--match-depth``, over the
-reference with that row's rules) against the software search (engine.search.Searcher, eval.py,
-the same depth), from the match book (engine/match/openings.txt) with either colour, judged by
+Games (``--games N``): each row's search (the host's, depth ``--match-depth``, over the reference
+with that row's rules) against the software search (engine.search.searcher.Searcher, eval.py, the
+same depth), from the match book (engine/match/openings.txt) with either colour, judged by
 engine.match.judge (ply cap 200, then material): score, Elo with its 95 % error bar, and how many
 games ended in threefold repetition. The games run in ``--jobs`` processes.
 
@@ -33,13 +33,13 @@ from collections import Counter
 from dataclasses import asdict
 
 from leaf_tree import COSTS, WALK_CLOCKS_DEFAULT
-from posdata.engine.board import Board
-from posdata.engine.host_search import DEFAULT_CHIP_DEPTH, HostSearch, ReferenceLeaf
-from posdata.engine.leaf_search import CHIP_RULES, MAX_JOB_DEPTH, LeafStats, Rules
 from posdata.engine.match import elo
 from posdata.engine.match.book import read_book
 from posdata.engine.match.judge import DRAW, THREEFOLD, WHITE_WINS, Judge
-from posdata.engine.search import Limits, Searcher
+from posdata.engine.rules.board import Board
+from posdata.engine.search.host_search import DEFAULT_CHIP_DEPTH, HostSearch, ReferenceLeaf
+from posdata.engine.search.leaf_search import CHIP_RULES, MAX_JOB_DEPTH, LeafStats, Rules
+from posdata.engine.search.searcher import Limits, Searcher
 from posdata.hdl.chip.attack import LATENCY as ATTACK_LATENCY
 
 from results import add_json_option, write_json
@@ -202,7 +202,7 @@ def main(argv=None) -> int:
         previous = nodes
     if args.games:
         print(f"\ngames: {args.games} per row, depth {args.match_depth} both, against "
-              "engine.search.Searcher; W/D/L from the chip's side")
+              "engine.search.searcher.Searcher; W/D/L from the chip's side")
     plain, pv = (iterations(args.depth, args.chip_depth, first) for first in (False, True))
     print(f"\nthe host's move order, iterations 1 .. {args.depth}: {plain:,} nodes each "
           f"iteration on its own, {pv:,} with the previous PV's move first at the host's plies "

@@ -33,8 +33,8 @@ import sys
 import tempfile
 import time
 
-from posdata.engine.leaf_search import MAX_JOB_DEPTH
 from posdata.engine.match.book import BOOK, read_book
+from posdata.engine.search.leaf_search import MAX_JOB_DEPTH
 
 import play_data
 import play_suite

@@ -21,9 +21,9 @@ import argparse
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.perft import tree_fens
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.perft import tree_fens
+from posdata.engine.rules.positions import BY_NAME
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 

@@ -1,11 +1,11 @@
 """Per variant: software perft speed of its start position and the size of its posdata tables.
 
-Table size: the *reachable entries*, those a walk can read: per table in use and from-square,
-every square of the walk on an empty board (both threads for pawns), plus one start entry
-``posdata[t][f][f]`` (64 per table); every other entry holds the from-square and is never read.
-The orthodox figure, 3,992 walk entries + 448 start entries, is what the gateware's dense
-layout stores. A variant whose pieces walk with modes (engine.pieces) counts the entries of its
-walk image (``hdl.image.walks``: a square may appear more than once in a walk).
+Table size: the *reachable entries*, those a walk can read: per table in use and from-square, every
+square of the walk on an empty board (both threads for pawns), plus one start entry
+``posdata[t][f][f]`` (64 per table); every other entry holds the from-square and is never read. The
+orthodox figure, 3,992 walk entries + 448 start entries, is what the gateware's dense layout stores.
+A variant whose pieces walk with modes (engine.rules.pieces) counts the entries of its walk image
+(``hdl.image.walks``: a square may appear more than once in a walk).
 
 ``--hw`` adds the gateware per variant (one table set each: Chess960 runs on chess's): the dense
 ROM's entries and depth, the start entries, the widths derived from the tables, and the
@@ -37,9 +37,9 @@ import sys
 import tempfile
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.perft import perft
-from posdata.engine.variants import VARIANTS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.variants import VARIANTS
 
 from results import add_json_option, write_json
 

@@ -1,5 +1,5 @@
 """Write the table of what runs each variant into docs/variants.md, between its markers, from
-the one declaration (engine.capabilities, rendered by sim/cli/variants_table.py): `make docs`
+the one declaration (engine.rules.capabilities, rendered by sim/cli/variants_table.py): `make docs`
 runs it; tests/test_variant_docs.py fails while the two differ.
 
 Usage: python docs/variants_table.py [DOC]   (default: docs/variants.md beside this script)

@@ -3,6 +3,6 @@
 
 import sys
 
-from .uci import main
+from .uci.protocol import main
 
 sys.exit(main())

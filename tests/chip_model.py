@@ -16,7 +16,7 @@ from amaranth import Module, ResetInserter, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
-from posdata.engine.defs import TO_SHIFT, WHITE
+from posdata.engine.rules.defs import TO_SHIFT, WHITE
 from posdata.hdl.chip.perft_chip import chip_signature
 from posdata.hdl.common.contract import CODE_BITS, COLOR_BITS, EMPTY_CODE, SQUARES
 

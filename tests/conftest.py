@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from posdata.engine.defs import move_uci
+from posdata.engine.rules.defs import move_uci
 from tests.signals import dispositions, signal_name
 
 

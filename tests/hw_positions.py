@@ -1,11 +1,11 @@
 """Seeded random playouts shared by the gateware tests, with a census of the features they
-cover (the nodes of perft trees come from engine.perft.tree_fens)."""
+cover (the nodes of perft trees come from engine.rules.perft.tree_fens)."""
 
 import random
 
-from posdata.engine.board import Board
-from posdata.engine.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import CAPTURE, CASTLE, DOUBLE, EP, PROMOTION, move_uci
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 
 EXTRA_STARTS = (
     # promotions both ways, castling rights, en passant chances, checks

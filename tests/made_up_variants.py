@@ -1,10 +1,10 @@
-"""Variants no list names, for the tests that hold engine.capabilities' computed rules (and the
-gateware's own checks) to what a new variant would get."""
+"""Variants no list names, for the tests that hold engine.rules.capabilities' computed rules (and
+the gateware's own checks) to what a new variant would get."""
 
 import dataclasses
 
-from posdata.engine.defs import BISHOP, KNIGHT
-from posdata.engine.variants import CHESS, PieceType
+from posdata.engine.rules.defs import BISHOP, KNIGHT
+from posdata.engine.rules.variants import CHESS, PieceType
 
 
 def made_up(name: str, moves: dict):

@@ -1,17 +1,17 @@
 """An independent move generator, TSCP style: a 10x12 mailbox and offset tables.
 
-It exists only to check the posdata tables and walk (``engine.posdata``, ``engine.movegen``):
-for every position both must give the same *set* of pseudo-legal moves. So it shares nothing
-with them but the board arrays and the move word (``engine.defs.pack_move`` and its flags):
-no posdata tables, no direction tables, no castling table. Its order is not the generation
-order and is not meant to be.
+It exists only to check the posdata tables and walk (``engine.rules.posdata``,
+``engine.rules.movegen``): for every position both must give the same *set* of pseudo-legal moves.
+So it shares nothing with them but the board arrays and the move word
+(``engine.rules.defs.pack_move`` and its flags): no posdata tables, no direction tables, no castling
+table. Its order is not the generation order and is not meant to be.
 
 Ref: Tom Kerrigan's TSCP 1.81, data.c (``mailbox``, ``mailbox64``, ``offset``) and board.c
 ``gen()``. TSCP numbers squares from a8; here square 0 is a1, so the 10x12 board is laid out
 with rank 1 at the bottom and ``+10`` is one rank up (north).
 """
 
-from posdata.engine.defs import (
+from posdata.engine.rules.defs import (
     BISHOP,
     CAPTURE,
     CASTLE,
@@ -126,7 +126,7 @@ def mailbox_moves(board) -> list[int]:
 
 
 def mailbox_gen(board) -> None:
-    """``mailbox_moves`` with the signature of ``engine.movegen.gen``: fills the current ply's
+    """``mailbox_moves`` with the signature of ``engine.rules.movegen.gen``: fills the current ply's
     slice of the move stack, so ``perft(board, depth, gen=mailbox_gen)`` works."""
     moves = board.gen_dat
     start = board.first_move[board.ply]

@@ -98,6 +98,7 @@ def test_commands_do_not_import_each_other():
 #: the sub-packages of each folder, lowest layer first: a module may import its own sub-package
 #: and those below it, never one above. (sim's views and models are both at the bottom.)
 SUB_LAYERS = {
+    "engine": (("rules",), ("search", "match"), ("uci",)),
     "hdl": (("common",), ("image",), ("gen",), ("chip",), ("search",), ("link",), ("boards",)),
     "sim": (("views", "models"), ("drivers",), ("runs",), ("cli",)),
 }
@@ -129,8 +130,8 @@ def upward_imports(folder: str, paths, repo: Path = REPO) -> list[str]:
 
 @pytest.mark.parametrize("folder", sorted(SUB_LAYERS))
 def test_sub_packages_import_downward(folder):
-    """common <- image <- gen <- chip <- search <- link <- boards in hdl; views, models <-
-    drivers <- runs <- cli in sim."""
+    """rules <- search, match <- uci in engine; common <- image <- gen <- chip <- search <- link
+    <- boards in hdl; views, models <- drivers <- runs <- cli in sim."""
     root = REPO / folder
     subs = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
     assert subs == {s for layer in SUB_LAYERS[folder] for s in layer}, \
@@ -139,6 +140,14 @@ def test_sub_packages_import_downward(folder):
     assert not loose, f"modules outside {folder}'s sub-packages: {loose}"
     wrong = upward_imports(folder, sorted(root.rglob("*.py")))
     assert not wrong, "\n".join(wrong)
+
+
+def test_tests_mirror_the_engine():
+    """tests/engine has a sub-package per engine sub-package, and no loose test module."""
+    engine, tests = REPO / "engine", REPO / "tests" / "engine"
+    subs = {p.name for p in engine.iterdir() if (p / "__init__.py").exists()}
+    assert {p.name for p in tests.iterdir() if (p / "__init__.py").exists()} == subs
+    assert not [p.name for p in tests.glob("*.py") if p.name != "__init__.py"]
 
 
 def test_layer_check_sees_an_upward_import(tmp_path):

@@ -2,19 +2,19 @@
 short run of the bench (its match through `posdata match`, two games), the command's one-line
 errors, and its row in docs/measurements.md. The match and the suite themselves are measured by
 the bench, not here; the match's parts (Elo, judge, book, PGN) are tested in
-tests/engine/test_match_*.py."""
+tests/engine/match/test_match_*.py."""
 
 import copy
 import json
 
 import pytest
 
-from posdata.engine.leaf_search import MAX_JOB_DEPTH
+from posdata.engine.search.leaf_search import MAX_JOB_DEPTH
 from tests.scripts import BENCH, load_script
 
 chess = pytest.importorskip("chess")
 
-from posdata.engine.board import Board  # noqa: E402
+from posdata.engine.rules.board import Board  # noqa: E402
 
 DOCS = BENCH.parent / "docs"
 

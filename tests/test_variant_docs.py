@@ -1,5 +1,5 @@
 """The docs' statements about what runs each variant come from its one declaration
-(engine.capabilities): docs/variants.md holds the table `posdata variants` prints (`make docs`
+(engine.rules.capabilities): docs/variants.md holds the table `posdata variants` prints (`make docs`
 writes it), and the README points there instead of counting variants or backends by hand."""
 
 from pathlib import Path

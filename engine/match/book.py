@@ -16,8 +16,8 @@ games has a different start in every game.
 import os
 from dataclasses import dataclass
 
-from ..board import Board
-from ..fen import FenError
+from ..rules.board import Board
+from ..rules.fen import FenError
 from .judge import position_key
 
 BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "openings.txt")

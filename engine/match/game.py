@@ -12,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..defs import WHITE
+from ..rules.defs import WHITE
 from .book import Opening
 from .judge import BLACK_WINS, WHITE_WINS, Judge
 from .san import san, suffix

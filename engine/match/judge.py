@@ -17,14 +17,14 @@ In this order, as python-chess's ``Board.outcome()`` and then its claimable draw
   on material: pawn 1, knight and bishop 3, rook 5, queen 9; a side MATERIAL_WIN (a minor
   piece) or more ahead wins, else it is a draw.
 
-A repetition is counted on the position's Zobrist key (engine.zobrist) with the en passant
+A repetition is counted on the position's Zobrist key (engine.rules.zobrist) with the en passant
 square dropped when no en passant capture is legal: the key the board keeps has it after every
 double step.
 """
 
-from ..board import Board
-from ..defs import BISHOP, BLACK, EMPTY, EP, KING, KNIGHT, NO_SQUARE, PAWN, QUEEN, ROOK, WHITE
-from ..zobrist import EP_KEYS
+from ..rules.board import Board
+from ..rules.defs import BISHOP, BLACK, EMPTY, EP, KING, KNIGHT, NO_SQUARE, PAWN, QUEEN, ROOK, WHITE
+from ..rules.zobrist import EP_KEYS
 
 #: the pieces' values for the ply cap's adjudication
 VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}

@@ -10,7 +10,7 @@ move followed by its comment (score/depth and time, as cutechess-cli writes it),
 one by a comment saying why the game ended; lines are at most 79 characters.
 """
 
-from ..board import Board
+from ..rules.board import Board
 from .game import CRASHED, ILLEGAL, STALLED, GameRecord
 from .judge import PLY_CAP
 

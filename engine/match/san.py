@@ -7,8 +7,8 @@ for a capture (a pawn's from-file before it), the to-square, ``=Q`` for a promot
 or ``#`` for check or mate; castling is ``O-O`` or ``O-O-O``.
 """
 
-from ..board import Board
-from ..defs import CASTLE, EMPTY, EP, PAWN, SQUARE_NAMES
+from ..rules.board import Board
+from ..rules.defs import CASTLE, EMPTY, EP, PAWN, SQUARE_NAMES
 
 LETTERS = ".PNBRQK"  #: a piece code's SAN letter
 

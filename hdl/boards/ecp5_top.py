@@ -14,7 +14,7 @@ from amaranth.build import ResourceError
 from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 
 from ..link.chip_frontend import UartFrontEnd
 from ..link.protocol import DEFAULT_BAUD, SELF_TEST_DEPTH

@@ -99,7 +99,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
         raise SynthError("search threads go on the search board: add --search (the perft "
                          "chip's engines are --engines)")
     if variant is not None:  # before the tools are looked for: the build cannot hold it
-        from posdata.engine.capabilities import refusal
+        from posdata.engine.rules.capabilities import refusal
         problem = refusal(variant, "search-board" if search else family.name)
         if problem:
             raise SynthError(problem)

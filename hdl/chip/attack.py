@@ -1,9 +1,9 @@
 """The legality unit's core: is a square attacked, on the board after a move?
 
-TSCP's legality rule is "the mover's king is not attacked after the move". Sandström's SqAtakd
-walks the posdata ROM outward from the square (engine.board.attacked: 20-35 table reads a test);
-here the whole question is answered in parallel from the board's 64-bit planes, one query per
-clock, in a pipeline of five clocks:
+TSCP's legality rule is "the mover's king is not attacked after the move". Sandström's SqAtakd walks
+the posdata ROM outward from the square (engine.rules.board.attacked: 20-35 table reads a test);
+here the whole question is answered in parallel from the board's 64-bit planes, one query per clock,
+in a pipeline of five clocks:
 
 * clock 1: the query, registered.
 * clock 2: which rank, file and diagonals pass through the tested square, where the move's
@@ -37,7 +37,7 @@ from amaranth import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.pieces import KIND_DEFINITION, AttackKind, parse_piece
+from posdata.engine.rules.pieces import KIND_DEFINITION, AttackKind, parse_piece
 
 from ..common.layouts import SQUARE
 

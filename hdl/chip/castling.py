@@ -14,8 +14,8 @@ from amaranth import Cat, Const, Module, Mux
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import CASTLES
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.defs import CASTLES
+from posdata.engine.rules.variants import get_variant
 
 from ..common.contract import ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS
 from ..common.layouts import SQUARE, Castling
@@ -61,7 +61,7 @@ class CastleRules(wiring.Component):
 
     Parameters
     ----------
-    variant : engine.variants name
+    variant : engine.rules.variants name
         Chess960 takes its squares from the position, every other variant has orthodox ones.
     """
 

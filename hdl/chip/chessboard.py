@@ -19,10 +19,10 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.capabilities import refusal
-from posdata.engine.defs import BLACK, KING, PAWN, WHITE, Color
-from posdata.engine.pieces import AttackKind
-from posdata.engine.variants import CHESS, get_variant
+from posdata.engine.rules.capabilities import refusal
+from posdata.engine.rules.defs import BLACK, KING, PAWN, WHITE, Color
+from posdata.engine.rules.pieces import AttackKind
+from posdata.engine.rules.variants import CHESS, get_variant
 
 from ..common.layouts import PIECE, SQUARE
 from ..gen.chessboard import PieceLookup, Planes
@@ -50,8 +50,8 @@ class UnsupportedVariant(ValueError):
 
 def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
     """Per attacker plane, the piece codes in it (ascending); refuses kinds without a plane.
-    A code means one piece kind for both colours (engine.variants), so the planes are per code.
-    An optional plane (``OPTIONAL_PLANE_KINDS``) is listed only when some piece is in it."""
+    A code means one piece kind for both colours (engine.rules.variants), so the planes are per
+    code. An optional plane (``OPTIONAL_PLANE_KINDS``) is listed only when some piece is in it."""
     variant = get_variant(variant)
     kinds_of = {**PLANE_KINDS, **OPTIONAL_PLANE_KINDS}
     out = {name: [] for name in kinds_of}
@@ -61,7 +61,7 @@ def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
         kind = kinds.pop()
         unsupported = kind & ~SUPPORTED_KINDS
         if unsupported or (kind & AttackKind.KING_STEP and p.code != KING):
-            # the declaration's line (engine.capabilities), which a test holds to this check
+            # the declaration's line (engine.rules.capabilities), which a test holds to this check
             raise UnsupportedVariant(
                 refusal(variant, "hw") or f"the perft chip's legality unit cannot test "
                 f"{variant.name}'s {p.name} ({(unsupported or AttackKind.KING_STEP).name})")
@@ -92,7 +92,7 @@ class PerftBoard(wiring.Component):
 
     Parameters
     ----------
-    variant : engine.variants name: which codes go into which attacker plane
+    variant : engine.rules.variants name: which codes go into which attacker plane
     """
 
     def __init__(self, variant=CHESS):

@@ -17,8 +17,8 @@ from amaranth import Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BLACK, WHITE
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.defs import BLACK, WHITE
+from posdata.engine.rules.variants import get_variant
 
 from ..common.contract import COUNT_BITS
 from ..common.layouts import SQUARE, MoveLayout
@@ -82,7 +82,7 @@ class LegalityCollector(wiring.Component):
     ----------
     entry : data.Layout
         A stack entry (``hdl.chip.move_stack.stack_entry``).
-    variant : engine.variants name
+    variant : engine.rules.variants name
         Its promotion sets (how many leaves a promotion counts) and castling.
     """
 

@@ -18,8 +18,8 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import KING, NO_PIECE, PAWN, ROOK, Color
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.defs import KING, NO_PIECE, PAWN, ROOK, Color
+from posdata.engine.rules.variants import get_variant
 
 from ..common.contract import Phase
 from ..common.layouts import PIECE, SQUARE, Position
@@ -81,7 +81,7 @@ class MakeUnmake(wiring.Component):
     ----------
     entry : data.Layout
         A stack entry (``hdl.chip.move_stack.stack_entry``).
-    variant : engine.variants name
+    variant : engine.rules.variants name
         Chess960 castles from the position's squares, marked in the entry.
     """
 

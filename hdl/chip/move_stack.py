@@ -25,7 +25,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BLACK, WHITE
+from posdata.engine.rules.defs import BLACK, WHITE
 
 from ..common.contract import MAX_PLIES, STACK_DEPTH
 from ..common.layouts import PIECE, SQUARE
@@ -112,7 +112,7 @@ class MoveStack(wiring.Component):
     ----------
     entry : data.Layout
         A stack entry (``stack_entry``, or a search's with a move score).
-    promotions : per side, the promotion pieces in generation order (engine.variants)
+    promotions : per side, the promotion pieces in generation order (engine.rules.variants)
     records : dict of name -> shape
         Further per-ply records.
     depth, plies : int

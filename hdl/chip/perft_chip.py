@@ -17,7 +17,7 @@ from amaranth import (
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import COUNT_BITS, ENGINE_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
@@ -65,7 +65,7 @@ class PerftChip(wiring.Component):
     engines : int
     layout : "dense" or "sparse"
         The posdata ROMs' layout (``hdl.gen.rom``).
-    variant : engine.variants name
+    variant : engine.rules.variants name
         What the engines play (``hdl.chip.perft_thread``); one chip per variant.
     """
 

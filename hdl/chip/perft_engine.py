@@ -11,7 +11,7 @@ from amaranth import Cat, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import COUNT_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
@@ -49,7 +49,7 @@ class PerftEngine(wiring.Component):
     ----------
     layout : "dense" or "sparse"
         The ROMs' layout (``hdl.gen.rom``).
-    variant : engine.variants name
+    variant : engine.rules.variants name
         The ROMs' tables and the threads' pieces (``hdl.chip.perft_thread``).
     """
 

@@ -23,7 +23,7 @@ from amaranth import Module, ResetInserter
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS, get_variant
+from posdata.engine.rules.variants import CHESS, get_variant
 
 from ..common.contract import COUNT_BITS, Phase
 from ..gen.core import GeneratorCore
@@ -67,7 +67,7 @@ class PerftThread(wiring.Component):
     ----------
     layout : "dense" or "sparse"
         The walk ROM's layout (``hdl.gen.rom``).
-    variant : engine.variants name
+    variant : engine.rules.variants name
         Its pieces' attacker planes (``hdl.chip.chessboard``), its promotion sets (per side, any
         count: a small constant table, and a promotion counts as many leaves as its side has
         pieces), its walk ROM's geometry, Chess960's castling.

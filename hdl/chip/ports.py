@@ -15,7 +15,7 @@ Directions are the driver's (the front end's).
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.variants import get_variant
 
 from ..common.contract import DEPTH_BITS, ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS
 from ..common.layouts import Castling, MoveLayout, Position

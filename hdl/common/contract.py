@@ -10,7 +10,7 @@ must agree on, in plain Python (no amaranth at import), defined once.
   compiled chip's entry unpacks) and the root's side, castling rights and en passant square as
   one word.
 * **The split rule**: the ply whose nodes the threads claim, when the host chooses it.
-* **The search job**: its limits (the reference's, engine.leaf_search) and SEARCH's argument
+* **The search job**: its limits (the reference's, engine.search.leaf_search) and SEARCH's argument
   bytes, which the search board's front end reads and the host packs.
 * **Castling squares** per position (Chess960): how the host packs each right's king files,
   must-be-empty squares and rook file into the words the gateware takes with the root.
@@ -21,8 +21,8 @@ copies of their own.
 
 import enum
 
-from posdata.engine.defs import BLACK, CASTLES, EMPTY, KING, NO_PIECE, NO_SQUARE, PAWN, WHITE
-from posdata.engine.leaf_search import (  # noqa: F401  (the job's limits, stated there once)
+from posdata.engine.rules.defs import BLACK, CASTLES, EMPTY, KING, NO_PIECE, NO_SQUARE, PAWN, WHITE
+from posdata.engine.search.leaf_search import (  # noqa: F401  (the job's limits, stated there once)
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
     MAX_JOB_PLY,
@@ -72,8 +72,8 @@ assert [int(p) for p in Phase] == list(range(len(Phase)))  # a phase indexes an 
 
 SQUARES = 64        #: a board's squares, a1 first, as the chip is loaded
 SQUARE_BITS = 6     #: a square's number
-COLOR_BITS = 2      #: engine.defs colours: WHITE 0, BLACK 1, EMPTY 2
-PIECE_BITS = 3      #: engine.defs pieces: NO_PIECE 0 .. KING 6 (a variant's up to 7)
+COLOR_BITS = 2      #: engine.rules.defs colours: WHITE 0, BLACK 1, EMPTY 2
+PIECE_BITS = 3      #: engine.rules.defs pieces: NO_PIECE 0 .. KING 6 (a variant's up to 7)
 CODE_BITS = COLOR_BITS + PIECE_BITS  #: a square code
 assert SQUARES == 1 << SQUARE_BITS
 
@@ -85,7 +85,7 @@ def square_code(color: int, piece: int) -> int:
 
 
 def square_codes(board) -> bytes:
-    """The square codes of ``board`` (engine.board.Board), a1 first."""
+    """The square codes of ``board`` (engine.rules.board.Board), a1 first."""
     return bytes(square_code(c, p) for c, p in zip(board.color, board.piece))
 
 
@@ -108,7 +108,7 @@ POSITION_FIELDS = (("side", 1), ("castle", 4), ("ep_valid", 1), ("ep_sq", SQUARE
 
 
 def position_fields(board) -> dict[str, int]:
-    """The POSITION_FIELDS of ``board`` (engine.board.Board), by name."""
+    """The POSITION_FIELDS of ``board`` (engine.rules.board.Board), by name."""
     return {"side": board.side, "castle": board.castle,
             "ep_valid": int(board.ep != NO_SQUARE), "ep_sq": max(board.ep, 0)}
 
@@ -167,11 +167,11 @@ def search_arguments(**values: int) -> bytes:
 #: one right's squares: king from-file, king to-file, the back rank's must-be-empty mask
 CASTLE_FIELDS = (("king_from", 3), ("king_to", 3), ("empty", 8))
 CASTLE_SLOT_BITS = sum(bits for _, bits in CASTLE_FIELDS)
-CASTLING_BITS = 4 * CASTLE_SLOT_BITS  #: the four rights in engine.defs order: WK WQ BK BQ
+CASTLING_BITS = 4 * CASTLE_SLOT_BITS  #: the four rights in engine.rules.defs order: WK WQ BK BQ
 
 
 def castle_slot(c) -> int:
-    """An engine.defs.Castle record as one slot's bits."""
+    """An engine.rules.defs.Castle record as one slot's bits."""
     empty = 0
     for sq in c.empty:
         empty |= 1 << (sq & 7)

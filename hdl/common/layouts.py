@@ -4,7 +4,7 @@ exactly engine's packed move (checked by a test), and the shapes of board square
 from amaranth import unsigned
 from amaranth.lib import data
 
-from posdata.engine.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
+from posdata.engine.rules.defs import FLAGS_SHIFT, MOVE_BITS, PROMO_SHIFT, TO_SHIFT, Flag
 
 from .contract import CASTLE_FIELDS, CASTLING_BITS, PIECE_BITS, POSITION_FIELDS, SQUARE_BITS
 
@@ -27,7 +27,7 @@ assert MoveLayout._fields["flags"].offset == FLAGS_SHIFT
 assert MoveLayout._fields["promo"].offset == PROMO_SHIFT
 assert all(FlagsLayout._fields[f.name.lower()].offset == int(f).bit_length() - 1 for f in Flag)
 
-#: what a generation needs besides the board, latched at ``start`` (engine.defs encodings; the
+#: what a generation needs besides the board, latched at ``start`` (engine.rules.defs encodings; the
 #: host packs it as hdl.common.contract.position_word)
 Position = data.StructLayout(dict(POSITION_FIELDS))
 

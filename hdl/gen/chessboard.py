@@ -1,7 +1,7 @@
 """The board as the gateware holds it.
 
 Colours are kept as two 64-bit planes of registers, ``empty`` and ``black`` (a square's colour
-is ``Cat(black, empty)``: WHITE 0b00, BLACK 0b01, EMPTY 0b10, engine.defs.Color), because the
+is ``Cat(black, empty)``: WHITE 0b00, BLACK 0b01, EMPTY 0b10, engine.rules.defs.Color), because the
 walker looks up one square every clock and the piece scanner needs the whole side at once:
 ``own = ~empty & (black if side else ~black)``. Pieces live in a small memory, read once per
 piece. Neither is reset: a reset in the middle of a generation keeps the board.
@@ -12,7 +12,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
+from posdata.engine.rules.defs import Color
 
 from ..common.layouts import PIECE, SQUARE
 

@@ -8,7 +8,7 @@ thread of the perft engine (``hdl.chip.perft_thread``) give it their own.
 
 Protocol: pulse ``start`` (ignored while ``busy``) with ``position`` and ``expand`` valid in that
 cycle (latched); the board must not change until ``done``. Moves stream out in
-engine.movegen order; ``done`` pulses when the last one has been taken; ``cycles`` counts the
+engine.rules.movegen order; ``done`` pulses when the last one has been taken; ``cycles`` counts the
 busy clocks of the last generation. Timing: see hdl.gen.movegen.
 """
 
@@ -16,7 +16,7 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import ORTHODOX_CASTLING
 from ..common.layouts import SQUARE, Castling, MoveLayout, Position
@@ -60,7 +60,7 @@ class GeneratorCore(wiring.Component):
     ----------
     layout : "dense" or "sparse"
         The walk ROM's layout (``hdl.gen.rom``).
-    variant : an engine.variants name: its promotion sets (the merger's table) ...
+    variant : an engine.rules.variants name: its promotion sets (the merger's table) ...
     geometry : ... and the widths its tables need (default: its own; hdl.image.variant)
     registered_heads : the merger's FIFOs for a device without LUT RAM (hdl.gen.merger)
     typed_scan : the prefetcher finds a piece's type with its square, from the board's piece-type

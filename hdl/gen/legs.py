@@ -27,8 +27,8 @@ the word's two successors by one registered bit.
 from amaranth import Module, Mux, Signal
 from amaranth.lib import data
 
-from posdata.engine.defs import Color
-from posdata.engine.pieces import CAPTURE, DOUBLE, EN_PASSANT, QUIET
+from posdata.engine.rules.defs import Color
+from posdata.engine.rules.pieces import CAPTURE, DOUBLE, EN_PASSANT, QUIET
 
 from ..common.layouts import SQUARE, MoveLayout
 from ..image.variant import Geometry

@@ -3,7 +3,7 @@ promotions, adds castling, and drives the ``moves`` stream.
 
 Pieces go to whichever walk context is free, in generation order; the walker reports each
 assignment, and an order FIFO of context numbers tells the merger which context's FIFO holds
-the next piece, so reading them piece by piece yields the moves in engine.movegen order.
+the next piece, so reading them piece by piece yields the moves in engine.rules.movegen order.
 A promoting entry leaves as one move per promotion piece of the side (a small table of the
 variant's, ``hdl.image.variant.promotion_image``: orthodox Q R B N), or, with ``expand`` low, as
 one word flagged PROMOTION with no piece (a perft thread counts it four times, or stores it once
@@ -22,7 +22,7 @@ from amaranth.lib.fifo import SyncFIFO
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import ORTHODOX_CASTLING
 from ..common.layouts import Castling, MoveLayout, Position
@@ -61,7 +61,7 @@ class OutputMerger(wiring.Component):
 
     Parameters
     ----------
-    variant : the engine.variants name whose promotion sets the merger's table holds
+    variant : the engine.rules.variants name whose promotion sets the merger's table holds
     geometry : hdl.image.variant.Geometry (the promotion index's width)
     registered_heads : bool
         For a device without LUT RAM (the iCE40): every FIFO's head a register

@@ -4,8 +4,8 @@ A ROM holds posdata (``hdl.gen.rom``); colours live in two 64-bit register plane
 (``hdl.gen.chessboard``) so that a square's colour can be looked up combinationally and the side's
 pieces form a mask; piece types live in a small memory. On ``start`` the generator emits every
 pseudo-legal move of the side to move on the ``moves`` stream, in exactly the order of
-``engine.movegen.gen``. The walking itself is the generator core (``hdl.gen.core``), which the perft
-engine's threads share.
+``engine.rules.movegen.gen``. The walking itself is the generator core (``hdl.gen.core``), which the
+perft engine's threads share.
 
 Two ROM ports share the work:
 
@@ -70,8 +70,8 @@ from amaranth import Module
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.defs import Color
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import ORTHODOX_CASTLING
 from ..common.layouts import PIECE, SQUARE, Castling, MoveLayout
@@ -95,7 +95,7 @@ class MoveGenerator(wiring.Component):
     wr_en, wr_sq, wr_color, wr_piece : In
         Host write port of the board (one square per cycle, ignored while busy).
     side, castle, ep_valid, ep_sq : In
-        Side to move, castling rights (engine.defs bits), en passant square; sampled at start.
+        Side to move, castling rights (engine.rules.defs bits), en passant square; sampled at start.
     castling : In(Castling)
         The castlings' squares (``hdl.image.variant.castling_word(board.castles)``; orthodox
         chess's by default); sampled at start.
@@ -107,7 +107,7 @@ class MoveGenerator(wiring.Component):
     cycles : Out(32)
         Clock cycles the last (or current) generation has been busy.
     moves : Out(stream.Signature(MoveLayout))
-        The moves, in engine.movegen.gen order, packed as engine's move word.
+        The moves, in engine.rules.movegen.gen order, packed as engine's move word.
     walking, stepping, walk_from : Out
         Observation only (simulation traces, cycle accounts): the walker's logic stage is on
         the piece standing on ``walk_from`` and, with ``stepping``, consumes a table entry.
@@ -116,7 +116,7 @@ class MoveGenerator(wiring.Component):
     ----------
     layout : "dense" (default) or "sparse"
         The posdata ROM's layout (``hdl.gen.rom``). Same moves, same order, same cycles.
-    variant : an engine.variants name (default chess)
+    variant : an engine.rules.variants name (default chess)
         Whose tables and promotion sets the memories hold; the logic is the same for all.
     geometry : hdl.image.variant.Geometry
         The widths the tables need (default: the variant's own; a larger one holds it too).

@@ -14,8 +14,8 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BLACK, BPAWN, PAWN, WHITE, ptype
-from posdata.engine.variants import CHESS, get_variant
+from posdata.engine.rules.defs import BLACK, BPAWN, PAWN, WHITE, ptype
+from posdata.engine.rules.variants import CHESS, get_variant
 
 from ..common.layouts import PIECE, SQUARE
 from ..common.priority import lowest_set_bit
@@ -26,7 +26,7 @@ from .chessboard import PieceLookup, Planes, TypePlanes, rank_of
 from .params import QUEUE_DEPTH
 from .rom import ORTHODOX, check_modes, start_port
 
-# table_of computes the engine's table order (engine.defs.ptype, the same in every variant),
+# table_of computes the engine's table order (engine.rules.defs.ptype, the same in every variant),
 # ``side`` high for black: checked here for every code a square holds, on both sides
 assert BLACK == 1 and all(ptype(side, code) == (BPAWN if code == PAWN and side else code)
                           for side in (WHITE, BLACK) for code in range(1 << TABLE_BITS))
@@ -81,7 +81,7 @@ class PiecePrefetcher(wiring.Component):
 
     Parameters
     ----------
-    variant : an engine.variants name: with a geometry with modes, whose table lookup by
+    variant : an engine.rules.variants name: with a geometry with modes, whose table lookup by
         (colour, code) the prefetcher holds (else a piece walks table ptype: ``table_of``)
     first_rank : bool
         Each queued piece also carries its first square's rank of the colour planes, picked

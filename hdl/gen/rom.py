@@ -37,7 +37,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS, get_variant
+from posdata.engine.rules.variants import CHESS, get_variant
 
 from ..common.contract import DEFAULT_LAYOUT, ROM_LAYOUTS
 from ..image import dense
@@ -150,7 +150,7 @@ class PosdataRom(wiring.Component):
     Parameters
     ----------
     layout : "dense" or "sparse"
-    variant : the engine.variants name whose tables the ROM holds
+    variant : the engine.rules.variants name whose tables the ROM holds
     geometry : hdl.image.variant.Geometry, default the variant's own
     image : hdl.image.variant.VariantImage, default the variant's
     """

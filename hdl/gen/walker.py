@@ -1,6 +1,6 @@
 """The walker: Sandström's walk as a two-context barrel pipeline.
 
-Sandström's rule, per entry of a walk (GNU Chess doc/MOVE-GEN; engine.movegen is the same walk
+Sandström's rule, per entry of a walk (GNU Chess doc/MOVE-GEN; engine.rules.movegen is the same walk
 in Python): *an empty square: take nextpos; an occupied one: take nextdir*, and the walk ends when
 the pointer it takes leads back to the from-square. ``RULE`` below writes the rule out for the
 three kinds of thread a walk can be in (a piece, a pawn's pushes, a pawn's captures); the
@@ -39,7 +39,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
+from posdata.engine.rules.defs import Color
 
 from ..common.layouts import SQUARE, MoveLayout, Position
 from ..image.addressing import TABLE_BITS, rom_address

@@ -3,14 +3,14 @@
 
 The ROM's tables are the engine's, in the engine's order: table ``t`` is ``nextpos[t]`` /
 ``nextdir[t]`` of ``Variant.tables()``, and the table a piece walks is its ptype
-(``engine.defs.ptype``: its code, but a black pawn's is 0). Orthodox chess fills tables 0..6,
+(``engine.rules.defs.ptype``: its code, but a black pawn's is 0). Orthodox chess fills tables 0..6,
 7 x 4,096 = 28,672 words; a piece on code 7 takes table 7 and the ROM is 8 tables deep.
 
 ``rom_address`` and ``start_address`` are the only description of the addressing: they take
 plain integers (the images, the tests) or Amaranth values (the gateware's address logic) alike.
 """
 
-from posdata.engine.defs import BLACK, PAWN, WHITE, ptype
+from posdata.engine.rules.defs import BLACK, PAWN, WHITE, ptype
 
 SQUARE_BITS = 6
 TABLE_BITS = 3          #: a piece code: 8 tables at most

@@ -12,7 +12,7 @@ walk ROM.
 from dataclasses import dataclass
 from functools import cache
 
-from posdata.engine.variants import Variant
+from posdata.engine.rules.variants import Variant
 
 from .addressing import SPARSE_TABLE_WORDS, rom_address, start_address
 

@@ -2,7 +2,7 @@
 prefetcher and merger RTL is the same for every variant; a variant changes only memory contents
 and the widths derived from its tables.
 
-* **Tables**: the sparse image (``hdl.image.sparse``) of ``engine.variants``' tables, in the
+* **Tables**: the sparse image (``hdl.image.sparse``) of ``engine.rules.variants``' tables, in the
   engine's order (a piece walks table ptype: ``hdl.image.addressing``), and the dense image
   (``hdl.image.dense``) derived from it.
 * **Geometry**: the widths and depths the tables need (tables, the dense ROM's address bits, the
@@ -26,8 +26,8 @@ and the widths derived from its tables.
 from dataclasses import dataclass, fields
 from functools import cache
 
-from posdata.engine.defs import BLACK, WHITE
-from posdata.engine.variants import CHESS, VARIANTS, Variant, get_variant
+from posdata.engine.rules.defs import BLACK, WHITE
+from posdata.engine.rules.variants import CHESS, VARIANTS, Variant, get_variant
 
 from .addressing import SPARSE_TABLE_WORDS, SQUARE_BITS
 from .dense import DenseImage, dense_image, start_fields

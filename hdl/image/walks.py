@@ -3,10 +3,10 @@
 The dense layout (``hdl.image.dense``) stores each walk contiguously, in the order it is
 visited; its entry keeps nextpos and nextdir (the squares the walker looks up ahead) and the
 distance to the nextdir entry, nextpos being the next entry. A walk with modes
-(``engine.pieces``: a hopper's screen search, a lame leap's blocking square, move-only and
+(``engine.rules.pieces``: a hopper's screen search, a lame leap's blocking square, move-only and
 capture-only entries, a pawn in the notation) generalises the entry in two fields:
 
-* a mode (5 bits): ``engine.pieces``' QUIET (emit a quiet move on an empty square), CAPTURE
+* a mode (5 bits): ``engine.rules.pieces``' QUIET (emit a quiet move on an empty square), CAPTURE
   (a capture on an enemy's), DOUBLE (a pawn's double step), EN_PASSANT, and PROMOTE (a pawn's
   move there promotes: the variant's promotion ranks are data, makruk's sixth as the eighth);
   0 passes through;
@@ -24,7 +24,7 @@ nextdir leads home). A successor that ends the walk has skip 0, mode 0 and the f
 its square, as in the dense layout. Start entries: the first square (the from-square for an
 empty walk), the walk's base address and the first entry's mode.
 
-Tables: a piece walks table ptype (``engine.defs``), as in the sparse and dense images; an
+Tables: a piece walks table ptype (``engine.rules.defs``), as in the sparse and dense images; an
 asymmetric piece (``f``, ``b``, ... directions, makruk's khon) walks one table per colour, as
 the pawns do, Black's in a table no piece uses (``walk_tables``). A variant whose tables do not
 fit in 8 is refused in one line.
@@ -39,17 +39,17 @@ contents alone.
 from dataclasses import dataclass
 from functools import cache
 
-from posdata.engine.capabilities import refusal
-from posdata.engine.defs import BLACK, N_TABLES, PAWN, WHITE, ptype
-from posdata.engine.pieces import Walk, parse_piece
-from posdata.engine.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS, piece_walks, sandstrom_walk
-from posdata.engine.variant_data import variant_data
-from posdata.engine.variants import Variant, VariantError, get_variant
+from posdata.engine.rules.capabilities import refusal
+from posdata.engine.rules.defs import BLACK, N_TABLES, PAWN, WHITE, ptype
+from posdata.engine.rules.pieces import Walk, parse_piece
+from posdata.engine.rules.posdata import NEXTDIR_ROWS, NEXTPOS_ROWS, piece_walks, sandstrom_walk
+from posdata.engine.rules.variant_data import variant_data
+from posdata.engine.rules.variants import Variant, VariantError, get_variant
 
 from .addressing import SQUARE_BITS
 
 MODE_BITS = 5
-PROMOTE = 16  #: a mode bit beside engine.pieces' four: the move promotes
+PROMOTE = 16  #: a mode bit beside engine.rules.pieces' four: the move promotes
 
 
 def word_fields(skip_bits: int, mode_bits: int = MODE_BITS) -> dict[str, int]:
@@ -129,7 +129,7 @@ def walk_tables(variant) -> dict:
     for p in variant.pieces:
         if p.code != PAWN and parse_piece(p.moves).asymmetric:
             free = [t for t in range(N_TABLES) if t not in used]
-            if not free:  # the declaration's line (engine.capabilities), held to this check
+            if not free:  # the declaration's line (engine.rules.capabilities), held to this check
                 raise VariantError(refusal(variant, "gen") or f"{variant.name}'s {p.name} moves "
                                    f"by colour: no table left for Black's")
             tables[BLACK, p.code] = free[0]

@@ -11,7 +11,7 @@ from amaranth import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import MAX_DEPTH, valid_square_codes
 from .cursor import PayloadByte
@@ -21,7 +21,7 @@ from .protocol import FLAG_BULK
 class ArgumentCheck(wiring.Component):
     """Parameters
     ----------
-    variant : engine.variants.Variant
+    variant : engine.rules.variants.Variant
         Whose square codes LOAD and UPDATE accept (its pieces, either colour, or an empty
         square).
     perft : bool

@@ -30,11 +30,11 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.board import Board
-from posdata.engine.capabilities import refusal
-from posdata.engine.perft import perft
-from posdata.engine.positions import BY_NAME
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.capabilities import refusal
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.positions import BY_NAME
+from posdata.engine.rules.variants import CHESS
 
 from ..chip.perft_chip import PerftChip
 from ..common.contract import CODE_BITS, SQUARES, default_split, position_fields, square_codes
@@ -70,7 +70,7 @@ def initial_position(variant=CHESS) -> tuple[list[int], dict]:
 
 
 def check_board_variant(variant) -> None:
-    """A board's variant must be one an ECP5 board's perft chip plays (engine.capabilities:
+    """A board's variant must be one an ECP5 board's perft chip plays (engine.rules.capabilities:
     protocol version 2 carries no castling squares, so not Chess960)."""
     problem = refusal(variant, "ecp5")
     if problem:
@@ -114,7 +114,7 @@ class UartFrontEnd(wiring.Component):
     chip : wiring.Component or None
         The chip (default ``PerftChip(engines)``); tests pass a small model with its ports,
         ``engines`` and ``phases`` (one per thread).
-    variant : engine.variants.Variant
+    variant : engine.rules.variants.Variant
         What the chip plays (its ROMs, promotions, attack planes), the start position and its
         self-test count, the square codes LOAD accepts, PING's variant byte. Chess960 is refused:
         its castling squares per position are not in protocol version 2.

@@ -89,15 +89,15 @@ RESULT     ``R``   none                                 of the job on the thread
                                                         clocks (8): 23 bytes. Search boards only
 =========  ======  ===================================  ==========================================
 
-* Square code (``hdl.common.contract.square_code``): colour | piece << 2 (``engine.defs``: WHITE
-  0, BLACK 1, EMPTY 2; NO_PIECE 0 .. KING 6); an empty square is 2, a white king 0x18. Any other
-  code is BAD_ARGUMENT.
+* Square code (``hdl.common.contract.square_code``): colour | piece << 2 (``engine.rules.defs``:
+  WHITE 0, BLACK 1, EMPTY 2; NO_PIECE 0 .. KING 6); an empty square is 2, a white king 0x18. Any
+  other code is BAD_ARGUMENT.
 * State bytes: ``side | castle << 1`` (castle: WK 1, WQ 2, BK 4, BQ 8; bits 7..5 zero), then en
   passant: bit 7 set when there is an en passant square, bits 5..0 the square (bit 6 zero).
   UPDATE's square bytes are 0 .. 63.
 * A listing: cycles (4 bytes: the generator core's clocks for the root), the move count (2
-  bytes), then 3 bytes per move: the 21-bit move word of ``engine.defs``. The board buffers up to
-  ``LISTING_CAPACITY`` moves (more than any position has): a listing that does not fit is
+  bytes), then 3 bytes per move: the 21-bit move word of ``engine.rules.defs``. The board buffers up
+  to ``LISTING_CAPACITY`` moves (more than any position has): a listing that does not fit is
   answered OVERFLOW.
 * BUSY: LOAD, UPDATE, GENERATE, LEGAL and PERFT need the chip idle (no count running); ABORT is
   refused while the power-up self-test counts (its result is what the LEDs show).
@@ -110,7 +110,7 @@ RESULT     ``R``   none                                 of the job on the thread
   and ABORT (ABORT stops jobs and reloads the idle threads' boards from the board's copy), the
   others UNSUPPORTED; the perft board and the iCEBreaker answer SEARCH and RESULT UNSUPPORTED.
   A job's window lies within +-(MATE + 1) with alpha < beta (else BAD_ARGUMENT), as the
-  thread takes it (``engine.leaf_search``). SEARCH's hashes are the positions the job's
+  thread takes it (``engine.search.leaf_search``). SEARCH's hashes are the positions the job's
   repetition test compares with (``sim.drivers.search_job.history_hashes``: the last
   min(halfmove counter, ``REPETITION_PLIES``) before the job's root, each the low ``HASH_BITS``
   of its hash); a length other than 8 + 5k is BAD_LENGTH, like UPDATE's odd ones.
@@ -124,8 +124,8 @@ RESULT     ``R``   none                                 of the job on the thread
 
 from enum import IntEnum
 
-from posdata.engine.defs import MAX_MOVES
-from posdata.engine.leaf_search import HASH_BITS, REPETITION_PLIES
+from posdata.engine.rules.defs import MAX_MOVES
+from posdata.engine.search.leaf_search import HASH_BITS, REPETITION_PLIES
 
 from ..common.contract import DEPTH_BITS, MAX_DEPTH, SEARCH_BYTES, search_arguments
 
@@ -262,8 +262,8 @@ def crc8(data: bytes, crc: int = 0) -> int:
 # --- Payloads (the host packs, the gateware checks and unpacks) ---------------------------------
 
 def variant_number(variant) -> int:
-    """PING's variant byte: the variant's place in engine.variants.VARIANTS (chess is 0)."""
-    from posdata.engine.variants import VARIANT_NAMES
+    """PING's variant byte: the variant's place in engine.rules.variants.VARIANTS (chess is 0)."""
+    from posdata.engine.rules.variants import VARIANT_NAMES
     return VARIANT_NAMES.index(variant.name)
 
 

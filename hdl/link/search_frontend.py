@@ -29,8 +29,8 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.leaf_search import HASH_BITS
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
+from posdata.engine.search.leaf_search import HASH_BITS
 
 from ..common.contract import CODE_BITS, SEARCH_ARGUMENTS, SQUARES
 from ..search.records import FIFTY_BITS, job_refused

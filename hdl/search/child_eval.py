@@ -19,8 +19,8 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BISHOP, KING, PAWN
-from posdata.engine.leaf_eval import PST_BITS
+from posdata.engine.rules.defs import BISHOP, KING, PAWN
+from posdata.engine.search.leaf_eval import PST_BITS
 
 from ..chip.attack import AttackPlanes
 from ..common.layouts import PIECE, SQUARE, MoveLayout

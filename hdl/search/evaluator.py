@@ -1,5 +1,5 @@
-"""The search thread's evaluation (engine/leaf_eval.py): sums kept by every square write, and the
-score formed from them and the kings' squares.
+"""The search thread's evaluation (engine/search/leaf_eval.py): sums kept by every square write, and
+the score formed from them and the kings' squares.
 
 ``SumsUpdate`` gives the sums after one square write (what stood there out, what lands in), from
 the piece-square ROM (``leaf_eval.pst_words``); ``Score`` forms the side to move's score:
@@ -12,10 +12,10 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BISHOP, BLACK, WHITE, Color
-from posdata.engine.eval import BISHOP_PAIR, KING_EG, KING_MG
-from posdata.engine.leaf_eval import PHASE_ONE, PHASE_SHIFT, PST_BITS, pst_words
-from posdata.engine.leaf_structure import ARMY_SHIFT
+from posdata.engine.rules.defs import BISHOP, BLACK, WHITE, Color
+from posdata.engine.search.eval import BISHOP_PAIR, KING_EG, KING_MG
+from posdata.engine.search.leaf_eval import PHASE_ONE, PHASE_SHIFT, PST_BITS, pst_words
+from posdata.engine.search.leaf_structure import ARMY_SHIFT
 
 from ..common.layouts import PIECE, SQUARE
 from .structure import PASSED, PENALTY, ROOKS, SHIELD

@@ -1,5 +1,5 @@
-"""The search thread's capture finder (engine/capture_finder.py, docs/chip_search.md "Move order"):
-stage 1's moves one at a time from the board's planes, never a list of the node's moves.
+"""The search thread's capture finder (engine/search/capture_finder.py, docs/chip_search.md "Move
+order"): stage 1's moves one at a time from the board's planes, never a list of the node's moves.
 
 Three combinational answers, each from a cursor the thread keeps per ply:
 
@@ -18,8 +18,8 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.capture_finder import KNIGHT_STEPS, RAYS
-from posdata.engine.defs import CAPTURE, EP, PAWN_MOVE, PROMO_SHIFT, PROMOTION, QUEEN
+from posdata.engine.rules.defs import CAPTURE, EP, PAWN_MOVE, PROMO_SHIFT, PROMOTION, QUEEN
+from posdata.engine.search.capture_finder import KNIGHT_STEPS, RAYS
 
 from ..chip.attack import AttackPlanes
 from ..common.layouts import SQUARE

@@ -4,7 +4,7 @@ from amaranth import Signal, Value, signed
 from amaranth.lib import data
 from amaranth.lib.memory import Memory
 
-from posdata.engine.leaf_search import (
+from posdata.engine.search.leaf_search import (
     HASH_BITS,
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
@@ -44,7 +44,7 @@ assert MAX_JOB_PLY < 1 << Job["ply"].width and MAX_JOB_DEPTH < 1 << Job["depth"]
 
 
 def job_refused(alpha, beta, depth, ply, ext):
-    """A job no thread takes: engine.leaf_search.job_problem in gateware, from the same
+    """A job no thread takes: engine.search.leaf_search.job_problem in gateware, from the same
     constants (the variant aside: a search board holds orthodox chess alone)."""
     refused = ((depth > MAX_JOB_DEPTH) | (ext > MAX_EXTENSIONS)
                | (alpha < -WINDOW) | (beta > WINDOW) | (alpha >= beta))

@@ -1,5 +1,5 @@
 """The search thread's repetition test: a table of position hashes and a scan that answers "does
-the current position repeat an earlier one?" by engine.leaf_search.repeats' rule.
+the current position repeat an earlier one?" by engine.search.leaf_search.repeats' rule.
 
 Entry i of the table holds the hash (low HASH_BITS) of the position i plies after the oldest one
 kept. The host loads the job's history (up to REPETITION_PLIES hashes, oldest first) into
@@ -33,7 +33,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.leaf_search import HASH_BITS, PLY_RECORDS, REPETITION_PLIES
+from posdata.engine.search.leaf_search import HASH_BITS, PLY_RECORDS, REPETITION_PLIES
 
 ENTRIES = 128  #: the table's hashes: a job's history and a node at each of its plies, with room
 INDEX_BITS = 7

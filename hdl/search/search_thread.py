@@ -1,4 +1,4 @@
-"""The search thread: one job (engine/leaf_search.py) searched node for node on the chip.
+"""The search thread: one job (engine/search/leaf_search.py) searched node for node on the chip.
 
 Parts: the perft thread's board (``hdl.chip.chessboard.PerftBoard``: planes and piece memory)
 and attack unit, the move generator (stage 2's walk, into a move stack), the capture finder
@@ -39,8 +39,8 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
-from posdata.engine.leaf_search import (
+from posdata.engine.rules.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
+from posdata.engine.search.leaf_search import (
     CONTEMPT,
     FIFTY_PLIES,
     MAX_EXTENSIONS,
@@ -48,7 +48,7 @@ from posdata.engine.leaf_search import (
     QS_PLY_LIMIT,
     REPETITION_PLIES,
 )
-from posdata.engine.search import MATE
+from posdata.engine.search.searcher import MATE
 
 from ..chip.attack import LATENCY, AttackUnit
 from ..chip.chessboard import PerftBoard, SquareWrite
@@ -113,7 +113,7 @@ class SearchThread(wiring.Component):
                              quiet); the board is then whatever the search left: load it again
     busy, done : Out(1)      ``done`` pulses with the result
     error : Out(1)           with ``done``, a job refused at its start (records.job_refused:
-                             engine.leaf_search.job_problem's rules; or a history over
+                             engine.search.leaf_search.job_problem's rules; or a history over
                              REPETITION_PLIES): no search, nothing counted
     score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done

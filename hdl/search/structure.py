@@ -1,4 +1,4 @@
-"""The structure terms of a child without making its move (engine/leaf_structure.py): pawn
+"""The structure terms of a child without making its move (engine/search/leaf_structure.py): pawn
 structure, rooks on open files and the kings' pawn shields, per colour, on the board after the
 move or, with ``null``, on the board as it stands. ``ChildEval``'s counterpart for the terms that
 read whole files and the squares around a king rather than one word per square.
@@ -31,7 +31,7 @@ long sum:
 
 The outputs are raw, per colour (WHITE, BLACK): the thread's Score unit blends the passed pawns
 by the phase and scales the shield by the enemy's weight (leaf_structure.structure). Castling is
-orthodox (engine.defs.CASTLES, as the thread's make/unmake): the to-square names the king's
+orthodox (engine.rules.defs.CASTLES, as the thread's make/unmake): the to-square names the king's
 destination, which names the rook's files.
 """
 
@@ -39,8 +39,9 @@ from amaranth import Array, Cat, Const, Module, Mux, Signal, Value
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import BLACK, CASTLES, KING, PAWN, ROOK, WHITE
-from posdata.engine.eval import (
+from posdata.engine.rules.defs import BLACK, CASTLES, KING, PAWN, ROOK, WHITE
+from posdata.engine.rules.fen import MAX_PAWNS, MAX_PIECES
+from posdata.engine.search.eval import (
     DOUBLED_PAWN,
     ISOLATED_PAWN,
     PASSED_EG,
@@ -51,7 +52,6 @@ from posdata.engine.eval import (
     SHIELD_MISSING,
     SHIELD_OPEN,
 )
-from posdata.engine.fen import MAX_PAWNS, MAX_PIECES
 
 from ..chip.attack import AttackPlanes
 from ..common.layouts import PIECE, SQUARE, MoveLayout

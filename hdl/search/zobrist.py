@@ -1,4 +1,4 @@
-"""The search thread's position hash: the low HASH_BITS of engine.zobrist's hash of the board
+"""The search thread's position hash: the low HASH_BITS of engine.rules.zobrist's hash of the board
 (``Board.hash & HASH_MASK``), for the repetition test (hdl/search/repetition.py).
 
 The hash has two parts:
@@ -26,15 +26,15 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.defs import Color
-from posdata.engine.hash_keys import (
+from posdata.engine.rules.defs import Color
+from posdata.engine.search.hash_keys import (
     KEY_WORDS,
     castle_key_words,
     ep_key_words,
     hash_key_words,
     side_key_word,
 )
-from posdata.engine.leaf_search import HASH_BITS
+from posdata.engine.search.leaf_search import HASH_BITS
 
 from ..common.layouts import SQUARE, Position
 from .evaluator import Contents
@@ -76,7 +76,7 @@ class HashKeeper(wiring.Component):
         pieces = self._piece_hash(m)
         pos = self.position
         castle = Array(Const(w, HASH_BITS) for w in castle_key_words())[pos.castle]
-        # engine.hash_keys.ep_key_index: bit 5 of the square (rank 6), then its file
+        # engine.search.hash_keys.ep_key_index: bit 5 of the square (rank 6), then its file
         ep = Array(Const(w, HASH_BITS) for w in ep_key_words())[Cat(pos.ep_sq[:3], pos.ep_sq[5])]
         m.d.comb += self.hash.eq(pieces ^ castle ^ Mux(pos.ep_valid, ep, 0)
                                  ^ Mux(pos.side, side_key_word(), 0))
@@ -89,7 +89,7 @@ class HashKeeper(wiring.Component):
         for contents in (self.old, self.new):
             port = keys.read_port()
             on = contents.color != Color.EMPTY
-            # engine.leaf_eval.pst_address; an empty square reads address 0 (white, no piece,
+            # engine.search.leaf_eval.pst_address; an empty square reads address 0 (white, no piece,
             # a1), whose word is 0, so the RAM's output needs no mux
             m.d.comb += port.addr.eq(Mux(on, Cat(self.sq, contents.piece, contents.color[0]), 0))
             taken.append(port.data)

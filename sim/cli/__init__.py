@@ -98,7 +98,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise CliError(f"no command: give one of {', '.join(COMMANDS)} (see 'posdata --help')")
         return args.run(args) or 0
-    except (CliError, raised_class("posdata.engine.fen", "FenError"),
+    except (CliError, raised_class("posdata.engine.rules.fen", "FenError"),
             raised_class("posdata.sim.models.toolchain", "ToolchainError")) as e:
         # one line, whatever the input it quotes (argparse quotes some of it raw)
         message = str(e).replace("\r", "\\r").replace("\n", "\\n")

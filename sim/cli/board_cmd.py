@@ -4,9 +4,9 @@ abort a count, ping."""
 
 import time
 
-from posdata.engine.defs import move_uci
-from posdata.engine.movegen import gen
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.movegen import gen
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.common.contract import MAX_DEPTH, default_split, split_in_range
 from posdata.hdl.link.protocol import DEFAULT_BAUD
 from posdata.sim.drivers.fpga_board import BoardClient, BoardError, SerialTransport

@@ -8,11 +8,11 @@ import re
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.capabilities import refusal
-from posdata.engine.defs import FLAGS_SHIFT, Flag
-from posdata.engine.fen import FenError
-from posdata.engine.variants import CHESS, VARIANT_NAMES, VariantError, get_variant
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.capabilities import refusal
+from posdata.engine.rules.defs import FLAGS_SHIFT, Flag
+from posdata.engine.rules.fen import FenError
+from posdata.engine.rules.variants import CHESS, VARIANT_NAMES, VariantError, get_variant
 
 
 class CliError(Exception):
@@ -79,8 +79,8 @@ def _variant(text: str):
 
 
 def add_variant_arg(p: argparse.ArgumentParser) -> None:
-    """``--variant NAME`` (engine.variants; Fairy-Stockfish's names too); ``args.variant`` is a
-    Variant. ``load_board`` reads it."""
+    """``--variant NAME`` (engine.rules.variants; Fairy-Stockfish's names too); ``args.variant``
+    is a Variant. ``load_board`` reads it."""
     p.add_argument("--variant", type=_variant, default=CHESS, metavar="NAME",
                    help=f"the variant: {', '.join(VARIANT_NAMES)} (default: chess)")
 
@@ -94,7 +94,7 @@ def require_runs(args, key: str, subject: str | None = None) -> None:
 
 
 def gateware_place(target_name: str, chip: bool) -> str:
-    """The engine.capabilities place of the gateware on a target: the perft chip or the
+    """The engine.rules.capabilities place of the gateware on a target: the perft chip or the
     generator (its Verilator model, built for chess's tables, apart)."""
     if chip:
         return "hw"

@@ -1,8 +1,8 @@
 """posdata compare: hardware against software perft of the standard positions (a variant's
 sample positions with --variant), as one table."""
 
-from posdata.engine.positions import STANDARD_POSITIONS, PerftPosition
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.positions import STANDARD_POSITIONS, PerftPosition
+from posdata.engine.rules.variants import CHESS
 
 from .clock import clock_mhz
 from .common import (

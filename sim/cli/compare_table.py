@@ -1,8 +1,8 @@
 """The hardware-against-software table of `posdata compare` (and of `make demo`): one row per
 position, printed as it fills."""
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 
 from .common import CliError, Progress
 

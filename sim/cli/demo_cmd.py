@@ -5,10 +5,10 @@ import os
 import sys
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.perft import perft
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 
 from .common import add_mhz_arg
 

@@ -1,7 +1,7 @@
 """posdata moves: the pseudo-legal moves of a position, in generation order, from the reference
 generator or from the simulated gateware."""
 
-from posdata.engine.movegen import bare_king_ended, gen
+from posdata.engine.rules.movegen import bare_king_ended, gen
 
 from .common import (
     CliError,

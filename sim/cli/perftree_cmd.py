@@ -1,9 +1,9 @@
 """posdata perftree: the entry the perftree debugger (github.com/agausmann/perftree) calls, so
 it can bisect our counts against Stockfish's: ``posdata perftree DEPTH FEN [MOVES]``."""
 
-from posdata.engine.board import Board
-from posdata.engine.fen import FenError
-from posdata.engine.perft import divide
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.fen import FenError
+from posdata.engine.rules.perft import divide
 
 from .common import CliError, int_in_range
 

@@ -5,9 +5,9 @@ the reference (``sw``), the compiled search thread (``hw``) or the thread held t
 
 import time
 
-from posdata.engine.host_search import DEFAULT_CHIP_DEPTH
-from posdata.engine.leaf_search import MAX_JOB_DEPTH
-from posdata.engine.search import (
+from posdata.engine.search.host_search import DEFAULT_CHIP_DEPTH
+from posdata.engine.search.leaf_search import MAX_JOB_DEPTH
+from posdata.engine.search.searcher import (
     MAX_DEPTH,
     Limits,
     MoveGenUnavailable,
@@ -191,7 +191,7 @@ def run_chip(args, backend: str) -> int:
     board = load_board(args)
     chip_depth = DEFAULT_CHIP_DEPTH if args.chip_depth is None else args.chip_depth
     fen = board.fen()
-    from posdata.engine.host_search import HostSearch, ReferenceLeaf
+    from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
 
     model, models = None, []
     if on_board:
@@ -212,7 +212,7 @@ def run_chip(args, backend: str) -> int:
         score, best, pv, nodes = check.score, check.bestmove, check.pv, check.nodes
         hw_nodes, hw_cycles, difference = check.hw_nodes, check.hw_cycles, check.difference
     elif threads > 1:
-        from posdata.engine.host_parallel import ParallelHostSearch
+        from posdata.engine.search.host_parallel import ParallelHostSearch
         # a search board runs a batch over its threads itself
         leaves = model if on_board else models or [ReferenceLeaf() for _ in range(threads)]
         search = ParallelHostSearch(board, leaves, chip_depth, threads)

@@ -93,7 +93,7 @@ def board_designs(boards) -> str:
 def build_variant(args):
     """The variant to build for: one bitstream per variant (None: chess, the default build;
     hdl.boards.synth refuses one the board cannot hold)."""
-    from posdata.engine.variants import CHESS
+    from posdata.engine.rules.variants import CHESS
     return None if args.variant is CHESS else args.variant
 
 

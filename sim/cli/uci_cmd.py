@@ -24,8 +24,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from posdata.engine.host_search import ReferenceLeaf
-    from posdata.engine.uci import main  # only this command needs it
+    from posdata.engine.search.host_search import ReferenceLeaf
+    from posdata.engine.uci.protocol import main  # only this command needs it
 
     from ..drivers.movegens import movegens_on
 

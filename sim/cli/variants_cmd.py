@@ -1,11 +1,11 @@
-"""posdata variants: the variants, each with its pieces' definitions (engine.pieces' notation),
-its promotions and what runs it (engine.capabilities, the one declaration: the table here is
-docs/variants.md's)."""
+"""posdata variants: the variants, each with its pieces' definitions (engine.rules.pieces'
+notation), its promotions and what runs it (engine.rules.capabilities, the one declaration: the
+table here is docs/variants.md's)."""
 
 import json
 
-from posdata.engine.capabilities import CAPABILITIES, runs_on
-from posdata.engine.variants import VARIANTS
+from posdata.engine.rules.capabilities import CAPABILITIES, runs_on
+from posdata.engine.rules.variants import VARIANTS
 
 from .common import add_json_arg
 from .variants_table import text
@@ -15,8 +15,8 @@ def register(sub) -> None:
     p = sub.add_parser(
         "variants", help="list the variants with their pieces' definitions",
         description="List the variants (Fairy-Stockfish's names) with each piece's FEN letter, "
-                    "name and definition in Betza's notation as engine.pieces reads it (m move "
-                    "only, c capture only, n lame, p hop a screen, g grasshopper, f b l r s v "
+                    "name and definition in Betza's notation as engine.rules.pieces reads it (m "
+                    "move only, c capture only, n lame, p hop a screen, g grasshopper, f b l r s v "
                     "directions, a number a range), the promotions and what runs it: the "
                     "software (sw), the gateware generator (gen), the perft chip (hw), the "
                     "chip's search, the boards; a table of them all closes the list.")

@@ -1,11 +1,11 @@
-"""The table of what runs each variant, from its one declaration (engine.capabilities): as text
-for ``posdata variants`` and as Markdown for docs/variants.md (``make docs`` writes it there;
+"""The table of what runs each variant, from its one declaration (engine.rules.capabilities): as
+text for ``posdata variants`` and as Markdown for docs/variants.md (``make docs`` writes it there;
 tests/test_variant_docs.py holds the two equal)."""
 
-from posdata.engine.capabilities import CAPABILITIES, runs_on
-from posdata.engine.variants import VARIANTS
+from posdata.engine.rules.capabilities import CAPABILITIES, runs_on
+from posdata.engine.rules.variants import VARIANTS
 
-BEGIN = "<!-- capabilities:begin (written by `make docs` from engine/capabilities.py) -->"
+BEGIN = "<!-- capabilities:begin (written by `make docs` from engine/rules/capabilities.py) -->"
 END = "<!-- capabilities:end -->"
 
 

@@ -1,8 +1,8 @@
 """posdata walk: a piece's posdata walk drawn on the board, for checking a piece definition by
 eye (sim.views.walk; a walk with modes, a hopper's or a lame leaper's: sim.views.walk_entries)."""
 
-from posdata.engine.defs import parse_square
-from posdata.engine.pieces import PieceError
+from posdata.engine.rules.defs import parse_square
+from posdata.engine.rules.pieces import PieceError
 
 from ..views import walk_entries
 from ..views.walk import WalkError, piece_walk, render_svg, render_text
@@ -26,9 +26,9 @@ def register(sub) -> None:
                        help="the piece's FEN letter in the variant (upper case white, lower case "
                             "black: the pawns differ)")
     which.add_argument("--moves", metavar="DEF",
-                       help="a piece definition instead, in engine.pieces' notation (Betza's: "
-                            "gQ, mRcpR, nN, FfW, R4, ...), walked as White's; one that a walk "
-                            "cannot hold is refused in one line")
+                       help="a piece definition instead, in engine.rules.pieces' notation "
+                            "(Betza's: gQ, mRcpR, nN, FfW, R4, ...), walked as White's; one that "
+                            "a walk cannot hold is refused in one line")
     p.add_argument("--square", required=True, metavar="SQ", help="the from-square, e.g. d4")
     p.add_argument("--svg", metavar="FILE", help="also write the drawing as SVG to FILE (- "
                    "writes it to standard output, instead of the text)")

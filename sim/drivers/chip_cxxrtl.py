@@ -11,7 +11,7 @@ the same entry points and runs through this driver too. What the host and the en
 import ctypes
 from dataclasses import dataclass, field
 
-from posdata.engine.defs import MAX_MOVES
+from posdata.engine.rules.defs import MAX_MOVES
 from posdata.hdl.common.contract import (
     DEFAULT_LAYOUT,
     EVERY_ENGINE,
@@ -74,7 +74,7 @@ def chip_params(engines: int = 1, layout: str | None = None, variant: str = "che
 
 class ChipModel:
     """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.chip.perft_chip;
-    ``variant`` (an engine.variants name) what it plays. The model is CXXRTL's; a subclass
+    ``variant`` (an engine.rules.variants name) what it plays. The model is CXXRTL's; a subclass
     (sim.drivers.chip_verilator) loads another simulator's library with the same entry points."""
 
     MODEL = "the compiled perft chip"  #: in messages

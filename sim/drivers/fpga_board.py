@@ -32,9 +32,9 @@ Importing this module does not import amaranth or pyserial.
 import time
 from dataclasses import dataclass
 
-from posdata.engine.defs import MAX_MOVES, MOVE_BITS
-from posdata.engine.leaf_search import LeafResult, check_job
-from posdata.engine.search import SearchStopped
+from posdata.engine.rules.defs import MAX_MOVES, MOVE_BITS
+from posdata.engine.search.leaf_search import LeafResult, check_job
+from posdata.engine.search.searcher import SearchStopped
 from posdata.hdl.common.contract import (
     MAX_DEPTH,
     default_split,
@@ -354,7 +354,7 @@ class BoardClient:
         on a search board every job, or ``thread``'s."""
         self.command(Cmd.ABORT, engine=thread)
 
-    # --- A search board's jobs (engine.host_search.LeafSearcher) ---------------------------
+    # --- A search board's jobs (engine.search.host_search.LeafSearcher) ---------------------------
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
                extensions: int = 0, limit: float | None = None) -> LeafResult:
@@ -363,7 +363,7 @@ class BoardClient:
         the job's repetitions), then RESULT until it is done. ``interrupt`` (an attribute, as
         the compiled thread's):
         asked between polls; when it answers True the job is aborted and
-        ``engine.search.SearchStopped`` raised. ``limit`` (seconds): abort and raise
+        ``engine.search.searcher.SearchStopped`` raised. ``limit`` (seconds): abort and raise
         ``BoardTimeout`` past it."""
         self._start_job(board, alpha, beta, depth, ply, extensions)
         deadline = None if limit is None else time.monotonic() + limit

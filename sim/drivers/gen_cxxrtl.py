@@ -4,7 +4,7 @@ function per generation, so Python pays one call per generation instead of one p
 
 import ctypes
 
-from posdata.engine.defs import MAX_MOVES
+from posdata.engine.rules.defs import MAX_MOVES
 from posdata.hdl.common.contract import DEFAULT_LAYOUT, castling_word
 from posdata.hdl.image.variant import hardware_name
 
@@ -34,8 +34,8 @@ def model_params(layout: str | None = None, variant: str = "chess") -> dict | No
 class CxxrtlGenerator:
     """Same interface as PysimGenerator: ``generate(board) -> Generation``. ``capacity`` is the
     size of the move buffer (tests make it small to see an overflow); ``variant`` (an
-    engine.variants name) the tables the model is built with (one model per table set: Chess960
-    runs on chess's)."""
+    engine.rules.variants name) the tables the model is built with (one model per table set:
+    Chess960 runs on chess's)."""
 
     MODEL = "the compiled (CXXRTL) move generator"  #: in messages
     ENTRY_POINTS = ("posdata_create", "posdata_destroy", "posdata_clocks", "posdata_spin",

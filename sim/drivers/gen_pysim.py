@@ -38,7 +38,7 @@ GTKW_GROUPS = [
 class PysimGenerator:
     """``ready`` is an optional callable ``ready(cycle) -> bool`` for backpressure tests;
     ``watchdog`` bounds the cycles of one generation (a stuck FSM fails instead of hanging);
-    ``variant`` (an engine.variants name) picks the tables the gateware is built with."""
+    ``variant`` (an engine.rules.variants name) picks the tables the gateware is built with."""
 
     def __init__(self, vcd=None, gtkw=None, ready=None, watchdog: int = 20_000, dut=None,
                  trace: bool = False, layout: str | None = None, variant: str = "chess"):

@@ -2,7 +2,7 @@
 (sim/models/verilator_gen_entry.cc) have the CXXRTL model's interface, so the CXXRTL driver loads
 it."""
 
-from posdata.engine.capabilities import refusal
+from posdata.engine.rules.capabilities import refusal
 
 from ..models.toolchain import ToolchainError
 from .gen_cxxrtl import CxxrtlGenerator

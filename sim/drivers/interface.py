@@ -8,8 +8,8 @@ squares that differ (after the first full load, that is the few squares a make/t
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from posdata.engine.defs import EMPTY, NO_PIECE
-from posdata.engine.movegen import keep_captures
+from posdata.engine.rules.defs import EMPTY, NO_PIECE
+from posdata.engine.rules.movegen import keep_captures
 from posdata.hdl.common.contract import SQUARES, castling_word, position_fields
 from posdata.hdl.image.variant import hardware_name
 
@@ -117,7 +117,8 @@ class VariantCheck:
 
 @dataclass
 class GatewareMoveGen:
-    """engine.movegen's interface (gen/gen_caps) over a gateware driver, with running totals."""
+    """engine.rules.movegen's interface (gen/gen_caps) over a gateware driver, with running
+    totals."""
 
     driver: object
     calls: int = 0

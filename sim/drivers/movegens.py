@@ -3,8 +3,8 @@ reference posdata walk in Python, ``hw`` the gateware on a sim.drivers.targets t
 model by default; ``--target`` picks another). The engine itself knows only its own generator;
 ``posdata search`` and ``posdata uci`` hand it these."""
 
-from posdata.engine import movegen as reference
-from posdata.engine.search import MoveGenUnavailable
+from posdata.engine.rules import movegen as reference
+from posdata.engine.search.searcher import MoveGenUnavailable
 
 
 def _gateware(target="cxxrtl"):

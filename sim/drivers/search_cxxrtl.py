@@ -11,8 +11,8 @@ the same clocks, so this one driver runs either.
 import ctypes
 from collections import Counter
 
-from posdata.engine.leaf_search import LeafResult, check_job
-from posdata.engine.search import SearchStopped
+from posdata.engine.search.leaf_search import LeafResult, check_job
+from posdata.engine.search.searcher import SearchStopped
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.search_thread import STATES
 
@@ -32,7 +32,7 @@ class SearchModel:
     thread's control (``STATES``) since the model was made; ``load_clocks`` the clocks its
     ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result).
     ``interrupt``, if set, is asked between slices of a job's clocks: when it answers True the
-    job is aborted (the thread's ABORT) and ``engine.search.SearchStopped`` raised.
+    job is aborted (the thread's ABORT) and ``engine.search.searcher.SearchStopped`` raised.
     ``simulator``: ``cxxrtl`` or ``verilator``, by default sim.drivers.targets' choice (unless
     ``library`` is given: a model already built)."""
 

@@ -3,12 +3,11 @@ halfmove counter and how many earlier positions the host writes) and those posit
 from an engine board that carries its game's history.
 
 The thread compares a full-width node with the positions of the last ``REPETITION_PLIES`` plies
-since the last irreversible move (engine.leaf_search.repeats), so the host writes the hashes of
-the last min(fifty, REPETITION_PLIES) positions before the job's root, oldest first (fewer when
-the board's history is shorter), each cut to the HASH_BITS the thread keeps.
-"""
+since the last irreversible move (engine.search.leaf_search.repeats), so the host writes the hashes
+of the last min(fifty, REPETITION_PLIES) positions before the job's root, oldest first (fewer when
+the board's history is shorter), each cut to the HASH_BITS the thread keeps. """
 
-from posdata.engine.leaf_search import HASH_MASK, REPETITION_PLIES
+from posdata.engine.search.leaf_search import HASH_MASK, REPETITION_PLIES
 from posdata.hdl.search.records import FIFTY_BITS, Job, Past
 
 

@@ -8,8 +8,8 @@ from collections import deque
 
 from amaranth.sim import Simulator
 
-from posdata.engine.defs import EMPTY, NO_PIECE
-from posdata.engine.leaf_search import LeafResult, check_job
+from posdata.engine.rules.defs import EMPTY, NO_PIECE
+from posdata.engine.search.leaf_search import LeafResult, check_job
 
 from .interface import WatchdogError
 from .search_job import history_hashes, job_values, past_values

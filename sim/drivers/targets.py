@@ -124,7 +124,7 @@ class BoardChip:
 
 def make_chip(target="cxxrtl", engines: int = 1, variant: str = "chess"):
     """A ChipDriver (``perft``, ``list_moves``) on ``target`` (a Target or its name), playing
-    ``variant`` (an engine.variants name): the perft chip of ``engines`` engines compiled
+    ``variant`` (an engine.rules.variants name): the perft chip of ``engines`` engines compiled
     (``cxxrtl``; ``verilator``, the same clocks), in Amaranth's simulator (``pysim``, the
     golden reference, slow), or the board's."""
     target = as_target(target)

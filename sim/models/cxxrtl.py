@@ -19,7 +19,7 @@ from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
 
 from .cache import ModelCache, hash_sources, write_atomic
-from .designs import ENGINE_SOURCES
+from .designs import ENGINE_PACKAGES
 from .designs import design as described
 from .entry_constants import contract_cxx
 from .entry_shared import shared_cxx, shared_files
@@ -104,7 +104,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     from importlib.metadata import version
     params = params or {}
     return hash_sources(
-        {"hdl": None, "engine": ENGINE_SOURCES + described(design).engine_sources,
+        {"hdl": None, **dict.fromkeys(ENGINE_PACKAGES + described(design).engine_packages),
          "sim.models": (described(design, "cxxrtl").cxxrtl_entry, "cxxrtl.py", "designs.py",
                         "rtlil_dedupe.py", "entry_constants.py", "entry_shared.py",
                         *shared_files(design))},

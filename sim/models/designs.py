@@ -26,8 +26,10 @@ class Design:
     contract: bool = False
     #: CXXRTL compiles it unit by unit (sim.models.cxxrtl.UNIT_BY_UNIT's reason)
     unit_by_unit: bool = False
-    #: the engine modules its tables come from, beyond ENGINE_SOURCES
-    engine_sources: tuple[str, ...] = ()
+    #: the engine packages its tables come from, beyond ENGINE_PACKAGES (whole: a model's key
+    #: then cannot miss a table the gateware reads, and a changed key only regenerates the
+    #: RTL, compiling again only if its text changed)
+    engine_packages: tuple[str, ...] = ()
     #: Verilator lint warnings its Verilog raises beyond the shared ones: rule -> why waived
     lint_waivers: dict = field(default_factory=dict)
     #: what runs its compiled model when no simulator is named
@@ -42,8 +44,8 @@ class Design:
         return getattr(import_module(self.module), self.cls)(**(params or {}))
 
 
-#: the engine modules every design's tables and encodings come from
-ENGINE_SOURCES = ("defs.py", "posdata.py", "pieces.py", "variants.py")
+#: the engine package every design's tables and encodings come from
+ENGINE_PACKAGES = ("engine.rules",)
 
 DESIGNS = {d.name: d for d in (
     Design("generator", "posdata.hdl.gen.movegen", "MoveGenerator", "the generator",
@@ -55,9 +57,8 @@ DESIGNS = {d.name: d for d in (
     Design("search", "posdata.hdl.search.search_thread", "SearchThread", "the search thread",
            cxxrtl_entry="cxxrtl_search_entry.cc", verilator_entry="verilator_search_entry.cc",
            verilog_module="posdata_search",
-           # its evaluation's tables, the castling masks, the mate score, the finder's order
-           engine_sources=("eval.py", "leaf_eval.py", "board.py", "search.py",
-                           "capture_finder.py", "leaf_search.py"),
+           # its evaluation's tables, hash keys, the mate score, the finder's order, the job's rules
+           engine_packages=("engine.search",),
            lint_waivers={
                "UNSIGNED": "an argument check tests a field against a range that starts at 0 "
                            "(`x >= 0`)",

@@ -21,7 +21,7 @@ active high; Amaranth's ``a.b`` port names become ``a__b``):
                                                    (hdl.image.variant.castling_word)
     start                         in   1           begin a generation (ignored while busy)
     moves__valid, moves__payload  out  1, 21       the moves in generation order (the move
-                                                   word of engine/defs.py)
+                                                   word of engine/rules/defs.py)
     moves__ready                  in   1           a move is taken when valid and ready
     busy, done                    out  1, 1        busy from the clock after start; done
                                                    pulses when the last move is taken

@@ -10,7 +10,7 @@ alone fixes them, on any machine and with any number of workers.
 import random
 from dataclasses import dataclass
 
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
 
 from .gen_perft import subtree
 from .pool import run_in_workers, scheduler_address

@@ -2,8 +2,8 @@
 runs both and stops at the first position where their move sequences differ (not just counts:
 same moves, same order, same flags)."""
 
-from posdata.engine.defs import move_uci
-from posdata.engine.movegen import gen as reference_gen
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.movegen import gen as reference_gen
 
 from ..drivers.interface import GatewareMoveGen
 from ..views.difference import describe_difference

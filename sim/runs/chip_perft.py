@@ -24,9 +24,9 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from posdata.engine.board import Board
-from posdata.engine.defs import FLAGS_SHIFT, PROMO_SHIFT, move_uci
-from posdata.engine.perft import perft
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import FLAGS_SHIFT, PROMO_SHIFT, move_uci
+from posdata.engine.rules.perft import perft
 from posdata.hdl.common.contract import PHASE_NAMES, default_split
 
 from ..drivers.targets import Target, as_target, make_chip

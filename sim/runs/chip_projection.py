@@ -12,8 +12,8 @@ repays Verilator's compile at any size, so its callers pass ``target`` (bench/ch
 
 from dataclasses import dataclass
 
-from posdata.engine.board import Board
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import BY_NAME
 
 from ..drivers.targets import chip_default, make_chip
 

@@ -14,9 +14,9 @@ those of ``jobs = 1``.
 
 import time
 
-from posdata.engine.board import Board
-from posdata.engine.movegen import bare_king_ended
-from posdata.engine.perft import perft
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.movegen import bare_king_ended
+from posdata.engine.rules.perft import perft
 
 from ..drivers.interface import GatewareMoveGen
 from ..drivers.worker import worker_driver

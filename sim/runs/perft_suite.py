@@ -17,8 +17,8 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from posdata.engine.board import Board
-from posdata.engine.fen import FenError, shorten
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.fen import FenError, shorten
 from posdata.hdl.common.contract import MAX_DEPTH
 
 from .gen_perft import frontier, subtree

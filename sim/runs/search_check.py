@@ -1,17 +1,15 @@
-"""The search thread held to the reference (engine/leaf_search.py): one job, or the host's search
-with the thread below the split (what ``posdata search --backend both`` is to run). On a
-difference, the first differing node: the job's children re-run as jobs with the windows, depths
-and extensions the reference gave them (on the board with its history: repetitions), down to
-the deepest job that differs while its children agree (a quiescence root, depth 0, is as deep
-as jobs go).
-"""
+"""The search thread held to the reference (engine/search/leaf_search.py): one job, or the host's
+search with the thread below the split (what ``posdata search --backend both`` is to run). On a
+difference, the first differing node: the job's children re-run as jobs with the windows, depths and
+extensions the reference gave them (on the board with its history: repetitions), down to the deepest
+job that differs while its children agree (a quiescence root, depth 0, is as deep as jobs go). """
 
 from dataclasses import dataclass
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.host_search import HostSearch, ReferenceLeaf
-from posdata.engine.leaf_search import LeafResult, LeafSearch, leaf_search
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.search.leaf_search import LeafResult, LeafSearch, leaf_search
 
 
 class _Recording(LeafSearch):

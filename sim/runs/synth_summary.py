@@ -53,8 +53,8 @@ def chip_clocks_per_leaf(engines: int = 1, progress=None,
                  f"{engines} engine(s)")
     try:
         if variant != "chess":  # the variant's start position, on its own chip
-            from posdata.engine.board import Board
-            from posdata.engine.variants import get_variant
+            from posdata.engine.rules.board import Board
+            from posdata.engine.rules.variants import get_variant
             from posdata.sim.drivers.chip_cxxrtl import ChipModel
             v = get_variant(variant)
             count = ChipModel(engines, variant=variant).perft(Board(v.start_fen, v), depth)
@@ -69,9 +69,9 @@ def cycles_per_move(variant: str = "chess") -> float:
     """Clock cycles per emitted move over the six standard positions (another variant: its
     sample positions), measured on the gateware in Amaranth's simulator (as `make bench-hw`
     does)."""
-    from posdata.engine.board import Board
-    from posdata.engine.positions import STANDARD_POSITIONS
-    from posdata.engine.variants import get_variant
+    from posdata.engine.rules.board import Board
+    from posdata.engine.rules.positions import STANDARD_POSITIONS
+    from posdata.engine.rules.variants import get_variant
     from posdata.sim.drivers.gen_pysim import PysimGenerator
     from posdata.sim.runs.variant_positions import sample_positions
     v = get_variant(variant)

@@ -2,8 +2,8 @@
 benchmark): the start position and a few built to reach castling, promotions, en passant and
 the new pieces' moves within two plies."""
 
-from posdata.engine.chess960 import start_fen
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.chess960 import start_fen
+from posdata.engine.rules.variants import get_variant
 
 #: positions that reach the rare cases sooner ({X}: the new piece, {x}: black's)
 FAIRY_EXTRAS = (

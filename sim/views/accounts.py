@@ -12,8 +12,8 @@ to.
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from posdata.engine.defs import CASTLE, EMPTY, PAWN, PIECE_LETTERS, SQUARE_NAMES
-from posdata.engine.variant_data import variant_data
+from posdata.engine.rules.defs import CASTLE, EMPTY, PAWN, PIECE_LETTERS, SQUARE_NAMES
+from posdata.engine.rules.variant_data import variant_data
 
 
 class Clock(NamedTuple):

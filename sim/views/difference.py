@@ -2,7 +2,7 @@
 read it: the position as FEN, the first index where the sequences part, and the moves one side
 has that the other lacks."""
 
-from posdata.engine.defs import FLAGS_SHIFT, Flag, move_uci
+from posdata.engine.rules.defs import FLAGS_SHIFT, Flag, move_uci
 
 
 def first_difference(hw: list[int], sw: list[int]) -> int | None:

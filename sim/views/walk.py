@@ -1,6 +1,6 @@
 """A piece's posdata walk drawn on the board: the squares of its table from one square, numbered
 in table order, its nextpos steps and nextdir jumps told apart. Text for the terminal, SVG for a
-browser; ``posdata walk`` prints them. Plain Python: the tables come from engine.variants.
+browser; ``posdata walk`` prints them. Plain Python: the tables come from engine.rules.variants.
 
 On an empty board a piece's walk follows nextpos through every square: along a ray square by
 square (a *step*), and from a ray's end on to the next ray's first square. nextdir, the entry
@@ -13,7 +13,7 @@ its own. A pawn's table holds two threads from its square: pushes (nextpos), the
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from posdata.engine.defs import PAWN, SQUARE_NAMES, WHITE
+from posdata.engine.rules.defs import PAWN, SQUARE_NAMES, WHITE
 
 
 @dataclass

@@ -12,9 +12,9 @@ square that must be empty, then its target.
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from posdata.engine.defs import SQUARE_NAMES, WHITE
-from posdata.engine.pieces import CAPTURE, DOUBLE, EN_PASSANT, QUIET, parse_piece
-from posdata.engine.pieces import Walk as EntryList
+from posdata.engine.rules.defs import SQUARE_NAMES, WHITE
+from posdata.engine.rules.pieces import CAPTURE, DOUBLE, EN_PASSANT, QUIET, parse_piece
+from posdata.engine.rules.pieces import Walk as EntryList
 from posdata.hdl.image.walks import piece_walk_rows
 
 from .walk import CELL, DARK, LIGHT, MARGIN, WalkError, board_lines
@@ -44,7 +44,7 @@ def entry_walk(variant, letter: str, frm: int) -> EntryWalk:
 
 
 def definition_walk(definition: str, frm: int) -> EntryWalk:
-    """The walk of a piece definition (engine.pieces) as White's; PieceError if the notation
+    """The walk of a piece definition (engine.rules.pieces) as White's; PieceError if the notation
     refuses it."""
     moves = parse_piece(definition)
     return EntryWalk("definition", "X", "piece", definition, frm, moves.walk(frm))

@@ -29,7 +29,7 @@ from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, Cover, ResetSignal
 from amaranth.lib.fifo import SyncFIFO
 
-from posdata.engine.defs import BISHOP, CASTLES, KNIGHT, QUEEN, ROOK, Color
+from posdata.engine.rules.defs import BISHOP, CASTLES, KNIGHT, QUEEN, ROOK, Color
 from posdata.hdl.gen.chessboard import color_of
 from posdata.hdl.gen.core import GeneratorCore
 from posdata.hdl.gen.params import FIFO_DEPTH

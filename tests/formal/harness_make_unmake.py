@@ -33,8 +33,18 @@ from amaranth.hdl import Assert, Assume, Cover, ResetSignal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
-from posdata.engine.defs import BISHOP, CASTLES, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK, Color
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.defs import (
+    BISHOP,
+    CASTLES,
+    KING,
+    KNIGHT,
+    NO_PIECE,
+    PAWN,
+    QUEEN,
+    ROOK,
+    Color,
+)
+from posdata.engine.rules.variants import CHESS
 from posdata.hdl.chip.chessboard import PerftBoard
 from posdata.hdl.chip.make_unmake import MakeUnmake, Undo
 from posdata.hdl.chip.move_stack import MoveStack, StackEntry

@@ -20,7 +20,7 @@ from amaranth import Elaboratable, Module, Mux, Signal
 from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
-from posdata.engine.defs import PAWN, Color
+from posdata.engine.rules.defs import PAWN, Color
 from posdata.hdl.gen.chessboard import color_of
 from posdata.hdl.gen.params import QUEUE_DEPTH
 from posdata.hdl.gen.prefetch import PiecePrefetcher, PieceRecord

@@ -38,7 +38,7 @@ from amaranth.lib import data
 from amaranth.lib.memory import Memory
 
 import posdata.hdl.search.search_thread as search_thread
-from posdata.engine.leaf_search import (
+from posdata.engine.search.leaf_search import (
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
     PLY_RECORDS,

@@ -15,7 +15,7 @@ from amaranth import Const, Elaboratable, Module, Value
 from amaranth.asserts import AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.variants import CHESS
 from posdata.hdl.chip.make_unmake import Undo
 from posdata.hdl.chip.move_stack import MoveStack, StackEntry
 from posdata.hdl.chip.perft_thread import PerftThread

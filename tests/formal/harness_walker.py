@@ -28,7 +28,7 @@ from amaranth import Array, Elaboratable, Module, Mux, Signal
 from amaranth.asserts import AnyConst, AnySeq, Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 
-from posdata.engine.defs import Color
+from posdata.engine.rules.defs import Color
 from posdata.hdl.gen.chessboard import color_of
 from posdata.hdl.gen.params import CONTEXTS
 from posdata.hdl.gen.prefetch import PieceRecord

@@ -95,9 +95,9 @@ def formal_kill(index: int, mutant: str, designs: dict, reference: str):
 
 def simulation_kill(index: int, mutant: str, reference: str) -> str | None:
     """The mutated generator against the reference generator and the RTL's clocks."""
-    from posdata.engine.board import Board
-    from posdata.engine.movegen import gen
-    from posdata.engine.positions import STANDARD_POSITIONS
+    from posdata.engine.rules.board import Board
+    from posdata.engine.rules.movegen import gen
+    from posdata.engine.rules.positions import STANDARD_POSITIONS
     from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
     from posdata.sim.drivers.interface import WatchdogError
     from posdata.sim.models.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler

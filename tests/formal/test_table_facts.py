@@ -16,7 +16,7 @@ successor the ROM word names).
   walks of any 16 pieces on distinct squares at most GENERATION_ENTRIES_BOUND in all.
 """
 
-from posdata.engine.defs import KING
+from posdata.engine.rules.defs import KING
 from posdata.hdl.image import dense
 from posdata.hdl.image.addressing import PAWN_TABLES, rom_address
 from posdata.hdl.image.variant import variant_image

@@ -1,13 +1,13 @@
 """Where the gateware checks a variant itself, it agrees with the declaration
-(engine.capabilities) for every variant and for made-up ones that reach each refusal: the
+(engine.rules.capabilities) for every variant and for made-up ones that reach each refusal: the
 generator's images (tables for Black's pieces that move by colour, the dense ROM's fields), the
 perft chip's attack planes, the Verilator model's tables, the boards' families. The cheap parts
 (images, planes), not elaboration."""
 
 import pytest
 
-from posdata.engine.capabilities import BY_KEY, CHIP_ATTACKS, refusal, runs_on
-from posdata.engine.variants import VARIANTS
+from posdata.engine.rules.capabilities import BY_KEY, CHIP_ATTACKS, refusal, runs_on
+from posdata.engine.rules.variants import VARIANTS
 from posdata.hdl.boards.synth_targets import BOARDS
 from posdata.hdl.chip.chessboard import SUPPORTED_KINDS, UnsupportedVariant, plane_codes
 from posdata.hdl.image.variant import hardware_name, image_of

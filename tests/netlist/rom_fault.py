@@ -5,7 +5,7 @@ import contextlib
 import dataclasses
 
 import posdata.hdl.gen.rom
-from posdata.engine.defs import KNIGHT
+from posdata.engine.rules.defs import KNIGHT
 from posdata.hdl.image.variant import variant_image
 
 G1, E2 = 6, 12

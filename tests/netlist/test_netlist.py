@@ -5,8 +5,8 @@ one word off the engine's is caught."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 
 from ..hw_positions import random_positions

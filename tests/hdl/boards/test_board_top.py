@@ -10,7 +10,7 @@ import pytest
 from amaranth.hdl import UnusedElaboratable
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
 from posdata.hdl.boards.leds import StatusLeds
 from posdata.hdl.common.contract import default_split
 from posdata.hdl.link.chip_frontend import UartFrontEnd, self_test_leaves

@@ -10,8 +10,8 @@ ranges)."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.boards.ice40_pll import (
     OUT_MHZ,
     PFD_MHZ,

@@ -1,20 +1,20 @@
-"""The attack unit (hdl.chip.attack) against the reference's SqAtakd (engine.board.attacked) on the
-board after a move's changes, in Amaranth's simulator: random squares, attackers and changes on
-seeded random positions, and the cases a legality unit gets wrong first. The same on nightrider
+"""The attack unit (hdl.chip.attack) against the reference's SqAtakd (engine.rules.board.attacked)
+on the board after a move's changes, in Amaranth's simulator: random squares, attackers and changes
+on seeded random positions, and the cases a legality unit gets wrong first. The same on nightrider
 boards (the unit with its nightrider rays, against the variant's ``attacked_by_kinds``): random
-boards crowded with nightriders, playouts from the variant's sample positions, and rays that a
-piece blocks, a move opens or closes, or that leave the board."""
+boards crowded with nightriders, playouts from the variant's sample positions, and rays that a piece
+blocks, a move opens or closes, or that leave the board."""
 
 import random
 
 import pytest
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE, parse_square
-from posdata.engine.fen import FenError
-from posdata.engine.pieces import AttackKind
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE, parse_square
+from posdata.engine.rules.fen import FenError
+from posdata.engine.rules.pieces import AttackKind
+from posdata.engine.rules.variants import get_variant
 from posdata.hdl.chip.attack import LATENCY, NIGHTRIDER_REACH, AttackUnit
 from posdata.sim.runs.variant_positions import sample_positions
 from tests.hw_positions import random_positions

@@ -1,15 +1,15 @@
 """Castling's rules on chip (hdl/chip/castling.py) against the reference board's: the rook's squares
-of each castling (engine.defs.Castle records: orthodox, and Chess960's from the position) and the
-rights a move leaves (TSCP's castle_mask, engine.board.castle_mask), for every from- and
+of each castling (engine.rules.defs.Castle records: orthodox, and Chess960's from the position) and
+the rights a move leaves (TSCP's castle_mask, engine.rules.board.castle_mask), for every from- and
 to-square, in Amaranth's simulator."""
 
 import random
 
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board, castle_mask
-from posdata.engine.chess960 import start_fen
-from posdata.engine.defs import CASTLES
+from posdata.engine.rules.board import Board, castle_mask
+from posdata.engine.rules.chess960 import start_fen
+from posdata.engine.rules.defs import CASTLES
 from posdata.hdl.chip.castling import CastleRules
 from posdata.hdl.common.contract import (
     CASTLE_ROOKS_BITS,

@@ -9,10 +9,10 @@ import random
 import chess
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.perft import divide, perft
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.perft import divide, perft
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.sim.cli import main as cli_main
 from posdata.sim.drivers.targets import chip_default, make_chip
 from tests.hw_positions import EXTRA_STARTS

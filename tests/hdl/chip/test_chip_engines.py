@@ -5,10 +5,10 @@ named by counting on each engine alone."""
 import pytest
 
 import posdata.hdl.chip.perft_engine
-from posdata.engine.board import Board
-from posdata.engine.defs import KNIGHT, parse_square
-from posdata.engine.perft import perft
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import KNIGHT, parse_square
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.gen.rom import PosdataRom
 from posdata.hdl.image.addressing import rom_address
 from posdata.hdl.image.variant import variant_image
@@ -51,7 +51,7 @@ def test_each_engine_alone_and_divide(chip):
     report = run_chip_perft(board, 3, "hw", bulk=True, divide=True, factory=lambda: chip)
     b = Board(pos.fen)
     for move in b.legal_moves():
-        from posdata.engine.defs import move_uci
+        from posdata.engine.rules.defs import move_uci
         b.makemove(move)
         assert report.divide[move_uci(move)] == perft(b, 2, bulk=True)
         b.takeback()

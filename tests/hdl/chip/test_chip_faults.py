@@ -10,9 +10,9 @@ from amaranth.lib import wiring
 import posdata.hdl.chip.make_unmake
 import posdata.hdl.chip.perft_thread
 import posdata.hdl.gen.rom
-from posdata.engine.board import Board
-from posdata.engine.defs import KNIGHT, parse_square
-from posdata.engine.perft import perft
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import KNIGHT, parse_square
+from posdata.engine.rules.perft import perft
 from posdata.hdl.chip.attack import AttackUnit
 from posdata.hdl.image.addressing import rom_address
 from posdata.sim.drivers.chip_pysim import ChipSimulation

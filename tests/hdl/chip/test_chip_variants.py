@@ -1,7 +1,7 @@
 """The perft chip plays the variants (hdl.chip.perft_thread with a variant): its counts equal the
-software's (engine.perft, itself held against python-chess and pyffish) on each variant's sample
-positions (sim.runs.variant_positions: castling from any squares, promotions to the variant's set,
-en passant, the new pieces' checks), bulk and plain, at depth 2, and on the start position at
+software's (engine.rules.perft, itself held against python-chess and pyffish) on each variant's
+sample positions (sim.runs.variant_positions: castling from any squares, promotions to the variant's
+set, en passant, the new pieces' checks), bulk and plain, at depth 2, and on the start position at
 depth 3. A difference is localised by ``run_chip_perft`` to the first position whose legal moves
 differ (FEN, missing and extra moves) and shown as the failure.
 
@@ -14,7 +14,7 @@ tests/hdl/chip/test_attack.py's simulations) ``-m slow``: the CI budget.
 
 import pytest
 
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
 from posdata.sim.runs.chip_perft import run_chip_perft
 from posdata.sim.runs.variant_positions import sample_positions
 
@@ -63,8 +63,8 @@ def test_sample_positions_reach_the_cases():
     """The CI positions do reach what the chip's variant logic handles (else the counts above
     would pass without it): Chess960 castlings where the king stays, swaps with its rook, or
     crosses several squares, and both of chigorin's promotion sets, as legal moves."""
-    from posdata.engine.defs import CASTLE, PROMO_SHIFT
-    from posdata.engine.variants import CHANCELLOR, get_variant
+    from posdata.engine.rules.defs import CASTLE, PROMO_SHIFT
+    from posdata.engine.rules.variants import CHANCELLOR, get_variant
     kinds = set()
     for fen in sample_positions("chess960"):
         board = Board(fen, "chess960")
@@ -92,7 +92,7 @@ def test_sample_positions_reach_the_cases():
 def test_nightrider_planes():
     """The nightrider chip's attacker planes: its nightriders in a plane of their own (the unit's
     rays), none in the knight plane; orthodox chess builds no such plane."""
-    from posdata.engine.defs import KNIGHT
+    from posdata.engine.rules.defs import KNIGHT
     from posdata.hdl.chip.chessboard import has_nightriders, plane_codes
     planes = plane_codes("nightrider")
     assert planes["nightrider"] == (KNIGHT,) and planes["knight"] == ()

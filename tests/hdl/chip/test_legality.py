@@ -9,9 +9,9 @@ from amaranth import Elaboratable, Module
 from amaranth.lib import wiring
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.defs import PROMOTION, PROMOTION_ORDER
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import PROMOTION, PROMOTION_ORDER
+from posdata.engine.rules.variants import CHESS
 from posdata.hdl.chip.attack import AttackUnit
 from posdata.hdl.chip.chessboard import PerftBoard
 from posdata.hdl.chip.legality import LegalityCollector, tag_layout

@@ -1,14 +1,14 @@
 """Make/unmake (hdl/chip/make_unmake.py) alone, on its board and a small move stack, in Amaranth's
-simulator, against the reference board (engine.board.makemove/takeback): every pseudo-legal move
-of positions that hold castling, en passant, promotions (each piece of the set) and captures is
-made (the board's squares, both kings, side, rights and en passant square then equal the
-reference's after the move) and unmade (all of it equal to before); at a plain count's last ply
-the sequencer makes, asks whether the mover's king is attacked, and unmakes by itself."""
+simulator, against the reference board (engine.rules.board.makemove/takeback): every pseudo-legal
+move of positions that hold castling, en passant, promotions (each piece of the set) and captures is
+made (the board's squares, both kings, side, rights and en passant square then equal the reference's
+after the move) and unmade (all of it equal to before); at a plain count's last ply the sequencer
+makes, asks whether the mover's king is attacked, and unmakes by itself."""
 
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.defs import CASTLE, NO_SQUARE, PROMOTION, PROMOTION_ORDER, move_uci
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import CASTLE, NO_SQUARE, PROMOTION, PROMOTION_ORDER, move_uci
 from posdata.hdl.chip.legality import CASTLE_TO, NORMAL
 from tests.formal.harness_make_unmake import MakeUnmakeRig
 

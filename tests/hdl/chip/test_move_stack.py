@@ -10,7 +10,7 @@ import random
 
 from amaranth.sim import Simulator
 
-from posdata.engine.defs import BISHOP, KNIGHT, QUEEN, ROOK
+from posdata.engine.rules.defs import BISHOP, KNIGHT, QUEEN, ROOK
 from posdata.hdl.chip.move_stack import MoveStack, StackEntry
 
 #: white promotes to four pieces, black to two: the side picks the set

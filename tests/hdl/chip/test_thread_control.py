@@ -12,7 +12,7 @@ from amaranth import Elaboratable, Module
 from amaranth.lib import wiring
 from amaranth.sim import Simulator
 
-from posdata.engine.defs import BISHOP, KNIGHT, QUEEN, ROOK
+from posdata.engine.rules.defs import BISHOP, KNIGHT, QUEEN, ROOK
 from posdata.hdl.chip.move_stack import MoveStack, StackEntry
 from posdata.hdl.chip.thread_control import ThreadControl
 from posdata.hdl.common.contract import Phase

@@ -4,10 +4,10 @@ to the same moves in the same clocks. (The other gateware tests run the default 
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import BPAWN, KING, PAWN
-from posdata.engine.posdata import NEXTDIR, NEXTPOS
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import BPAWN, KING, PAWN
+from posdata.engine.rules.posdata import NEXTDIR, NEXTPOS
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.gen.rom import LAYOUTS, ORTHODOX
 from posdata.hdl.image.addressing import START_DEPTH, rom_address, start_address
 from posdata.hdl.image.variant import variant_image

@@ -7,9 +7,9 @@ import gc
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.engine.variants import VARIANTS, get_variant
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.rules.variants import VARIANTS, get_variant
 from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.gen.rom import StartRom
 from posdata.hdl.image import variant as variant_module

@@ -7,11 +7,20 @@ import random
 import pytest
 from amaranth import Const
 
-from posdata.engine.board import Board
-from posdata.engine.defs import CAPTURE, DOUBLE, EP, KNIGHT, PAWN_MOVE, PROMOTION, QUEEN, pack_move
-from posdata.engine.perft import tree_fens
-from posdata.engine.posdata import NEXTDIR, NEXTPOS
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import (
+    CAPTURE,
+    DOUBLE,
+    EP,
+    KNIGHT,
+    PAWN_MOVE,
+    PROMOTION,
+    QUEEN,
+    pack_move,
+)
+from posdata.engine.rules.perft import tree_fens
+from posdata.engine.rules.posdata import NEXTDIR, NEXTPOS
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.common.layouts import MoveLayout
 from posdata.hdl.image.addressing import ROM_DEPTH, rom_address
 from posdata.hdl.image.variant import variant_image

@@ -5,8 +5,8 @@ from amaranth import Signal
 from amaranth.hdl import ResetInserter
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import BY_NAME
 from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.sim.drivers.gen_pysim import collect_moves, start, write_squares
 from posdata.sim.drivers.interface import ShadowBoard, position_inputs

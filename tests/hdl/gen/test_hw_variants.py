@@ -10,8 +10,8 @@ import json
 import pytest
 from amaranth.back import rtlil
 
-from posdata.engine.board import Board
-from posdata.engine.variants import VARIANT_NAMES, get_variant
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.variants import VARIANT_NAMES, get_variant
 from posdata.hdl.common.contract import castling_fields, castling_word
 from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.image.dense import dense_image

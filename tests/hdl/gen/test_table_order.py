@@ -1,17 +1,17 @@
 """One table order for the engine and the gateware: the table the prefetcher picks for a piece
-(hdl.gen.prefetch.table_of, simulated) is the engine's (engine.defs.ptype), and in every
+(hdl.gen.prefetch.table_of, simulated) is the engine's (engine.rules.defs.ptype), and in every
 variant's ROM image that table walks exactly the piece's moves, by plain geometry."""
 
 import pytest
 from amaranth import Module, Signal
 from amaranth.sim import Simulator
 
-from posdata.engine.defs import BLACK, PAWN, WHITE, ptype
+from posdata.engine.rules.defs import BLACK, PAWN, WHITE, ptype
 from posdata.hdl.gen.prefetch import table_of
 from posdata.hdl.image.addressing import TABLE_BITS, rom_address
 from posdata.hdl.image.variant import GATEWARE_VARIANTS, variant_image
 
-#: each definition of engine.variants as (leap, rider) parts, written out by hand
+#: each definition of engine.rules.variants as (leap, rider) parts, written out by hand
 PARTS = {"N": ["N"], "B": ["FF"], "R": ["WW"], "Q": ["WW", "FF"], "K": ["W", "F"],
          "QN": ["WW", "FF", "N"], "RN": ["WW", "N"], "NN": ["NN"]}
 LEAPS = {"W": (1, 0), "F": (1, 1), "N": (2, 1)}

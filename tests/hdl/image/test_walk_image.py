@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import CAPTURE, CASTLE, EMPTY, EP, PAWN, PROMOTION, WHITE
-from posdata.engine.pieces import BOTH, DOUBLE, EN_PASSANT, QUIET
-from posdata.engine.pieces import CAPTURE as CAPTURE_MODE
-from posdata.engine.variants import VARIANTS, get_variant
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import CAPTURE, CASTLE, EMPTY, EP, PAWN, PROMOTION, WHITE
+from posdata.engine.rules.pieces import BOTH, DOUBLE, EN_PASSANT, QUIET
+from posdata.engine.rules.pieces import CAPTURE as CAPTURE_MODE
+from posdata.engine.rules.variants import VARIANTS, get_variant
 from posdata.hdl.image.addressing import PAWN_TABLES
 from posdata.hdl.image.dense import walk_order
 from posdata.hdl.image.variant import variant_image

@@ -11,9 +11,9 @@ stuck design fails instead of hanging."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.link.protocol import (
     ENGINE_ALL,
     SELF_TEST_DEPTH,

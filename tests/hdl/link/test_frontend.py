@@ -12,9 +12,9 @@ arrived for a bounded number of clocks, so a stuck design fails instead of hangi
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import EMPTY
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import EMPTY
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.common.contract import position_word, square_code
 from posdata.hdl.link.chip_frontend import UartFrontEnd
 from posdata.hdl.link.protocol import (
@@ -166,7 +166,7 @@ def test_other_divisors(divisor):
 def test_a_board_built_for_a_variant():
     """Chigorin's board: PING names the variant, the power-up position is its start, LOAD
     accepts its chancellor (code 7) which an orthodox board refuses."""
-    from posdata.engine.variants import VARIANT_NAMES, get_variant
+    from posdata.engine.rules.variants import VARIANT_NAMES, get_variant
     from posdata.hdl.link.protocol import load_payload
     chigorin = get_variant("chigorin")
     front_end = UartFrontEnd(DIVISOR, chip=FakeChip(1, 300), self_test_depth=None,
@@ -191,6 +191,6 @@ def test_a_board_built_for_a_variant():
 
 @pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")
 def test_chess960_board_is_refused_in_one_line():
-    from posdata.engine.variants import get_variant
+    from posdata.engine.rules.variants import get_variant
     with pytest.raises(ValueError, match="castling squares"):
         UartFrontEnd(DIVISOR, variant=get_variant("chess960"))

@@ -12,9 +12,9 @@ from amaranth import Module
 from amaranth.lib.memory import Memory
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.engine.variants import get_variant
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.rules.variants import get_variant
 from posdata.hdl.common.contract import square_code
 from posdata.hdl.link.arguments import ArgumentCheck
 from posdata.hdl.link.cursor import PayloadCursor

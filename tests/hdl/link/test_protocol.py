@@ -8,7 +8,7 @@ import sys
 from amaranth import Const
 from amaranth.sim import Simulator
 
-from posdata.engine.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE
+from posdata.engine.rules.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE
 from posdata.hdl.common.contract import MAX_DEPTH, VALID_SQUARE_CODES, split_in_range, square_code
 from posdata.hdl.link.crc8 import crc8_next
 from posdata.hdl.link.protocol import (

@@ -8,15 +8,15 @@ job under way."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import (
+from posdata.engine.rules.board import Board
+from posdata.engine.search.leaf_search import (
     CHIP_RULES,
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
     LeafSearch,
     leaf_search,
 )
-from posdata.engine.search import SearchStopped
+from posdata.engine.search.searcher import SearchStopped
 from posdata.hdl.link.protocol import UART_FRAME_BITS, Cmd, Err, State, search_payload
 from posdata.hdl.link.search_frontend import SearchFrontEnd
 from posdata.sim.drivers.fpga_board import BoardClient

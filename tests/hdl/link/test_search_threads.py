@@ -14,8 +14,8 @@ long one aborted: make test-slow)."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import (
+from posdata.engine.rules.board import Board
+from posdata.engine.search.leaf_search import (
     CHIP_RULES,
     HASH_BITS,
     HASH_MASK,

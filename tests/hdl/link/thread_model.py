@@ -7,7 +7,7 @@ from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.leaf_search import HASH_BITS, HASH_MASK
+from posdata.engine.search.leaf_search import HASH_BITS, HASH_MASK
 from posdata.hdl.chip.chessboard import SquareWrite
 from posdata.hdl.search.evaluator import SCORE
 from posdata.hdl.search.finder import MOVE

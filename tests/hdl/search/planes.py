@@ -1,6 +1,6 @@
 """A board's attack planes as the gateware holds them, for tests that drive the planes directly."""
 
-from posdata.engine.defs import BISHOP, BLACK, EMPTY, KNIGHT, PAWN, QUEEN, ROOK
+from posdata.engine.rules.defs import BISHOP, BLACK, EMPTY, KNIGHT, PAWN, QUEEN, ROOK
 
 
 def planes_of(board) -> dict:

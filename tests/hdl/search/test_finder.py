@@ -1,10 +1,10 @@
-"""The capture finder gives stage 1's moves in engine/capture_finder.py's order: promotions by a
-push, then each victim's aggressors, walked with the cursors the thread keeps."""
+"""The capture finder gives stage 1's moves in engine/search/capture_finder.py's order: promotions
+by a push, then each victim's aggressors, walked with the cursors the thread keeps."""
 
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.capture_finder import capture_stage
+from posdata.engine.rules.board import Board
+from posdata.engine.search.capture_finder import capture_stage
 from posdata.hdl.search.finder import CaptureFinder
 from tests.hw_positions import EXTRA_STARTS, random_positions
 

@@ -1,11 +1,11 @@
 """The host's search with the compiled search thread below the split equals it with the
-reference below: score, best move, PV and nodes (engine/host_search.py)."""
+reference below: score, best move, PV and nodes (engine/search/host_search.py)."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.host_search import HostSearch, ReferenceLeaf
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 
 

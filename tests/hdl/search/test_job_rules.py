@@ -1,6 +1,6 @@
 """One statement of a search job's rules (issue 42): the gateware's refusal
-(hdl.search.records.job_refused, as the front end applies it to SEARCH's bytes) refuses exactly
-the jobs engine.leaf_search.job_problem names a problem in, over the edges of every field; and
+(hdl.search.records.job_refused, as the front end applies it to SEARCH's bytes) refuses exactly the
+jobs engine.search.leaf_search.job_problem names a problem in, over the edges of every field; and
 SEARCH's argument bytes are what the front end reads them as."""
 
 import itertools
@@ -8,8 +8,8 @@ import itertools
 from amaranth import Module, Signal
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import (
+from posdata.engine.rules.board import Board
+from posdata.engine.search.leaf_search import (
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
     MAX_JOB_PLY,

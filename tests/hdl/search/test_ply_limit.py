@@ -4,8 +4,8 @@ reference are both built with a limit of 1 and 2 here, where most captures reach
 
 import pytest
 
-from posdata.engine import leaf_search as reference
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
+from posdata.engine.search import leaf_search as reference
 from posdata.hdl.search import search_thread
 from tests.hw_positions import EXTRA_STARTS
 

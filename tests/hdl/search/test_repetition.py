@@ -1,6 +1,6 @@
 """The repetition table (hdl/search/repetition.py) against the rule: a model written here from
-engine.leaf_search.repeats' docstring (compare top - 2, top - 4, ... down to max(top - count, 0),
-stop at the first equal hash), on random tables and queries; against ``repeats`` itself on
+engine.search.leaf_search.repeats' docstring (compare top - 2, top - 4, ... down to max(top - count,
+0), stop at the first equal hash), on random tables and queries; against ``repeats`` itself on
 engine boards whose games shuffle pieces back and forth; the edge cases one by one (nothing to
 compare, a hit at the last entry, hashes that differ in one bit, writes in the start's clock, a
 start while busy). Every scan's done must come ``scan_clocks(reads)`` clocks after its start."""
@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.defs import CAPTURE, PAWN, PROMOTION
-from posdata.engine.leaf_search import HASH_BITS, HASH_MASK, REPETITION_PLIES, repeats
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import CAPTURE, PAWN, PROMOTION
+from posdata.engine.search.leaf_search import HASH_BITS, HASH_MASK, REPETITION_PLIES, repeats
 from posdata.hdl.search.repetition import ENTRIES, RepetitionTable, scan_clocks
 
 from .guard import run_guarded

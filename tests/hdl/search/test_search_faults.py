@@ -12,10 +12,10 @@ from amaranth import Const
 
 import posdata.hdl.search.evaluator
 import posdata.hdl.search.search_thread
-from posdata.engine.board import Board
-from posdata.engine.defs import KNIGHT, WHITE, move_uci, parse_square
-from posdata.engine.leaf_eval import pst_address, pst_words
-from posdata.engine.leaf_search import leaf_search
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import KNIGHT, WHITE, move_uci, parse_square
+from posdata.engine.search.leaf_eval import pst_address, pst_words
+from posdata.engine.search.leaf_search import leaf_search
 from posdata.sim.drivers.search_pysim import SearchSimulation
 from posdata.sim.runs.search_check import check_search, same
 

@@ -1,6 +1,6 @@
 """The search thread returns the reference's score, best move and node count exactly
-(engine/leaf_search.py): random census positions and windows (full, null, around the true score,
-fail high and low, at the mate bounds), depths 0-2 on the compiled model, a few small jobs in
+(engine/search/leaf_search.py): random census positions and windows (full, null, around the true
+score, fail high and low, at the mate bounds), depths 0-2 on the compiled model, a few small jobs in
 Amaranth's simulator (the two simulators run the same RTL); deeper jobs are marked slow. A
 difference names the FEN, window, depth and the first differing node (sim.runs.search_check)."""
 
@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import MAX_EXTENSIONS, LeafStats, leaf_search
-from posdata.engine.search import MATE
+from posdata.engine.rules.board import Board
+from posdata.engine.search.leaf_search import MAX_EXTENSIONS, LeafStats, leaf_search
+from posdata.engine.search.searcher import MATE
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 from posdata.sim.runs.search_check import first_difference
-from tests.engine.test_leaf_rules import CHECKING, histories
+from tests.engine.search.test_leaf_rules import CHECKING, histories
 from tests.hw_positions import EXTRA_STARTS, census, random_positions
 
 from .thread_bench import run_jobs
@@ -59,7 +59,7 @@ def make_test_jobs() -> list:
 
 def past_jobs(count: int, depths: tuple, seed: int) -> list:
     """Jobs where the rules of issue 38 decide: boards whose history lets a position repeat
-    (tests/engine/test_leaf_rules.py's shuffles), positions with long checking lines and
+    (tests/engine/search/test_leaf_rules.py's shuffles), positions with long checking lines and
     checks, mates and stalemates, each with extensions already made above it (0 to the cap)."""
     rng = random.Random(seed)
     boards = histories(count, seed) + [Board(fen) for fen in CHECKING + ENDINGS]

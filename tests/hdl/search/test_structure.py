@@ -1,10 +1,10 @@
-"""The structure terms (hdl/search/structure.py) against engine.leaf_structure: on seeded random
-positions and on positions made rich in what the terms read (passed, doubled and isolated
-pawns, rooks on open files, kings on their first two ranks behind thin shields, castling
-rights), the terms of each position (``null``) and of the child after each legal move (the
-engine board after makemove), fed back to back, one a clock, each result LATENCY clocks later.
-A census holds the moves and terms the cases cover; planted faults (a constant wrong, the en
-passant victim on the wrong square) are caught."""
+"""The structure terms (hdl/search/structure.py) against engine.search.leaf_structure: on seeded
+random positions and on positions made rich in what the terms read (passed, doubled and isolated
+pawns, rooks on open files, kings on their first two ranks behind thin shields, castling rights),
+the terms of each position (``null``) and of the child after each legal move (the engine board after
+makemove), fed back to back, one a clock, each result LATENCY clocks later. A census holds the moves
+and terms the cases cover; planted faults (a constant wrong, the en passant victim on the wrong
+square) are caught."""
 
 import random
 from collections import Counter
@@ -15,8 +15,8 @@ from amaranth import Mux
 from amaranth.sim import Simulator
 
 import posdata.hdl.search.structure as structure
-from posdata.engine.board import Board
-from posdata.engine.defs import (
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import (
     BLACK,
     CAPTURE,
     CASTLE,
@@ -31,9 +31,9 @@ from posdata.engine.defs import (
     SQUARE_NAMES,
     WHITE,
 )
-from posdata.engine.fen import FenError
-from posdata.engine.leaf_structure import Planes, pawn_terms, rook_bonus, shield_penalty
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.fen import FenError
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.search.leaf_structure import Planes, pawn_terms, rook_bonus, shield_penalty
 from posdata.hdl.search.structure import LATENCY, StructureTerms
 from tests.hw_positions import EXTRA_STARTS, random_positions
 

@@ -9,9 +9,9 @@ import pytest
 from amaranth.hdl import ResetInserter
 from amaranth.sim import Simulator
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import MAX_JOB_DEPTH, leaf_search
-from posdata.engine.search import MATE
+from posdata.engine.rules.board import Board
+from posdata.engine.search.leaf_search import MAX_JOB_DEPTH, leaf_search
+from posdata.engine.search.searcher import MATE
 from posdata.hdl.search.search_thread import SearchThread
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 from posdata.sim.drivers.search_pysim import load_position, start_job

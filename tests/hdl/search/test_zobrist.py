@@ -1,10 +1,10 @@
 """The hash keeper (hdl/search/zobrist.py) against the engine's own hash: seeded random games on
-engine boards, each move's square writes (engine.leaf_eval.move_writes, make's order) fed one a
-clock, then the position; the keeper's hash must be ``board.hash & HASH_MASK`` LAG clocks after
+engine boards, each move's square writes (engine.search.leaf_eval.move_writes, make's order) fed one
+a clock, then the position; the keeper's hash must be ``board.hash & HASH_MASK`` LAG clocks after
 the last write. Unmaking (the writes reversed, old and new swapped) must give the parent's hash
-back; a load of 64 squares (a1 first, restarting) must give the loaded position's hash whatever
-the keeper held, even with a move's writes still in its pipeline. Planted faults (one key wrong)
-are caught."""
+back; a load of 64 squares (a1 first, restarting) must give the loaded position's hash whatever the
+keeper held, even with a move's writes still in its pipeline. Planted faults (one key wrong) are
+caught."""
 
 import random
 from collections import Counter
@@ -14,8 +14,8 @@ import pytest
 from amaranth.sim import Simulator
 
 import posdata.hdl.search.zobrist as zobrist
-from posdata.engine.board import Board
-from posdata.engine.defs import (
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import (
     BLACK,
     CAPTURE,
     CASTLE,
@@ -30,10 +30,10 @@ from posdata.engine.defs import (
     WHITE,
     parse_square,
 )
-from posdata.engine.hash_keys import ep_key_index
-from posdata.engine.leaf_eval import move_writes, pst_address
-from posdata.engine.leaf_search import HASH_BITS, HASH_MASK
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.search.hash_keys import ep_key_index
+from posdata.engine.search.leaf_eval import move_writes, pst_address
+from posdata.engine.search.leaf_search import HASH_BITS, HASH_MASK
 from posdata.hdl.common.contract import position_fields
 from posdata.hdl.search.zobrist import LAG, HashKeeper
 from tests.hw_positions import EXTRA_STARTS, random_positions

@@ -1,6 +1,6 @@
 """Runs jobs on the search thread in Amaranth's simulator (sim.drivers.search_pysim)."""
 
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
 from posdata.sim.drivers.search_pysim import SearchSimulation
 
 

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 import posdata.hdl
 import posdata.sim
-from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.engine.variants import VARIANT_NAMES
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.rules.variants import VARIANT_NAMES
 from posdata.sim.cli import build_parser, main
 from posdata.sim.runs.variant_positions import sample_positions
 

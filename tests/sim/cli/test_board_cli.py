@@ -11,9 +11,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.sim.cli import main
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard
 from tests.compiled import compiled_cycles

@@ -1,13 +1,13 @@
 """Every command that refuses a variant refuses exactly the variants the declaration
-(engine.capabilities) does, in one line naming what does run it: each command runs for every
+(engine.rules.capabilities) does, in one line naming what does run it: each command runs for every
 variant with the work after its checks replaced by a stub, so an accepted variant costs nothing
 and a refused one is the real one-line error."""
 
 import pytest
 
-from posdata.engine.capabilities import runs_on
-from posdata.engine.uci import variant_refusal
-from posdata.engine.variants import VARIANTS
+from posdata.engine.rules.capabilities import runs_on
+from posdata.engine.rules.variants import VARIANTS
+from posdata.engine.uci.protocol import variant_refusal
 from posdata.sim.cli import main
 from posdata.sim.drivers.interface import GatewareMoveGen
 
@@ -40,7 +40,7 @@ SITES = [
     (["search", "--backend", "gen", "--depth", "1"], ["search-gen"],
      "posdata.sim.drivers.movegens", "make_movegen"),
     (["search", "--backend", "sw", "--depth", "1"], ["search"],
-     "posdata.engine.host_search", "HostSearch"),
+     "posdata.engine.search.host_search", "HostSearch"),
     (["search", "--backend", "hw", *BOARD, "--depth", "1"], ["search", "search-board"],
      "posdata.sim.cli.search_cmd", "search_board"),
     (["synth"], ["ecp5"], "posdata.hdl.boards.synth", "tool"),

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import START_FEN, move_uci
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import START_FEN, move_uci
 from posdata.sim.cli import main
-from tests.engine.test_fen import BAD_FENS
+from tests.engine.rules.test_fen import BAD_FENS
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

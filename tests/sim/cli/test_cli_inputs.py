@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.common.contract import MAX_DEPTH
 from posdata.sim.cli import main
 from posdata.sim.runs.perft_suite import MAX_NODES

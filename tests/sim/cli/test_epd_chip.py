@@ -1,5 +1,5 @@
 """``posdata perft --epd FILE --backend hw|both``: a suite (written here from the published counts,
-engine.positions) counted on the perft chip, each count checked, its clocks those of the chip
+engine.rules.positions) counted on the perft chip, each count checked, its clocks those of the chip
 counting the position by itself; with both, the software's count beside it; a wrong count and a
 faulty chip name the line, the depth, the FEN and what differs; options that do not apply are one
 line."""
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.perft import perft
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.perft import perft
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.cli import main
 from posdata.sim.drivers.targets import chip_default, make_chip
 from posdata.sim.runs import chip_perft

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from posdata.engine.variants import VARIANT_NAMES
+from posdata.engine.rules.variants import VARIANT_NAMES
 from posdata.sim.cli import main
 
 

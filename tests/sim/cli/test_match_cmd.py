@@ -1,5 +1,5 @@
 """`posdata match` (issue 38, item 7): a tiny real match between two of posdata's backends
-through `posdata uci`, matches of the fake engine (tests/engine/fake_uci_engine.py) for
+through `posdata uci`, matches of the fake engine (tests/engine/match/fake_uci_engine.py) for
 concurrency, restarts, forfeits and the SPRT's stop, Ctrl-C, and every bad input as one line
 with exit status 2."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from posdata.engine.leaf_search import MAX_JOB_DEPTH
+from posdata.engine.search.leaf_search import MAX_JOB_DEPTH
 from posdata.sim.cli import main
 from tests.signals import sigint_default
 

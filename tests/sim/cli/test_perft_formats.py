@@ -6,8 +6,8 @@ import io
 import chess
 import pytest
 
-from posdata.engine.positions import BY_NAME
-from posdata.engine.uci import UciEngine
+from posdata.engine.rules.positions import BY_NAME
+from posdata.engine.uci.protocol import UciEngine
 from posdata.sim.cli import main
 
 

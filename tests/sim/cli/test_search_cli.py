@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from posdata.engine.host_search import ReferenceLeaf
-from posdata.engine.leaf_search import LeafResult
+from posdata.engine.search.host_search import ReferenceLeaf
+from posdata.engine.search.leaf_search import LeafResult
 from posdata.sim.cli import main
 from posdata.sim.drivers import search_cxxrtl
 

@@ -4,7 +4,7 @@ pseudo-terminal."""
 
 import json
 
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.positions import BY_NAME
 from posdata.sim.cli import main
 from tests.sim.cli.test_board_cli import pty_board
 

@@ -5,20 +5,20 @@ iteration's PV move is recomputed (the same search to that depth, on its own), a
 other than it must score more than it one ply deeper, by an exact search of both children (a
 full-window alpha-beta, whose value no move order changes).
 
-On every backend: tscp and gen (engine.search.Searcher on the reference and on the gateware's
-generator), sw and hw (the host's search over the reference leaf search and over the compiled
-search thread; gen and hw run the same trees as tscp and sw, which other tests hold them to).
-``make test`` takes a few positions and limits; the 30 positions x 20 limits are slow."""
+On every backend: tscp and gen (engine.search.searcher.Searcher on the reference and on the
+gateware's generator), sw and hw (the host's search over the reference leaf search and over the
+compiled search thread; gen and hw run the same trees as tscp and sw, which other tests hold them
+to). ``make test`` takes a few positions and limits; the 30 positions x 20 limits are slow."""
 
 import random
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.host_search import HostSearch, ReferenceLeaf
-from posdata.engine.positions import STANDARD_POSITIONS
-from posdata.engine.search import Limits, Searcher
-from tests.engine.uci_inprocess import Engine
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.search.searcher import Limits, Searcher
+from tests.engine.uci.uci_inprocess import Engine
 from tests.hw_positions import random_positions
 
 NODES = (1, 10, 100, 300, 1_000, 3_000, 10_000, 30_000, 60_000, 100_000)
@@ -92,7 +92,7 @@ def child_value(backend: str, fen: str, move: str, depth: int) -> int:
     if backend in ("tscp", "gen"):
         return -Searcher().think(board, Limits(depth=depth)).score
     if depth == 0:
-        from posdata.engine.leaf_search import LeafSearch
+        from posdata.engine.search.leaf_search import LeafSearch
         return -LeafSearch(board).run(-30_001, 30_001, 0, 1).score
     return -HostSearch(board, ReferenceLeaf(), CHIP_DEPTH).search(depth, ply=1).score
 

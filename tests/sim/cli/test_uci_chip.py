@@ -11,8 +11,8 @@ import chess
 import chess.engine
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.host_search import HostSearch, ReferenceLeaf
+from posdata.engine.rules.board import Board
+from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
 from tests.hang_guard import guarded
 
 DEPTH, CHIP_DEPTH = 2, 1

@@ -7,8 +7,8 @@ import time
 import chess
 
 from posdata.sim.drivers.movegens import movegens_on
-from tests.engine.test_uci_input import BIG, MATE_FEN
-from tests.engine.uci_inprocess import Engine, legal_in
+from tests.engine.uci.test_uci_input import BIG, MATE_FEN
+from tests.engine.uci.uci_inprocess import Engine, legal_in
 
 
 def test_uci_on_the_gateware_stops_and_moves():

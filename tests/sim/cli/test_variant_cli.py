@@ -10,11 +10,11 @@ import chess.engine
 import pyffish
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.chess960 import start_fen
-from posdata.engine.uci import UciEngine
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.chess960 import start_fen
+from posdata.engine.uci.protocol import UciEngine
 from posdata.sim.cli import main
-from tests.engine.test_uci import ENGINE_CMD, REPO
+from tests.engine.uci.test_uci import ENGINE_CMD, REPO
 
 CASTLE_960 = "4k3/8/8/8/8/8/8/6KR w K - 0 1"  #: the king already on g1: castling is g1h1
 
@@ -151,7 +151,7 @@ def test_uci_bad_options(line, word):
 
 def test_uci_refuses_a_generator_that_plays_chess_only():
     class ChessOnly:  # the gateware's generator declares no SUPPORTS_VARIANTS
-        from posdata.engine.movegen import gen, gen_caps
+        from posdata.engine.rules.movegen import gen, gen_caps
     e = Engine()
     e.engine.movegens["hw"] = ChessOnly
     e.say("setoption name UCI_Variant value amazon", "setoption name MoveGen value hw")
@@ -183,8 +183,8 @@ def test_python_chess_plays_chess960():
 def test_compare_on_a_variants_sample_positions(capsys):
     """compare --variant: the chip against the software on the variant's sample positions (the
     chigorin model test_chip_variants builds), each count equal and each position named."""
-    from posdata.engine.board import Board
-    from posdata.engine.perft import perft
+    from posdata.engine.rules.board import Board
+    from posdata.engine.rules.perft import perft
     from posdata.sim.runs.variant_positions import sample_positions
     status, out, _ = run_cli(["compare", "--variant", "chigorin", "--depth", "2", "--bulk",
                               "--target", "cxxrtl", "--quiet", "--json"], capsys)

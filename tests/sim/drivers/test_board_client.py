@@ -5,8 +5,8 @@ step by itself."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import A1, E1, E4, H8, MAX_MOVES
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import A1, E1, E4, H8, MAX_MOVES
 from posdata.hdl.common.contract import square_code
 from posdata.hdl.link.protocol import (
     LOAD_BYTES,

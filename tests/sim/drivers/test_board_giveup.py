@@ -5,8 +5,8 @@ board's compiled model (sim.drivers.fpga_board_sim), with the failure injected o
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import BY_NAME
 from posdata.hdl.link.protocol import Cmd, State
 from posdata.sim.drivers.fpga_board import BoardClient, BoardTimeout, ProtocolError
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard

@@ -9,9 +9,9 @@ write."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import HASH_MASK, REPETITION_PLIES
-from posdata.engine.search import SearchStopped
+from posdata.engine.rules.board import Board
+from posdata.engine.search.leaf_search import HASH_MASK, REPETITION_PLIES
+from posdata.engine.search.searcher import SearchStopped
 from posdata.hdl.link.protocol import (
     ENGINE_ALL,
     FLAG_BEST,

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import BY_NAME
 from posdata.hdl.link.protocol import Cmd, Err, State, command_frame, perft_payload
 from posdata.sim.drivers.fpga_board import BoardClient
 from posdata.sim.models.designs import DESIGNS

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.sim.drivers.interface import WatchdogError
 from tests.hw_positions import random_positions
 

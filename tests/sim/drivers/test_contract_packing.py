@@ -4,9 +4,9 @@ and the split rule."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import NO_SQUARE, Color
-from posdata.engine.variants import VARIANTS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import NO_SQUARE, Color
+from posdata.engine.rules.variants import VARIANTS
 from posdata.hdl.common import contract
 from posdata.hdl.common.layouts import PIECE, SQUARE, Position
 from tests.hw_positions import random_positions

@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
 pytestmark = pytest.mark.skipif(

@@ -11,7 +11,7 @@ import time
 import chess
 import pytest
 
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.positions import BY_NAME
 from posdata.sim.cli import main
 from posdata.sim.drivers import targets as backends
 

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import MAX_MOVES, move_uci
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import MAX_MOVES, move_uci
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.drivers.interface import MoveOverflowError
@@ -95,7 +95,7 @@ def test_library_is_cached():
 
 def test_many_moves_fit_the_buffer(pair):
     """24 queens: 271 moves, the most a search over dense positions found (any position's fit
-    in engine.defs.MAX_MOVES, by a counting argument). More material than a game reaches, so
+    in engine.rules.defs.MAX_MOVES, by a counting argument). More material than a game reaches, so
     the FEN's material check is waived."""
     result = same(pair, Board("QQQQQQBk/Q5RB/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
                               check_material=False))

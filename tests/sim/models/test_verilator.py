@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.models.toolchain import ToolchainError
 
 pytestmark = pytest.mark.skipif(

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.movegen import gen as reference_gen
-from posdata.engine.perft import divide, perft
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.movegen import gen as reference_gen
+from posdata.engine.rules.perft import divide, perft
+from posdata.engine.rules.positions import BY_NAME
 from posdata.hdl.common.contract import PHASE_NAMES
 from posdata.sim.cli import main
 from posdata.sim.drivers.chip_cxxrtl import ChipCount

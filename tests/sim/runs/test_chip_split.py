@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.defs import move_uci
-from posdata.engine.perft import divide, perft
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import move_uci
+from posdata.engine.rules.perft import divide, perft
 from posdata.sim.cli import main
 from posdata.sim.drivers.targets import chip_default, make_chip
 from posdata.sim.runs.chip_perft import job_split, run_chip_perft, split_ply

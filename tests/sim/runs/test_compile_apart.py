@@ -5,7 +5,7 @@ clock (BuildClock): no wait, and no count, however busy the machine, takes that 
 
 import time
 
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
 from posdata.sim.drivers.interface import Generation
 from posdata.sim.runs import chip_perft, gen_perft
 from posdata.sim.runs.chip_perft import run_chip_perft

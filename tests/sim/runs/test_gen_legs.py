@@ -7,7 +7,7 @@ screens), the other models in make test-slow."""
 
 import pytest
 
-from posdata.engine.board import Board
+from posdata.engine.rules.board import Board
 from posdata.sim.cli import main
 from posdata.sim.runs.gen_perft import run_perft
 from posdata.sim.runs.variant_positions import LEGS, sample_positions
@@ -58,7 +58,7 @@ def test_perft_backend_gen_runs_a_variant_with_modes(capsys):
     out = capsys.readouterr().out
     assert status == 0 and "match    yes" in out
     board = Board("3k4/2s1s3/8/8/8/8/2S1S3/3K4 w - - 0 1", "makruk")
-    from posdata.engine.perft import perft
+    from posdata.engine.rules.perft import perft
     assert f"nodes    {perft(board, 2)}" in out
 
 

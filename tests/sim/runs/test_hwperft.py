@@ -8,9 +8,9 @@ from amaranth.lib import wiring
 
 import posdata.hdl.gen.movegen
 import posdata.hdl.gen.rom
-from posdata.engine.board import Board
-from posdata.engine.defs import EMPTY, KNIGHT
-from posdata.engine.positions import BY_NAME, STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.defs import EMPTY, KNIGHT
+from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.gen.chessboard import BoardMemory
 from posdata.hdl.image.addressing import rom_address
 from posdata.hdl.image.variant import variant_image

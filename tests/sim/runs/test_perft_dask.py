@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.positions import BY_NAME
 from posdata.sim.cli import main
 from tests.sim.runs.tls_files import make_tls_files
 

@@ -1,12 +1,13 @@
 """posdata perft --epd: a suite file written here from the published counts (the oracle,
-engine.positions) is checked count by count; one count made wrong gives exit status 1 and names
-its line and depth; -j 2 (Dask workers) gives the same counts; bad lines are one-line errors."""
+engine.rules.positions) is checked count by count; one count made wrong gives exit status 1 and
+names its line and depth; -j 2 (Dask workers) gives the same counts; bad lines are one-line
+errors."""
 
 import json
 
 import pytest
 
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.cli import main
 
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.positions import BY_NAME
 from tests.signals import sigint_default
 from tests.sim.runs.procs import alive, children, listening, wait_computing
 

@@ -1,9 +1,9 @@
 """sim.runs.search_check finds a leaf searcher's first differing node: a fake leaf that is the
 reference but for one node deep in the tree is caught there, with the moves that lead to it."""
 
-from posdata.engine.board import Board
-from posdata.engine.leaf_search import LeafResult, LeafSearch
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
+from posdata.engine.search.leaf_search import LeafResult, LeafSearch
 from posdata.sim.runs.search_check import check_search, first_difference
 
 KIWIPETE = STANDARD_POSITIONS[1].fen

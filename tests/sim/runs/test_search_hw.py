@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-import posdata.engine.movegen
-from posdata.engine.positions import STANDARD_POSITIONS
+import posdata.engine.rules.movegen
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.cli import main as cli_main
 from posdata.sim.drivers.movegens import make_movegen
-from tests.engine.test_search import run_search
-from tests.engine.test_uci import POSDATA_UCI_CMD, UciProcess
+from tests.engine.search.test_search import run_search
+from tests.engine.uci.test_uci import POSDATA_UCI_CMD, UciProcess
 
 
 @pytest.fixture(scope="module")
@@ -21,14 +21,14 @@ def hw():
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_same_tree_on_hardware(hw, pos):
     calls = hw.calls
-    assert run_search(pos.fen, 3, hw) == run_search(pos.fen, 3, posdata.engine.movegen)
+    assert run_search(pos.fen, 3, hw) == run_search(pos.fen, 3, posdata.engine.rules.movegen)
     assert hw.calls > calls  # the gateware really answered
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pos", STANDARD_POSITIONS, ids=lambda p: p.name)
 def test_same_tree_on_hardware_depth4(hw, pos):
-    assert run_search(pos.fen, 4, hw) == run_search(pos.fen, 4, posdata.engine.movegen)
+    assert run_search(pos.fen, 4, hw) == run_search(pos.fen, 4, posdata.engine.rules.movegen)
 
 
 def test_cli_search_hw_matches_sw(capsys):

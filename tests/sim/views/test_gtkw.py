@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from posdata.engine.positions import BY_NAME
+from posdata.engine.rules.positions import BY_NAME
 from posdata.sim.cli import main
 
 

@@ -4,8 +4,8 @@ entries the walker consumes against the squares the engine's tables visit."""
 
 import pytest
 
-from posdata.engine.board import Board
-from posdata.engine.positions import STANDARD_POSITIONS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.sim.drivers.gen_pysim import PysimGenerator
 from posdata.sim.views.accounts import account, table_entries
 from tests.hw_positions import random_positions

@@ -4,9 +4,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from posdata.engine.defs import SQUARE_NAMES, parse_square
-from posdata.engine.posdata import walk
-from posdata.engine.variants import CHESS, get_variant
+from posdata.engine.rules.defs import SQUARE_NAMES, parse_square
+from posdata.engine.rules.posdata import walk
+from posdata.engine.rules.variants import CHESS, get_variant
 from posdata.sim.cli import main
 from posdata.sim.views.walk import WalkError, arrows, piece_walk, render_svg, render_text
 
