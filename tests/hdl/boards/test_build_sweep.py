@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from posdata.hdl.boards import build_place
+from tests.hang_guard import guarded
 
 #: a build under way in another process, until it is killed: it prints its directory and waits
 BUILD = ("import sys\n"
@@ -27,14 +28,15 @@ def test_a_killed_builds_directory_goes_at_the_next_build(tmp_path):
     other = subprocess.Popen([sys.executable, "-c", BUILD, str(synth / "ulx3s-25f")],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        running = other.stdout.readline().strip()
+        # the child starts Python and imports posdata: about a second on an idle machine
+        running = guarded(other.stdout.readline, 60, "the build child's directory line").strip()
         assert os.path.isdir(running), running
         mine = build_place.start(str(synth / "icebreaker"))
         assert os.path.isdir(running)  # its builder lives: left alone
         assert not older.exists()
     finally:
         other.kill()  # SIGKILL: it cannot clean up
-        other.wait()
+        guarded(other.wait, 60, "the killed build child")
     try:
         assert os.path.isdir(running)
         again = build_place.start(str(synth / "ulx3s-25f"))
