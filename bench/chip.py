@@ -43,7 +43,7 @@ from posdata.engine.rules.board import Board
 from posdata.engine.rules.perft import perft
 from posdata.engine.rules.positions import BY_NAME, STANDARD_POSITIONS
 from posdata.hdl.common.contract import PHASE_NAMES
-from posdata.sim.cli.clock import latest_fmax
+from posdata.sim.cli.clock import Gateware, clock_for
 from posdata.sim.drivers.targets import chip_default, make_chip
 from posdata.sim.runs.chip_projection import project
 
@@ -140,7 +140,8 @@ def main() -> int:
         many = many_engines(args, None)
         write_json(args.json, {"many_engines": many, "ok": many["ok"]})
         return 0 if many["ok"] else 1
-    mhz = args.mhz or latest_fmax(board="ulx3s-25f", perft_chip=True)
+    built = clock_for(Gateware("chip"), board="ulx3s-25f")
+    mhz = args.mhz or (built.mhz if built else None)
     depths = {k: d - args.quick for k, d in DEPTHS.items()}
     print("command: make bench-chip  (python bench/chip.py"
           + (" --quick" if args.quick else "") + ")")
@@ -226,20 +227,19 @@ def main() -> int:
 def many_engines(args, fish) -> dict:
     """The 85F's chip: a shared count's makespan, projected at its routed Fmax."""
     import json
-    import os
 
     from posdata.hdl.boards.synth_targets import default_engines
-    report_path = os.path.join("build", "synth", "ulx3s-85f", "report.json")
-    report = {}
-    if os.path.exists(report_path):
-        with open(report_path) as f:
-            report = json.load(f)
-    engines = args.engines or report.get("engines") or default_engines("ulx3s-85f")
-    mhz = args.mhz_85f or report.get("fmax_mhz")
+    from posdata.hdl.common.regular_files import read_regular
+    from posdata.sim.cli.clock import REPORT_LIMIT
+    engines = args.engines or default_engines("ulx3s-85f")
+    ran = Gateware("chip", engines=engines)
+    built = clock_for(ran, board="ulx3s-85f")
+    mhz = args.mhz_85f or (built.mhz if built else None)
+    report = json.loads(read_regular(built.report, REPORT_LIMIT)) if built else {}
     depth = 6 - args.quick
     print(f"\nULX3S-85F: {engines} engines, clock "
-          + (f"{mhz:g} MHz ({'--mhz-85f' if args.mhz_85f else report_path})" if mhz else
-             "unknown (run `posdata synth --board ulx3s-85f` or pass --mhz-85f)"), flush=True)
+          + ("--mhz-85f " + f"{mhz:g} MHz" if args.mhz_85f else built.describe() if built else
+             ran.no_clock() + " (--mhz-85f)"), flush=True)
     begun = time.perf_counter()
     chip = make_chip(args.target, engines)
     built = time.perf_counter() - begun

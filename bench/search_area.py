@@ -24,7 +24,7 @@ from amaranth.back import rtlil
 
 from posdata.hdl.boards.synth_targets import tool
 from posdata.hdl.search.search_thread import SearchThread
-from posdata.sim.cli.clock import latest_clock
+from posdata.sim.cli.clock import Gateware, clock_for
 
 CELLS = ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D")
 
@@ -79,7 +79,7 @@ def main(argv=None) -> int:
             print(f"{cell:<14} {u['used']:>6} / {u['available']:<6} "
                   f"{100 * u['used'] / u['available']:5.1f} %")
     fmax = statistics.median(fmaxes)
-    chip = latest_clock(board="ulx3s-25f", design="chip")
+    chip = clock_for(Gateware("chip"), board="ulx3s-25f")
     beside = (f"; the ULX3S-25F perft chip's: {chip.mhz:.2f} MHz ({fmax / chip.mhz:.2f}x)"
               if chip else "")
     what = f"median of {len(seeds)} seeds, " if len(seeds) > 1 else ""

@@ -32,7 +32,7 @@ import time
 
 from posdata.engine.rules.board import Board
 from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
-from posdata.sim.cli.clock import Clock, latest_clock
+from posdata.sim.cli.clock import Gateware, clock_for
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 
 from results import add_json_option, write_json
@@ -88,8 +88,7 @@ def main(argv=None) -> int:
     add_json_option(p)
     args = p.parse_args(argv)
     # the search board's clock, not the perft chip's: the thread routes slower
-    clock = (Clock(args.mhz) if args.mhz
-             else latest_clock(board="ulx3s-25f-search", design="search"))
+    clock = clock_for(Gateware("search"), args.mhz, board="ulx3s-25f-search")
     gnuchess = gnuchess_path()
     model = SearchModel()
     print(f"{'position':<10} {'nodes':>8} {'jobs':>6} {'chip nodes':>10} {'clocks':>10} "

@@ -1,8 +1,11 @@
 """The clock of projected hardware times: --mhz, or the Fmax of the newest complete synthesis
-report of a design that holds what ran. The perft chip's clocks go at the clock of a build with
-perft engines (not the iCEBreaker's, which holds the generator alone and closes timing higher);
-the generator's cycles at any build's, since every board holds the generator. A clock says where
-it came from (the report, its board, commit and build time), so no figure is quoted bare."""
+report of a build that holds what ran: the same design (the generator, the perft chip, the
+search thread), a variant of the same ROM geometry (the RTL differs only in memory contents),
+the same number of perft engines or search threads. Every board holds the generator; the perft
+chip's builds are those with its engines; the search board's, the thread. No such build: no
+time, and ``Gateware.synth_command`` says which ``posdata synth`` would make one. ``clock_for``
+is the one choice, for the CLI and the benches. A clock says where it came from (the report,
+its board, commit and build time), so no figure is quoted bare."""
 
 import glob
 import json
@@ -18,6 +21,74 @@ from .common import MHZ_RANGE, CliError
 DESIGNS = ("chip", "generator", "search")
 #: a synthesis report is a few kilobytes; anything far larger is not one
 REPORT_LIMIT = 1 << 20
+#: the designs each build's report names (hdl.boards.synth_targets, hdl.boards.synth)
+HOLDS = {"perft chip": {"chip", "generator"}, "generator": {"generator"},
+         "search thread": {"search"}}
+NAMES = {"chip": "the perft chip", "generator": "the move generator",
+         "search": "the search thread"}
+
+
+@dataclass(frozen=True)
+class Gateware:
+    """What ran, as far as a build's clock goes."""
+    design: str            #: DESIGNS
+    variant: str = "chess"  #: a variant's name: its ROM geometry must be the build's
+    engines: int = 1       #: the perft chip's engines
+    threads: int = 1       #: the search board's threads
+
+    def __post_init__(self):
+        if self.design not in DESIGNS:
+            raise ValueError(f"design is one of {DESIGNS}, not {self.design!r}")
+
+    def held_by(self, report: dict) -> bool:
+        """Whether the build of ``report`` (a synthesis report.json) holds what ran."""
+        if self.design not in HOLDS.get(report.get("design", "perft chip"), ()):
+            return False
+        if self.design == "chip" and report.get("engines") != self.engines:
+            return False
+        if self.design == "search" and report.get("threads", 1) != self.threads:
+            return False
+        built = report.get("variant", "chess")
+        return isinstance(built, str) and same_geometry(built, self.variant)
+
+    def describe(self) -> str:
+        """``the perft chip with 2 engines, makruk's ROM geometry``."""
+        what = NAMES[self.design]
+        if self.design == "chip" and self.engines != 1:
+            what += f" with {self.engines} engines"
+        if self.design == "search" and self.threads != 1:
+            what += f" with {self.threads} threads"
+        return what + ("" if same_geometry("chess", self.variant)
+                       else f", {self.variant}'s ROM geometry")
+
+    def synth_command(self) -> str:
+        """The ``posdata synth`` that builds it (one ULX3S-25F holds one engine or thread)."""
+        many = self.engines > 1 if self.design == "chip" else \
+            self.threads > 1 if self.design == "search" else False
+        words = ["posdata synth", "--board ulx3s-85f" if many else "--board ulx3s-25f"]
+        if self.design == "search":
+            words += ["--search"] + ([f"--threads {self.threads}"] if self.threads > 1 else [])
+        if self.design == "chip" and self.engines > 1:
+            words.append(f"--engines {self.engines}")
+        if self.variant != "chess":
+            words.append(f"--variant {self.variant}")
+        return " ".join(words)
+
+    def no_clock(self, build_dir: str = "build") -> str:
+        """The line in place of a time when no build holds what ran."""
+        return (f"none: no synthesis in {build_dir}/synth holds {self.describe()}; "
+                f"`{self.synth_command()}` makes one, or give --mhz")
+
+
+def same_geometry(a: str, b: str) -> bool:
+    """Two variants' gateware share a ROM geometry (unknown names do not)."""
+    if a == b:
+        return True
+    from posdata.hdl.image.variant import geometry_of
+    try:
+        return geometry_of(a) == geometry_of(b)
+    except (KeyError, ValueError):  # engine.rules.variants.VariantError is a ValueError
+        return False
 
 
 @dataclass(frozen=True)
@@ -42,12 +113,16 @@ class Clock:
                 "built": self.built}
 
 
-def latest_clock(build_dir: str = "build", board: str = "*",
-                 design: str = "generator") -> Clock | None:
-    """The clock of the newest complete synthesis report of ``board`` (a glob) under
-    ``build_dir`` whose build holds ``design`` (DESIGNS), if one exists."""
-    if design not in DESIGNS:
-        raise ValueError(f"design is one of {DESIGNS}, not {design!r}")
+def clock_for(ran: Gateware, mhz: float | None = None, build_dir: str = "build",
+              board: str = "*") -> Clock | None:
+    """The clock for projected hardware times of what ran: --mhz when given, else the Fmax of
+    the newest complete synthesis report of ``board`` (a glob) under ``build_dir`` whose build
+    holds it; None when there is none (``ran.no_clock()`` says so)."""
+    if mhz is not None:
+        if not MHZ_RANGE[0] <= mhz <= MHZ_RANGE[1]:  # also nan
+            raise CliError(f"--mhz must be between {MHZ_RANGE[0]:g} and {MHZ_RANGE[1]:g}, "
+                           f"not {mhz}")
+        return Clock(mhz)
     newest = None
     # `synth` writes report.json last, and only into a complete build: a build under way or
     # failed (in a directory of its own beside this one) has none here
@@ -56,14 +131,10 @@ def latest_clock(build_dir: str = "build", board: str = "*",
             report = json.loads(read_regular(path, REPORT_LIMIT))
             fmax = float(report["fmax_mhz"])
             mtime = os.path.getmtime(path)
+            held = ran.held_by(report)
         except (OSError, ValueError, KeyError, TypeError, RecursionError, AttributeError):
             continue
-        if not MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1]:  # a damaged report (nan, 0): no clock
-            continue
-        if design == "chip" and not report.get("engines"):
-            continue
-        # a search board's build holds neither the perft chip nor the move generator's board
-        if (design == "search") != (report.get("design") == "search thread"):
+        if not held or not MHZ_RANGE[0] <= fmax <= MHZ_RANGE[1]:  # damaged (nan, 0): no clock
             continue
         if newest is None or mtime > newest[0]:
             built = report.get("built") if isinstance(report.get("built"), str) else \
@@ -73,22 +144,3 @@ def latest_clock(build_dir: str = "build", board: str = "*",
             newest = (mtime, Clock(fmax, path, name if isinstance(name, str) else
                                    os.path.basename(os.path.dirname(path)), commit, built))
     return newest[1] if newest else None
-
-
-def latest_fmax(build_dir: str = "build", board: str = "*",
-                perft_chip: bool = False) -> float | None:
-    """Fmax (MHz) of the newest report of ``board`` (with ``perft_chip``: of a build with perft
-    engines), if one exists."""
-    clock = latest_clock(build_dir, board, "chip" if perft_chip else "generator")
-    return clock.mhz if clock else None
-
-
-def clock_mhz(mhz: float | None, design: str, build_dir: str = "build",
-              board: str = "*") -> Clock | None:
-    """The clock for projected hardware times of ``design``: --mhz when given, else the newest
-    report's of a build that holds it."""
-    if mhz is None:
-        return latest_clock(build_dir, board, design)
-    if not MHZ_RANGE[0] <= mhz <= MHZ_RANGE[1]:  # also nan
-        raise CliError(f"--mhz must be between {MHZ_RANGE[0]:g} and {MHZ_RANGE[1]:g}, not {mhz}")
-    return Clock(mhz)

@@ -4,7 +4,7 @@ sample positions with --variant), as one table."""
 from posdata.engine.rules.positions import STANDARD_POSITIONS, PerftPosition
 from posdata.engine.rules.variants import CHESS
 
-from .clock import clock_mhz
+from .clock import Gateware, clock_for
 from .common import (
     DEFAULT_DEPTH,
     CliError,
@@ -54,7 +54,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     count_mode(args)
-    clock = clock_mhz(args.mhz, "chip" if args.backend == "hw" else "generator")
+    ran = Gateware("chip" if args.backend == "hw" else "generator", args.variant.name)
+    clock = clock_for(ran, args.mhz)
     # -j 1 unless asked: Dask's start-up costs more than a small count (issue 30: 7.2 s
     # against 0.63 s for --backend gen --depth 2)
     jobs = args.jobs
@@ -72,12 +73,14 @@ def run(args) -> int:
     positions = STANDARD_POSITIONS if variant is CHESS else variant_positions(variant.name)
     rows = compare_table({p.name: args.depth for p in positions}, target, jobs,
                          clock, quiet=args.quiet, echo=not args.json, backend=args.backend,
-                         bulk=args.bulk, positions=positions, variant=variant.name)
+                         bulk=args.bulk, positions=positions, variant=variant.name,
+                         no_clock=ran.no_clock())
     if args.json:
         print_json({"depth": args.depth, "backend": args.backend, "sim": str(target),
                     "variant": variant.name, "mode": "bulk" if args.bulk else "plain",
                     "mhz": clock.mhz if clock else None,
-                    "clock": clock.as_dict() if clock else None, "positions": rows})
+                    "clock": clock.as_dict() if clock else None,
+                    **({} if clock else {"no_clock": ran.no_clock()}), "positions": rows})
     return 0 if all(r["match"] for r in rows) else 1
 
 

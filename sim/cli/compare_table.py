@@ -9,11 +9,14 @@ from .common import CliError, Progress
 
 def compare_table(depths: dict, sim, jobs: int, clock, quiet=False,
                   echo=True, backend: str = "hw", bulk: bool = False,
-                  positions=STANDARD_POSITIONS, variant: str = "chess") -> list[dict]:
+                  positions=STANDARD_POSITIONS, variant: str = "chess",
+                  no_clock: str = "none: no clock known; run `posdata synth` or pass --mhz"
+                  ) -> list[dict]:
     """Run the comparison for each named position of ``positions`` (default: the standard
     ones; those of ``variant``'s game) at its depth on ``sim`` (a sim.drivers.targets target or its
     name); print the table as it fills when ``echo``; hardware times at ``clock`` (a
-    sim.cli.clock.Clock, or None: no times). Returns one dict per position."""
+    sim.cli.clock.Clock, or None: no times, ``no_clock`` said instead). Returns one dict per
+    position."""
     from posdata.sim.drivers.fpga_board import BoardError
     from posdata.sim.drivers.targets import as_target, make_chip
     from posdata.sim.runs.chip_perft import run_chip_perft
@@ -76,10 +79,9 @@ def compare_table(depths: dict, sim, jobs: int, clock, quiet=False,
             if report.mismatch:
                 print(f"  MISMATCH {report.mismatch}")
     if echo:
-        at = clock.describe() if clock else "no clock known: run `posdata synth` or pass --mhz"
         what = "the chip's clocks for the whole count" if backend == "hw" else \
             "the generator's cycles alone"
-        print(f"hw time: {what} at {at}")
+        print(f"hw time: {what} at {clock.describe()}" if clock else f"hw time: {no_clock}")
         compiled = sum(r["compile_seconds"] for r in rows)
         if compiled:  # a board has no model to build
             print(f"host s: the counts alone; building or loading the model took "

@@ -105,13 +105,15 @@ def cycle_simulation() -> bool:
 def hardware_perft(mhz: float | None = None) -> bool:
     from posdata.hdl.boards.synth_targets import DEFAULT_BOARD
 
-    from .clock import clock_mhz
+    from .clock import Gateware, clock_for
     from .compare_table import compare_table
 
     print("== Hardware vs software perft: the perft chip (compiled CXXRTL model) counts each "
           "tree by itself, bulk")
-    clock = clock_mhz(mhz, "chip", BUILD_DIR, DEFAULT_BOARD)
-    rows = compare_table(DEMO_DEPTHS, "cxxrtl", 1, clock, backend="hw", bulk=True)
+    ran = Gateware("chip")
+    clock = clock_for(ran, mhz, BUILD_DIR, DEFAULT_BOARD)
+    rows = compare_table(DEMO_DEPTHS, "cxxrtl", 1, clock, backend="hw", bulk=True,
+                         no_clock=ran.no_clock(BUILD_DIR))
     return all(r["match"] for r in rows)
 
 

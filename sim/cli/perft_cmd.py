@@ -3,7 +3,7 @@ loop, or on the simulated perft chip, which counts by itself."""
 
 from posdata.hdl.common.contract import MAX_DEPTH
 
-from .clock import clock_mhz
+from .clock import Gateware, clock_for
 from .common import (
     DEFAULT_DEPTH,
     CliError,
@@ -58,8 +58,9 @@ def register(sub) -> None:
                         "(default: 1); on a mismatch each engine also counts alone, naming a "
                         "faulty one")
     add_mhz_arg(p, "clock for the hardware time, MHz (default: Fmax of the newest synthesis "
-                   "report under build/ of a build that holds what ran: the perft chip for hw "
-                   "and both, the generator for gen)")
+                   "report under build/ of a build that holds what ran: the perft chip with as "
+                   "many engines for hw and both, the generator for gen, of the variant's ROM "
+                   "geometry)")
     p.add_argument("--divide", action="store_true",
                    help="also print the count below each legal root move")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -89,7 +90,9 @@ def run(args) -> int:
     if args.check and args.backend != "gen":
         raise CliError("--check goes with --backend gen (both already compares)")
     board = load_board(args)
-    clock = clock_mhz(args.mhz, "chip" if args.backend in ("hw", "both") else "generator")
+    ran = Gateware("chip" if args.backend in ("hw", "both") else "generator",
+                   args.variant.name, engines=args.engines)
+    clock = clock_for(ran, args.mhz)
     mhz = clock.mhz if clock else None
     target = target_from_args(args, args.jobs,
                               "--backend gen, hw or both" if args.backend == "sw" else None,
@@ -126,6 +129,8 @@ def run(args) -> int:
         out["bulk"] = args.bulk
         if args.backend != "sw":
             out["clock"] = clock.as_dict() if clock else None
+            if clock is None:
+                out["no_clock"] = ran.no_clock()
         if args.divide:
             out["divide"] = report.divide
         print_json(out)
@@ -170,6 +175,8 @@ def run(args) -> int:
         what = "the chip's clocks" if args.backend in ("hw", "both") else \
             "the generator's cycles alone"
         print(f"hw time  {hw_clocks / (mhz * 1e6):.6f} s ({what}) at {clock.describe()}")
+    elif args.backend != "sw":
+        print(f"hw time  {ran.no_clock()}")
     if report.mismatch:
         print(f"MISMATCH {report.mismatch}")
         return 1

@@ -36,8 +36,6 @@ MAX_MOVETIME_MS = 24 * 3600 * 1000
 #: gateware generator (what ``--movegen hw`` was)
 BACKENDS = ("sw", "gen", "hw", "both")
 CHIP_BACKENDS = ("sw", "hw", "both")
-#: off a search board, the thread's times are projected at this board's perft chip build's clock
-CLOCK_BOARD = "ulx3s-25f"
 MAX_THREADS = 8  #: --threads: search threads of a chip (leaf searchers at once)
 
 
@@ -77,7 +75,7 @@ def register(sub) -> None:
     p.add_argument("--movegen", choices=("sw", "hw"), default=None,
                    help="deprecated: --movegen hw is --backend gen; sw the default")
     add_mhz_arg(p, "hw/both: clock for the hardware time, MHz (default: Fmax of the newest "
-                   "ULX3S-25F synthesis report under build/ with perft engines)")
+                   "search board build under build/ with as many threads)")
     add_target_args(p)
     add_json_arg(p)
     p.set_defaults(run=run)
@@ -236,12 +234,12 @@ def run_chip(args, backend: str) -> int:
         jobs = sum(getattr(m, "jobs", 0) for m in models)
         for m in models:
             m.close()
-    clock = None
-    if backend != "sw":
-        from .clock import clock_mhz
-        # on a search board, its build's clock; else a projection at the 25F perft chip's
-        clock = (clock_mhz(args.mhz, "search", board="*-search") if on_board
-                 else clock_mhz(args.mhz, "chip", board=CLOCK_BOARD))
+    clock = ran = None
+    if hw_cycles is not None:
+        from .clock import Gateware, clock_for
+        # at the clock of a search board's build with as many threads, on the board or not
+        ran = Gateware("search", threads=threads)
+        clock = clock_for(ran, args.mhz)
     mhz = clock.mhz if clock else None
     cpn = hw_cycles / hw_nodes if hw_nodes else None
     # the jobs' time on the thread: each one's load and start, then its search
@@ -269,6 +267,7 @@ def run_chip(args, backend: str) -> int:
             "hw_parallel_cycles": parallel if threads > 1 else hw_cycles,
             "clocks_per_node": round(cpn, 3) if cpn is not None else None, "mhz": mhz,
             "clock": clock.as_dict() if clock else None,
+            **({"no_clock": ran.no_clock()} if ran is not None and clock is None else {}),
             "hw_seconds": round(hw_seconds, 9) if hw_seconds is not None else None,
             "seconds": round(seconds, 6), "match": match, "difference": difference,
         })
@@ -289,6 +288,8 @@ def run_chip(args, backend: str) -> int:
               f"({hw_cycles / parallel:.2f}x fewer than one after another)")
     if hw_seconds is not None:
         print(f"hw time  {hw_seconds:.6f} s at {clock.describe()}")
+    elif ran is not None:
+        print(f"hw time  {ran.no_clock()}")
     if backend == "both":
         print("match    yes" if difference is None else f"MISMATCH: first differing node: "
               f"{difference}")

@@ -140,16 +140,20 @@ def test_moves_text(capsys):
     assert "e1g1 castle" in out
 
 
-def test_latest_fmax_of_a_perft_chip_skips_generator_only_reports(tmp_path):
+def test_the_chip_clock_skips_generator_only_reports(tmp_path):
     """bench-chip's default clock: the newest ULX3S report of a build with perft engines, not a
-    newer report of the generator alone (older builds had no engines)."""
+    newer report of the generator alone."""
     import json
     import os
 
-    from posdata.sim.cli.clock import latest_fmax
+    from posdata.sim.cli.clock import Gateware, clock_for
+
+    def latest_fmax(build_dir, perft_chip=False):
+        clock = clock_for(Gateware("chip" if perft_chip else "generator"), build_dir=build_dir)
+        return clock.mhz if clock else None
 
     for name, report, mtime in (("a", {"fmax_mhz": 90.81, "engines": 1}, 1_000),
-                                ("b", {"fmax_mhz": 98.54}, 2_000)):
+                                ("b", {"fmax_mhz": 98.54, "design": "generator"}, 2_000)):
         d = tmp_path / "synth" / name
         d.mkdir(parents=True)
         (d / "report.json").write_text(json.dumps(report))

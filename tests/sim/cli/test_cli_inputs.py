@@ -81,12 +81,12 @@ def test_a_good_clock_is_used(capsys):
 
 def test_a_damaged_report_gives_no_clock(tmp_path):
     """A report.json whose Fmax is nan, inf or 0 is no clock (not 'hw time nan s')."""
-    from posdata.sim.cli.clock import latest_fmax
+    from posdata.sim.cli.clock import Gateware, clock_for
     for i, fmax in enumerate(("NaN", "Infinity", "0", "-5")):
         d = tmp_path / "synth" / f"b{i}"
         d.mkdir(parents=True)
         (d / "report.json").write_text(f'{{"fmax_mhz": {fmax}}}')
-    assert latest_fmax(str(tmp_path)) is None
+    assert clock_for(Gateware("generator"), build_dir=str(tmp_path)) is None
 
 
 @pytest.mark.parametrize("counters, word", [

@@ -1,8 +1,10 @@
-"""Every projected hardware time is at the clock of a build that holds what ran: the perft chip's
-clocks at a build with perft engines (never the iCEBreaker's generator-only Fmax, however new),
-the generator's cycles at the newest build's; the JSON names the report (board, commit, build
-time) or --mhz. The demo's table is at the ULX3S-25F's clock, its own build's once it has one.
-The runs themselves are stubbed: only the clock is under test."""
+"""Every projected hardware time is at the clock of a build that holds what ran (issue 40 item 1):
+the perft chip's clocks at a build with as many perft engines (never the iCEBreaker's
+generator-only Fmax, however new), the generator's cycles at the newest build holding a generator,
+the search thread's at a search board's build with as many threads, each of the variant's ROM
+geometry; none of these, no time and the `posdata synth` that would make one. The JSON names the
+report (board, commit, build time) or --mhz. The demo's table is at the ULX3S-25F's clock, its
+own build's once it has one. The runs themselves are stubbed: only the clock is under test."""
 
 import json
 import os
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from posdata.sim.cli import main
-from posdata.sim.cli.clock import latest_clock
+from posdata.sim.cli.clock import Gateware, clock_for
 from posdata.sim.drivers.targets import Target
 from posdata.sim.runs.chip_perft import ChipReport
 from posdata.sim.views.perft_report import PerftReport
@@ -29,12 +31,18 @@ def plant(root, board: str, report: dict, mtime: int) -> str:
 
 @pytest.fixture
 def builds(tmp_path, monkeypatch):
-    """A ULX3S-25F perft chip build, then a newer iCEBreaker build of the generator alone."""
+    """A ULX3S-25F perft chip build, then a newer iCEBreaker build of the generator alone, then
+    a newer search board build of one thread."""
     monkeypatch.chdir(tmp_path)
     chip = plant(tmp_path, "ulx3s-25f", {"fmax_mhz": 90.81, "engines": 1, "commit": "abc123",
-                                         "built": "2026-01-02T03:04:05Z"}, 1_000)
-    gen = plant(tmp_path, "icebreaker", {"fmax_mhz": 41.97, "engines": 0}, 2_000)
-    return chip, gen
+                                         "built": "2026-01-02T03:04:05Z",
+                                         "design": "perft chip", "variant": "chess"}, 1_000)
+    gen = plant(tmp_path, "icebreaker", {"fmax_mhz": 41.97, "engines": 0,
+                                         "design": "generator"}, 2_000)
+    search = plant(tmp_path, "ulx3s-25f-search", {"fmax_mhz": 37.25, "engines": 0,
+                                                 "design": "search thread", "threads": 1,
+                                                 "variant": "chess"}, 3_000)
+    return chip, gen, search
 
 
 @pytest.fixture
@@ -87,9 +95,91 @@ def test_compare_takes_the_clock_of_what_ran(builds, capsys, monkeypatch, backen
 
 
 def test_only_a_chip_build_clocks_the_chip(tmp_path):
-    plant(tmp_path, "icebreaker", {"fmax_mhz": 41.97, "engines": 0}, 2_000)
-    assert latest_clock(str(tmp_path / "build"), design="chip") is None
-    assert latest_clock(str(tmp_path / "build"), design="generator").mhz == 41.97
+    plant(tmp_path, "icebreaker", {"fmax_mhz": 41.97, "engines": 0, "design": "generator"},
+          2_000)
+    build = str(tmp_path / "build")
+    assert clock_for(Gateware("chip"), build_dir=build) is None
+    assert clock_for(Gateware("generator"), build_dir=build).mhz == 41.97
+    assert clock_for(Gateware("search"), build_dir=build) is None
+
+
+@pytest.mark.parametrize("ran, mhz", [
+    (Gateware("chip"), 90.81),
+    (Gateware("chip", "chess960"), 90.81),  # Chess960's gateware is chess's
+    (Gateware("chip", engines=2), None),
+    (Gateware("chip", "amazon"), None),  # another ROM geometry
+    (Gateware("chip", "almost"), 90.81),  # the same geometry, other memory contents
+    (Gateware("generator"), 41.97),
+    (Gateware("generator", "grasshopper"), None),
+    (Gateware("search"), 37.25),
+    (Gateware("search", threads=2), None),
+])
+def test_which_build_holds_what_ran(builds, ran, mhz):
+    clock = clock_for(ran)
+    assert (clock.mhz if clock else None) == mhz
+
+
+@pytest.mark.parametrize("ran, command", [
+    (Gateware("chip", engines=2), "posdata synth --board ulx3s-85f --engines 2"),
+    (Gateware("chip", "makruk"), "posdata synth --board ulx3s-25f --variant makruk"),
+    (Gateware("search", threads=4), "posdata synth --board ulx3s-85f --search --threads 4"),
+    (Gateware("search"), "posdata synth --board ulx3s-25f --search"),
+    (Gateware("generator", "grasshopper"),
+     "posdata synth --board ulx3s-25f --variant grasshopper"),
+])
+def test_no_build_says_which_synth_makes_one(tmp_path, ran, command):
+    """The command named is one `posdata synth` takes (parsed, not run)."""
+    from posdata.sim.cli import build_parser
+    assert clock_for(ran, build_dir=str(tmp_path)) is None
+    line = ran.no_clock()
+    assert line.startswith("none: no synthesis in build/synth holds ") and f"`{command}`" in line
+    args = build_parser().parse_args(command.split()[1:])
+    assert args.command == "synth"
+
+
+@pytest.mark.parametrize("argv", [["--engines", "2"], ["--variant", "amazon"]])
+def test_a_chip_count_with_no_build_quotes_no_time(builds, stub_runs, capsys, argv):
+    assert main(["perft", "--depth", "1", "--backend", "hw", *argv]) == 0
+    out = capsys.readouterr().out
+    assert "hw time  none: no synthesis in build/synth holds the perft chip" in out
+    assert " s (the chip's clocks)" not in out
+    assert main(["perft", "--depth", "1", "--backend", "hw", "--json", *argv]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["clock"] is None and out.get("hw_seconds") is None
+    assert "posdata synth" in out["no_clock"]
+
+
+class FakeThread:
+    """The compiled search thread stood in for by the reference, 1,000 clocks a node."""
+
+    def __init__(self, *args, **kwargs):
+        from posdata.engine.search.host_search import ReferenceLeaf
+        self.leaf, self.jobs, self.load_clocks = ReferenceLeaf(), 0, 0
+
+    def search(self, *args, **kwargs):
+        import dataclasses
+        r = self.leaf.search(*args, **kwargs)
+        self.jobs += 1
+        return dataclasses.replace(r, clocks=1_000 * r.nodes)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("threads, mhz", [(1, 37.25), (2, None)])
+def test_the_search_thread_runs_at_a_search_builds_clock(builds, capsys, monkeypatch, threads,
+                                                        mhz):
+    """Not at the perft chip's clock (the thread routes slower), and with two threads at none:
+    no build holds two."""
+    monkeypatch.setattr("posdata.sim.drivers.search_cxxrtl.SearchModel", FakeThread)
+    argv = ["search", "--backend", "hw", "--depth", "2", "--threads", str(threads), "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mhz"] == mhz
+    if mhz is None:
+        assert out["hw_seconds"] is None and "with 2 threads" in out["no_clock"]
+    else:
+        assert out["clock"]["board"] == "ulx3s-25f-search" and out["hw_seconds"] > 0
 
 
 def demo_stubs(monkeypatch, build: bool):
@@ -140,12 +230,12 @@ def test_a_report_that_is_no_regular_file_is_passed_over_not_waited_on(builds, t
                                     "pad": " " * (2 << 20)}))
     os.utime(path, (3_000, 3_000))  # the newest
     found = []
-    worker = threading.Thread(target=lambda: found.append(latest_clock(design="chip")),
+    worker = threading.Thread(target=lambda: found.append(clock_for(Gateware("chip"))),
                               daemon=True)
     worker.start()
     worker.join(5)  # a refusal takes milliseconds: the guard is far above it
     if worker.is_alive():
         os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))  # let it go
         worker.join()
-        pytest.fail("latest_clock waited on a FIFO")
+        pytest.fail("clock_for waited on a FIFO")
     assert found[0].mhz == 90.81 and found[0].board == "ulx3s-25f"
