@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 
 from ..rules.defs import WHITE
+from ..rules.san import san, suffix
 from .book import Opening
 from .judge import BLACK_WINS, WHITE_WINS, Judge
-from .san import san, suffix
 from .spec import EngineSpec
 from .uci_client import EngineDied, EngineStalled, UciClient
 

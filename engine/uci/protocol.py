@@ -37,6 +37,7 @@ import threading
 from ..rules import movegen as reference_movegen
 from ..rules.board import Board
 from ..rules.capabilities import refusal
+from ..rules.diagram import diagram
 from ..rules.variants import BY_NAME, CHESS, VARIANTS, VariantError, get_variant
 from ..search.host_search import DEFAULT_CHIP_DEPTH, ReferenceLeaf
 from ..search.host_think import HostThinker
@@ -215,10 +216,13 @@ class UciEngine:
         pass
 
     def cmd_d(self, args) -> None:
+        """The board as Stockfish draws it, its FEN, hash and checkers (a debugging aid: not
+        UCI, which GUIs do not send)."""
         if self.searching():
             self.info_string("searching; the position is shown after the search")
         else:
-            self.info_string(f"fen {self.board.fen()}")
+            for line in diagram(self.board):
+                self.send(line)
 
     def cmd_ucinewgame(self, args) -> None:
         self.stop_search()

@@ -2,6 +2,7 @@
 generator or from the simulated gateware."""
 
 from posdata.engine.rules.movegen import bare_king_ended, gen
+from posdata.engine.rules.san import san_of_move
 
 from .common import (
     CliError,
@@ -29,11 +30,17 @@ def register(sub) -> None:
                         "(adds the cycle count)")
     # pysim by default: one generation needs no compiled model (nor a compiler)
     add_target_args(p, default="pysim")
+    p.add_argument("--san", action="store_true",
+                   help="also each move in standard algebraic notation, '-' for one that "
+                        "leaves the king in check (orthodox chess and Chess960; --json: san)")
     add_json_arg(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    if args.san and args.variant.name not in ("chess", "chess960"):
+        raise CliError(f"--san writes orthodox chess's notation; not with --variant "
+                       f"{args.variant.name}")
     board = load_board(args)
     cycles = None
     ended = board.data.bare_king and bare_king_ended(board)
@@ -57,6 +64,8 @@ def run(args) -> int:
         moves = board.moves(gen)
     if args.json:
         out = {"fen": board.fen(), "moves": [board.uci(m) for m in moves]}
+        if args.san:
+            out["san"] = [san_of_move(board, m) for m in moves]
         if cycles is not None:
             out["cycles"] = cycles
             out["target"] = str(target)
@@ -73,5 +82,6 @@ def run(args) -> int:
     if cycles is not None:
         print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move, on {target})")
     for i, m in enumerate(moves):
-        print(f"{i + 1:4d}  {describe(board, m)}")
+        san = f"{san_of_move(board, m) or '-':<8} " if args.san else ""
+        print(f"{i + 1:4d}  {san}{describe(board, m)}")
     return 0

@@ -5,6 +5,7 @@ the reference (``sw``), the compiled search thread (``hw``) or the thread held t
 
 import time
 
+from posdata.engine.rules.san import numbered, san_line
 from posdata.engine.search.host_search import DEFAULT_CHIP_DEPTH
 from posdata.engine.search.leaf_search import MAX_JOB_DEPTH
 from posdata.engine.search.searcher import (
@@ -34,6 +35,8 @@ from .target_args import add_target_args, target_from_args
 MAX_MOVETIME_MS = 24 * 3600 * 1000
 #: the chip's search: the host's search over a leaf searcher; ``gen``: the TSCP search over the
 #: gateware generator (what ``--movegen hw`` was)
+#: the variants whose moves --san writes (engine.rules.san: orthodox pieces and castling)
+SAN_VARIANTS = ("chess", "chess960")
 BACKENDS = ("sw", "gen", "hw", "both")
 CHIP_BACKENDS = ("sw", "hw", "both")
 MAX_THREADS = 8  #: --threads: search threads of a chip (leaf searchers at once)
@@ -76,6 +79,9 @@ def register(sub) -> None:
                    help="deprecated: --movegen hw is --backend gen; sw the default")
     add_mhz_arg(p, "hw/both: clock for the hardware time, MHz (default: Fmax of the newest "
                    "search board build under build/ with as many threads)")
+    p.add_argument("--san", action="store_true",
+                   help="print the PV in standard algebraic notation with move numbers "
+                        "(orthodox chess and Chess960; --json adds pv_san); bestmove stays UCI")
     add_target_args(p)
     add_json_arg(p)
     p.set_defaults(run=run)
@@ -89,7 +95,19 @@ def _backend(args) -> str | None:
     return args.backend if args.backend is not None else alias
 
 
+def check_san(args) -> None:
+    if args.san and args.variant.name not in SAN_VARIANTS:
+        raise CliError(f"--san writes orthodox chess's notation; not with --variant "
+                       f"{args.variant.name}")
+
+
+def pv_text(board, pv: list[int], san: bool) -> str:
+    """The PV as printed: UCI moves, or with --san numbered SAN."""
+    return numbered(board, pv) if san else pv_uci(pv, board)
+
+
 def run(args) -> int:
+    check_san(args)
     backend = _backend(args)
     if backend in CHIP_BACKENDS:
         return run_chip(args, backend)
@@ -122,7 +140,9 @@ def run(args) -> int:
             "target": (args.target or args.target_default) if backend == "gen" else None,
             "bestmove": board.uci(result.best_move) if result.best_move is not None else None,
             "score": _score_json(result.score), "depth": result.depth,
-            "pv": [board.uci(m) for m in result.pv], "nodes": result.nodes,
+            "pv": [board.uci(m) for m in result.pv],
+            **({"pv_san": san_line(board, result.pv)} if args.san else {}),
+            "nodes": result.nodes,
             "seconds": round(result.seconds, 6), "stopped": result.stopped,
             "iterations": [{"depth": it.depth, "seldepth": it.seldepth,
                             "score": _score_json(it.score), "nodes": it.nodes,
@@ -143,7 +163,7 @@ def run(args) -> int:
                   f"{'nodes/s':>8}  pv")
         nps = it.nodes / it.seconds if it.seconds > 0 else 0
         print(f"{it.depth:>5} {it.seldepth:>8} {uci_score(it.score):>10} {it.nodes:>10} "
-              f"{it.seconds:>8.2f} {nps:>8.0f}  {pv_uci(it.pv, board)}", flush=True)
+              f"{it.seconds:>8.2f} {nps:>8.0f}  {pv_text(board, it.pv, args.san)}", flush=True)
 
     result = searcher.think(board, limits, show)
     if result.best_move is None:
@@ -262,7 +282,8 @@ def run_chip(args, backend: str) -> int:
             "fen": fen, "backend": backend, "depth": args.depth, "chip_depth": chip_depth,
             "threads": threads,
             "score": _score_json(score), "bestmove": line[0] if best is not None else None,
-            "pv": line, "nodes": nodes, "hw_nodes": hw_nodes, "hw_cycles": hw_cycles,
+            "pv": line, **({"pv_san": san_line(board, pv)} if args.san else {}),
+            "nodes": nodes, "hw_nodes": hw_nodes, "hw_cycles": hw_cycles,
             "hw_load_cycles": load_cycles,
             "hw_parallel_cycles": parallel if threads > 1 else hw_cycles,
             "clocks_per_node": round(cpn, 3) if cpn is not None else None, "mhz": mhz,
@@ -278,7 +299,7 @@ def run_chip(args, backend: str) -> int:
           + (f", {threads} threads" if threads > 1 else ""))
     print(f"score    {uci_score(score)}")
     print(f"nodes    {nodes} ({seconds:.2f} s)")
-    print(f"pv       {' '.join(line)}")
+    print(f"pv       {pv_text(board, pv, args.san)}")
     if hw_nodes is not None:
         print(f"chip     {hw_nodes} nodes, {hw_cycles} clocks, {cpn:.2f} clocks per node; "
               f"{load_cycles} clocks loading and starting the jobs" if cpn is not None

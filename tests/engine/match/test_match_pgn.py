@@ -1,4 +1,4 @@
-"""The match's SAN and PGN (engine.match.san, engine.match.pgn) against python-chess: the SAN of
+"""The match's SAN and PGN (engine.rules.san, engine.match.pgn) against python-chess: the SAN of
 every legal move of random and crafted positions, and whole games written as PGN, read back by
 chess.pgn: moves, tags, comments and result."""
 
@@ -11,7 +11,7 @@ from posdata.engine.match.book import Opening
 from posdata.engine.match.game import GameRecord, record_move
 from posdata.engine.match.judge import Judge
 from posdata.engine.match.pgn import LINE, game_pgn, match_pgn, tag
-from posdata.engine.match.san import san, suffix
+from posdata.engine.rules.san import san, suffix
 from posdata.engine.rules.board import Board
 
 chess = pytest.importorskip("chess")

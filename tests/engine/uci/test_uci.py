@@ -263,7 +263,7 @@ def test_searchmoves(uci):
 
 def fen_of(uci) -> str:
     uci.send("d")
-    return uci.expect("info string fen ").removeprefix("info string fen ")
+    return uci.expect("Fen: ").removeprefix("Fen: ")
 
 
 def test_position_moves(uci):

@@ -145,7 +145,7 @@ def test_a_thousand_ply_game_and_over_long_lines():
     lines = out.lines
     assert lines[:2] == [f"info string a line of more than {MAX_LINE_BYTES} bytes; ignored"] * 2
     assert lines[2] == "readyok"
-    fens = [ln.removeprefix("info string fen ") for ln in lines if ln.startswith("info string fen")]
+    fens = [ln.removeprefix("Fen: ") for ln in lines if ln.startswith("Fen: ")]
     assert len(fens) == 1 and chess.Board(fens[0]).fen() == board.fen()
     # The end of input may have stopped the search: still one legal move of the game's end.
     best = [ln for ln in lines if ln.startswith("bestmove")]

@@ -96,7 +96,7 @@ class Engine:
     def fen(self) -> str:
         assert self.engine.wait(timeout=GUARD_S)  # a hang guard
         self.say("d")
-        return self.expect("info string fen ")[0].removeprefix("info string fen ")
+        return self.expect("Fen: ")[0].removeprefix("Fen: ")
 
     def close(self, failures_expected: bool = False) -> None:
         """Stop the worker; it must end, and (unless expected) no internal error was reported."""

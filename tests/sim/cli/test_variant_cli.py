@@ -104,6 +104,11 @@ class Engine:
     def lines(self):
         return self.out.getvalue().splitlines()
 
+    def fen(self) -> str:
+        """The position's FEN, from ``d``'s drawing (its newest ``Fen:`` line)."""
+        self.say("d")
+        return [ln for ln in self.lines if ln.startswith("Fen: ")][-1].removeprefix("Fen: ")
+
 
 def test_uci_offers_the_variant_options():
     e = Engine()
@@ -117,9 +122,9 @@ def test_uci_offers_the_variant_options():
 @pytest.mark.parametrize("name", ["amazon", "almost", "chigorin", "nightrider"])
 def test_uci_variant_plays_legal_moves(name):
     e = Engine()
-    e.say(f"setoption name UCI_Variant value {name}", "position startpos moves e2e4", "d")
+    e.say(f"setoption name UCI_Variant value {name}", "position startpos moves e2e4")
     fen = pyffish.get_fen(name, pyffish.start_fen(name), ["e2e4"])
-    assert e.lines[-1].split(" ", 3)[3].split()[:3] == fen.split()[:3]
+    assert e.fen().split()[:3] == fen.split()[:3]
     e.say("go depth 2")
     assert e.bestmove() in pyffish.legal_moves(name, fen, [])
     e.engine.stop_search()
@@ -131,12 +136,12 @@ def test_uci_chess960_notation_and_fen():
           "go depth 1 searchmoves g1h1")
     assert e.bestmove() == "g1h1"
     e.engine.stop_search()
-    e.say("position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1 moves e1b1", "d")
-    assert e.lines[-1] == "info string fen 1r2k1r1/8/8/8/8/8/8/2KR2R1 b kq - 1 1"
+    e.say("position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1 moves e1b1")
+    assert e.fen() == "1r2k1r1/8/8/8/8/8/8/2KR2R1 b kq - 1 1"
     # off again: orthodox chess, castling as the king's move
     e.say("setoption name UCI_Chess960 value false",
-          "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1", "d")
-    assert e.lines[-1] == "info string fen r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+          "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1")
+    assert e.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
 
 
 @pytest.mark.parametrize("line, word", [

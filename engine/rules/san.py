@@ -1,5 +1,5 @@
-"""Standard algebraic notation (SAN) of orthodox chess, written from the engine's board, for the
-match's PGN.
+"""Standard algebraic notation (SAN) of orthodox chess and Chess960, written from the engine's
+board: the match's PGN, ``posdata search --san`` and ``posdata moves --san``.
 
 A move is its piece's letter (none for a pawn), the from-square's file, rank or both when another
 piece of that kind could also go to the square (file first, as PGN's export format asks), ``x``
@@ -7,8 +7,8 @@ for a capture (a pawn's from-file before it), the to-square, ``=Q`` for a promot
 or ``#`` for check or mate; castling is ``O-O`` or ``O-O-O``.
 """
 
-from ..rules.board import Board
-from ..rules.defs import CASTLE, EMPTY, EP, PAWN, SQUARE_NAMES
+from .board import Board
+from .defs import CASTLE, EMPTY, EP, PAWN, SQUARE_NAMES
 
 LETTERS = ".PNBRQK"  #: a piece code's SAN letter
 
@@ -44,3 +44,38 @@ def suffix(board: Board, legal: list[int]) -> str:
     if not board.in_check():
         return ""
     return "+" if legal else "#"
+
+
+def san_line(board: Board, moves: list[int]) -> list[str]:
+    """A line of legal moves from ``board`` in SAN with check suffixes (the board is left as it
+    was)."""
+    out = []
+    for m in moves:
+        text = san(board, m, board.legal_moves())
+        board.makemove(m)
+        out.append(text + suffix(board, board.legal_moves()))
+    for _ in moves:
+        board.takeback()
+    return out
+
+
+def san_of_move(board: Board, m: int) -> str | None:
+    """One move of ``board`` in SAN with its check suffix; None when it is not legal."""
+    legal = board.legal_moves()
+    return san_line(board, [m])[0] if m in legal else None
+
+
+def numbered(board: Board, moves: list[int]) -> str:
+    """A line in SAN with move numbers, as PGN and GUIs print a PV: ``12. Nf3 Nc6 13. O-O``, or
+    ``12... Nc6 13. O-O`` from a position with black to move."""
+    number = int(board.fen().split()[5])
+    black = board.side != 0
+    words = [f"{number}..."] if black and moves else []
+    for text in san_line(board, moves):
+        if not black:
+            words.append(f"{number}.")
+        else:
+            number += 1
+        words.append(text)
+        black = not black
+    return " ".join(words)
