@@ -11,8 +11,8 @@ from posdata.engine.match.book import Opening
 from posdata.engine.match.game import GameRecord, record_move
 from posdata.engine.match.judge import Judge
 from posdata.engine.match.pgn import LINE, game_pgn, match_pgn, tag
-from posdata.engine.rules.san import san, suffix
 from posdata.engine.rules.board import Board
+from posdata.engine.rules.san import san, suffix
 
 chess = pytest.importorskip("chess")
 pytest.importorskip("chess.pgn")  # chess.pgn, below
