@@ -10,7 +10,7 @@ from posdata.engine.rules.diagram import checkers, diagram
 from posdata.engine.rules.perft import tree_fens
 from posdata.engine.rules.positions import STANDARD_POSITIONS
 
-#: every 25th node of the standard positions' perft(3) trees, and positions with one and two checkers
+#: every 25th node of the standard positions' perft(3) trees; positions with one and two checkers
 FENS = sorted({f for p in STANDARD_POSITIONS for f in tree_fens(p.fen, 3)})[::25] + [
     "4k3/8/8/8/1b6/8/8/4K2r w - - 0 1",         # a bishop and a rook
     "4k3/8/8/8/8/3n4/8/4K3 w - - 0 1",          # a knight
