@@ -77,3 +77,13 @@ def test_bad_suite_is_one_line(tmp_path, capsys, text, message):
     status = main(["perft", "--epd", str(path)])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and f"{path}: {message}" in err, err
+
+
+def test_the_shipped_suite_holds_the_published_counts():
+    """bench/data/perft.epd, the README's suite, says what engine/rules/positions.py says (both
+    copied from the Chess Programming Wiki: a typo in either shows here)."""
+    from posdata.sim.runs.perft_suite import parse_suite
+    from tests.scripts import REPO
+    entries = parse_suite((REPO / "bench" / "data" / "perft.epd").read_text())
+    assert [(e.fen, tuple(c for _, c in sorted(e.counts.items()))) for e in entries] == \
+        [(p.fen, p.counts) for p in STANDARD_POSITIONS]
