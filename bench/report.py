@@ -86,7 +86,8 @@ def headlines(runs: dict) -> list[tuple[str, str, str, str]]:
         lambda r: f"{mega(r['many_engines']['leaves_per_s'])} leaves/s at "
                   f"{r['many_engines']['mhz']:g} MHz "
                   f"({r['many_engines']['clocks_per_leaf']:.4f} clocks per leaf)")
-    add("search, eight positions, software and hardware generator", "search-hw",
+    add("TSCP search, eight positions, on the reference walk and on the move generator",
+        "search-hw",
         "make bench-search", lambda r: search_figure(runs.get("search"), r))
     if runs.get("play"):
         add("playing strength: the chip's search against the software search", "play",
@@ -127,14 +128,14 @@ def chip_figure(r: dict) -> str:
 def search_figure(sw_run: dict | None, hw: dict) -> str:
     """Both generators' speed and the signature they must share."""
     if sw_run is None:
-        return (f"depth {hw['depth']}: {thousands(hw['nps'])} nodes/s (hw); "
+        return (f"depth {hw['depth']}: {thousands(hw['nps'])} nodes/s (the generator); "
                 f"signature {hw['signature']}")
     sw = sw_run["results"]
     if sw["signature"] != hw["signature"] or sw["depth"] != hw["depth"]:
-        return (f"signatures differ: sw {sw['signature']} (depth {sw['depth']}), hw "
-                f"{hw['signature']} (depth {hw['depth']})")
-    return (f"depth {hw['depth']}: {thousands(sw['nps'])} nodes/s (sw), {thousands(hw['nps'])} "
-            f"(hw); signature {hw['signature']} on both")
+        return (f"signatures differ: the reference walk {sw['signature']} (depth "
+                f"{sw['depth']}), the generator {hw['signature']} (depth {hw['depth']})")
+    return (f"depth {hw['depth']}: {thousands(sw['nps'])} nodes/s (the reference walk), "
+            f"{thousands(hw['nps'])} (the generator); signature {hw['signature']} on both")
 
 
 def readme_block(data: dict) -> str:

@@ -137,7 +137,7 @@ CAPABILITIES = (
                "the host's plies over the search thread or its reference: search --backend "
                "sw, hw or both, UCI Backend sw or hw", _orthodox_only()),
     Capability("search-gen", "the search on the gateware generator",
-               "search --backend gen, UCI Backend gen (MoveGen hw)",
+               "search --backend gen, UCI Backend gen",
                _orthodox_only("the search drives the generator built for chess")),
     Capability("ecp5", "an ECP5 board's perft chip",
                "posdata synth --variant on an ECP5 board", _ecp5),

@@ -14,16 +14,17 @@ bytes that are not UTF-8 are replaced.
 
 Supported: uci, isready, ucinewgame, position startpos|fen ... [moves ...], go (depth, movetime,
 wtime/btime/winc/binc/movestogo, nodes, mate, infinite, ponder, searchmoves, perft), stop,
-ponderhit, quit, setoption, debug and register (accepted, ignored), and ``d`` (not UCI: prints
-the current FEN as an info string, for people typing at the engine).
+ponderhit, quit, setoption, debug and register (accepted, ignored), and ``d`` (not UCI: draws
+the board, its FEN, hash and checkers as Stockfish does, for people typing at the engine).
 
 Options: Backend (``tscp``: the TSCP-style search, engine.search.searcher; ``gen``: the same on the
 gateware generator; ``sw``: the host's search over the chip's search as the reference runs it,
 engine.search.host_think; ``hw``: the same over the search thread, where the engine was given one),
-ChipDepth (the plies below which ``sw``/``hw`` hand a node to the leaf searcher), MoveGen (the
-older spelling of tscp/gen: one of the generators the engine was given), UCI_Variant (a combo of the
-variants of ``engine.rules.variants``, Fairy-Stockfish's names accepted too: ``fischerandom`` is
-``chess960``) and UCI_Chess960 (a check, as Fairy-Stockfish offers them). With UCI_Chess960 on,
+ChipDepth (the plies below which ``sw``/``hw`` hand a node to the leaf searcher), UCI_Variant (a
+combo of the variants of ``engine.rules.variants``, Fairy-Stockfish's names accepted too:
+``fischerandom`` is ``chess960``) and UCI_Chess960 (a check, as Fairy-Stockfish offers them).
+MoveGen, the older name of Backend tscp (sw) and gen (hw), is no longer offered; setting it
+still works and says so. With UCI_Chess960 on,
 chess is played as Chess960 (Shredder-FEN or X-FEN castling rights), and castling is written as
 the king taking its own rook (``e1h1``) in every variant; the chess960 variant always writes it
 so. A generator or Backend that cannot play a variant (engine.rules.capabilities: the search on the
@@ -202,8 +203,6 @@ class UciEngine:
                   f"{' '.join('var ' + n for n in self.backends())}")
         self.send(f"option name ChipDepth type spin default {DEFAULT_CHIP_DEPTH} min 0 "
                   f"max {MAX_JOB_DEPTH}")
-        self.send(f"option name MoveGen type combo default {next(iter(self.movegens))} "
-                  f"{' '.join('var ' + n for n in self.movegens)}")
         self.send(f"option name UCI_Variant type combo default {CHESS.name} "
                   f"{' '.join('var ' + n for n in VARIANT_CHOICES)}")
         self.send("option name UCI_Chess960 type check default false")
@@ -239,13 +238,20 @@ class UciEngine:
             name, value = " ".join(rest[:k]), " ".join(rest[k + 1:])
         else:
             name, value = " ".join(rest), ""
-        setter = {"movegen": self._set_movegen, "uci_variant": self._set_variant,
+        setter = {"movegen": self._set_movegen_older, "uci_variant": self._set_variant,
                   "uci_chess960": self._set_chess960, "backend": self._set_backend,
                   "chipdepth": self._set_chip_depth}.get(name.lower())
         if setter is None:
             self.info_string(f"setoption: no option named {shown(name, 60)}")
             return
         setter(value.strip())
+
+    def _set_movegen_older(self, value: str) -> None:
+        """MoveGen, the older name of Backend tscp and gen: no longer offered, still obeyed,
+        with a word on what to say instead."""
+        self.info_string("setoption: MoveGen is the older name of Backend (MoveGen sw is "
+                         "Backend tscp, MoveGen hw is Backend gen, the move generator)")
+        self._set_movegen(value)
 
     def _set_movegen(self, value: str) -> None:
         value = value.lower()
@@ -254,18 +260,19 @@ class UciEngine:
                              f"not {shown(value)}")
             return
         self.stop_search()
+        backend = "gen" if value == "hw" else "tscp"
         try:
             movegen = self.movegens[value]()
         except MoveGenUnavailable as e:
-            self.info_string(f"{e}; MoveGen stays {self.movegen_name}")
+            self.info_string(f"{e}; Backend stays {self.backend}")
             return
         refused = variant_refusal(movegen, self.variant)
         if refused:
-            self.info_string(f"MoveGen {value} does not play {self.variant.name}: {refused}; "
-                             f"MoveGen stays {self.movegen_name}")
+            self.info_string(f"Backend {backend} does not play {self.variant.name}: {refused}; "
+                             f"Backend stays {self.backend}")
             return
         self.movegen, self.movegen_name = movegen, value
-        self.backend = "gen" if value == "hw" else "tscp"
+        self.backend = backend
 
     # --- the chip's search -----------------------------------------------------------------
 
@@ -330,7 +337,7 @@ class UciEngine:
         self.variant_choice, self.chess960 = choice, chess960
         refused = variant_refusal(self.movegen, self.variant)
         if refused:
-            refused = f"MoveGen {self.movegen_name} does not play {self.variant.name}: {refused}"
+            refused = f"Backend {self.backend} does not play {self.variant.name}: {refused}"
         elif self.backend in self.leaves:
             refused = refusal(self.variant, "search",
                               f"Backend {self.backend} (the chip's search)")

@@ -155,7 +155,8 @@ def run(args) -> int:
         print(f"variant  {board.variant.name}")
     print(f"fen      {fen}")
     ran_on = f" on {args.target or args.target_default}" if backend == "gen" else ""
-    print(f"movegen  {movegen_name}{ran_on}")
+    print("movegen  " + ("the move generator (gateware)" if backend == "gen"
+                         else "the reference walk (software)") + ran_on)
 
     def show(it):
         if it.depth == 1:

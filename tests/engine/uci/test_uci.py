@@ -128,7 +128,8 @@ def test_handshake(uci):
     uci.expect("uciok")
     assert "id name posdata" in uci.log
     assert any(line.startswith("id author ") for line in uci.log)
-    assert "option name MoveGen type combo default sw var sw" in uci.log
+    assert "option name Backend type combo default tscp var tscp var sw" in uci.log
+    assert not any("MoveGen" in line for line in uci.log)  # the older name: not offered
     uci.ready()
 
 
@@ -137,7 +138,8 @@ def test_posdata_uci_offers_the_gateware():
     try:
         uci.send("uci")
         uci.expect("uciok")
-        assert "option name MoveGen type combo default sw var sw var hw" in uci.log
+        assert any(line.startswith("option name Backend type combo default tscp var tscp "
+                                   "var gen ") for line in uci.log), uci.log
     finally:
         uci.close()
 
@@ -357,13 +359,15 @@ def test_malformed_go_is_reported(uci):
 
 
 def test_setoption_movegen(uci):
+    """MoveGen, no longer offered, still works and names Backend."""
     uci.send("setoption name MoveGen value sw")
+    assert "MoveGen is the older name of Backend" in uci.expect("info string")
     uci.ready()
-    assert not any(line.startswith("info string") for line in uci.log)
     uci.send("setoption name MoveGen value fpga")
+    uci.expect("info string setoption: MoveGen is the older name")
     assert "must be one of sw, not 'fpga'" in uci.expect("info string")
     uci.send("setoption name MoveGen value hw")  # the bare engine has no gateware generator
-    assert "must be one of sw, not 'hw'" in uci.expect("info string")
+    assert "must be one of sw, not 'hw'" in uci.expect("info string setoption: MoveGen must")
     uci.send("go depth 1")
     uci.expect("bestmove")
 
@@ -463,7 +467,7 @@ def test_python_chess_self_play_on_a_clock(popen_engine):
 
 
 def test_python_chess_analyse_and_configure(popen_engine):
-    popen_engine.configure({"MoveGen": "sw"})
+    popen_engine.configure({"Backend": "tscp"})
     info = popen_engine.analyse(chess.Board("k7/8/2K5/8/8/8/8/7R w - - 0 1"),
                                 chess.engine.Limit(depth=3))
     assert info["score"].relative == chess.engine.Mate(2)
