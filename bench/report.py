@@ -13,6 +13,7 @@ import json
 import os
 import sys
 
+import charts
 from posdata.engine.match import elo
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -89,6 +90,16 @@ def headlines(runs: dict) -> list[tuple[str, str, str, str]]:
     add("TSCP search, eight positions, on the reference walk and on the move generator",
         "search-hw",
         "make bench-search", lambda r: search_figure(runs.get("search"), r))
+    add("the search thread: the host's search of the bench positions, depth 4, chip depth 2",
+        "search-chip", "make bench-search",
+        lambda r: f"{r['clocks_per_node']:.2f} clocks per node; "
+                  + (f"{r['mhz'] / r['with_load']:.2f} M nodes/s per thread at {r['mhz']:g} MHz"
+                     if r.get("mhz") else "no search board build to project at"))
+    add("ULX3S-25F: the search thread behind its UART front end", "synth-search",
+        "make measurements",
+        lambda r: f"Fmax {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g}; "
+                  f"{percent_of(r['utilization'], 'LUT4 (TRELLIS_COMB)')} LUT4, "
+                  f"{percent_of(r['utilization'], 'DP16KD (EBR)')} DP16KD")
     if runs.get("play"):
         add("playing strength: the chip's search against the software search", "play",
             "make bench-play", play_figure)
@@ -138,6 +149,12 @@ def search_figure(sw_run: dict | None, hw: dict) -> str:
             f"{thousands(hw['nps'])} (the generator); signature {hw['signature']} on both")
 
 
+def headline_table(data: dict) -> str:
+    """The headline figures' table alone."""
+    block = readme_block(data)
+    return block[block.index("| what |"):block.index("\n\n", block.index("| what |"))]
+
+
 def readme_block(data: dict) -> str:
     """The README's marked block: the headline figures, each with its command."""
     runs = data["runs"]
@@ -148,6 +165,9 @@ def readme_block(data: dict) -> str:
         if run and run.get("carried"):
             when += " (long run)"
         lines.append(f"| {what} | {figure} | `{command}` | {when} |")
+    shown = [name for name in charts.available(runs) if name in charts.README_CHARTS]
+    if shown:
+        lines += [""] + [f"![{name[:-4]}](docs/{charts.CHARTS}/{name})" for name in shown]
     lines += ["", END]
     return "\n".join(lines)
 
@@ -565,8 +585,12 @@ def markdown(data: dict) -> str:
            "with uncommitted changes) and the date. The benches ran with `--json FILE`, which "
            "only writes what they print. Absolute speeds drift on a shared machine: the ratios "
            "are against a peer measured in the same run.", "",
-           "## Headline figures", "", readme_block(data).split("\n", 2)[2].rsplit("\n", 2)[0],
-           "", "## The quick set (`make measurements`)", ""]
+           "## Headline figures", "", headline_table(data), ""]
+    drawn = charts.available(runs)
+    if drawn:
+        out += ["## Charts", "", "Drawn by bench/charts.py from the same JSON (matplotlib, "
+                "SVG).", ""] + [f"![{name[:-4]}]({charts.CHARTS}/{name})" for name in drawn] + [""]
+    out += ["## The quick set (`make measurements`)", ""]
     long_ids = data.get("long", [])
     for run_id in SECTIONS:
         if run_id in runs and run_id not in long_ids:
@@ -599,6 +623,7 @@ def write_whole(path: str, text: str) -> None:
 def render(data_path: str = DATA, markdown_path: str = MARKDOWN,
            readme_path: str = README) -> None:
     data = load(data_path)
+    charts.draw(data["runs"], os.path.dirname(markdown_path))
     write_whole(markdown_path, markdown(data))
     with open(readme_path) as f:
         readme = f.read()

@@ -8,10 +8,17 @@ BENCH = REPO / "bench"
 
 
 def load_script(path: Path, name: str | None = None):
-    """The script at ``path`` as a module (named ``<stem>_under_test``, or ``name``)."""
+    """The script at ``path`` as a module (named ``<stem>_under_test``, or ``name``), its folder
+    first on the path while it loads, as when Python runs it (its neighbours import by bare
+    name)."""
+    import sys
     spec = importlib.util.spec_from_file_location(name or f"{path.stem}_under_test", path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
     return module
 
 
