@@ -25,12 +25,10 @@ from posdata.hdl.common.contract import (
 )
 
 from ..models.cxxrtl import build_library
-from ..models.library import load_model
+from .compiled_model import CompiledModel, i32, pointer, u32, u64, vp
 from .interface import Generation, MoveOverflowError, WatchdogError
 
 CHUNK = 1 << 20  #: clocks per call into the native loop (progress is reported between calls)
-ENTRY_POINTS = tuple(f"posdata_chip_{name}" for name in (
-    "create", "destroy", "threads", "load", "start", "run", "phases", "abort", "castling", "list"))
 
 
 def check_engine(engine: int | None, engines: int) -> None:
@@ -72,12 +70,24 @@ def chip_params(engines: int = 1, layout: str | None = None, variant: str = "che
     return params
 
 
-class ChipModel:
+class ChipModel(CompiledModel):
     """``perft(board, depth)`` on the compiled chip. ``engines`` as in hdl.chip.perft_chip;
     ``variant`` (an engine.rules.variants name) what it plays. The model is CXXRTL's; a subclass
     (sim.drivers.chip_verilator) loads another simulator's library with the same entry points."""
 
-    MODEL = "the compiled perft chip"  #: in messages
+    MODEL = "the compiled perft chip"
+    PREFIX = "posdata_chip_"
+    SIGNATURES = {
+        "posdata_chip_threads": ([], u32),
+        "posdata_chip_load": ([vp, ctypes.c_char_p, u32], None),
+        "posdata_chip_start": ([vp, u32, u32, u32, u32], None),
+        "posdata_chip_run": ([vp, u64, pointer(u64), pointer(u64), pointer(u32)], i32),
+        "posdata_chip_phases": ([vp, pointer(u64)], None),
+        "posdata_chip_abort": ([vp], None),
+        "posdata_chip_castling": ([vp, u64, u32], None),
+        "posdata_chip_list": ([vp, u32, pointer(u32), i32, u64, pointer(u64)], i32),
+    }
+    CONTRACT = True
 
     @staticmethod
     def build(verbose: bool, params: dict) -> str:
@@ -89,41 +99,9 @@ class ChipModel:
         self.engines = engines
         self.variant = variant if isinstance(variant, str) else variant.name
         params = chip_params(engines, layout, self.variant)
-        self.lib = load_model(library or self.build(verbose, params), self.MODEL, ENTRY_POINTS,
-                              contract=True)
-        lib = self.lib
-        u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
-        lib.posdata_chip_create.restype = vp
-        lib.posdata_chip_destroy.argtypes = [vp]
-        lib.posdata_chip_threads.restype = u32
-        lib.posdata_chip_load.argtypes = [vp, ctypes.c_char_p, u32]
-        lib.posdata_chip_start.argtypes = [vp, u32, u32, u32, u32]
-        lib.posdata_chip_run.argtypes = [vp, u64, ctypes.POINTER(u64), ctypes.POINTER(u64),
-                                         ctypes.POINTER(u32)]
-        lib.posdata_chip_run.restype = ctypes.c_int32
-        lib.posdata_chip_phases.argtypes = [vp, ctypes.POINTER(u64)]
-        lib.posdata_chip_abort.argtypes = [vp]
-        lib.posdata_chip_castling.argtypes = [vp, u64, u32]
-        lib.posdata_chip_list.argtypes = [vp, u32, ctypes.POINTER(u32), ctypes.c_int32, u64,
-                                          ctypes.POINTER(u64)]
-        lib.posdata_chip_list.restype = ctypes.c_int32
+        super().__init__(library or self.build(verbose, params))
         self._moves = (u32 * MAX_MOVES)()
-        self.threads = lib.posdata_chip_threads()
-        self.handle = lib.posdata_chip_create()
-
-    def close(self) -> None:
-        if getattr(self, "handle", None):
-            self.lib.posdata_chip_destroy(self.handle)
-            self.handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
+        self.threads = self.lib.posdata_chip_threads()
 
     def _load(self, board) -> None:
         self.lib.posdata_chip_load(self.handle, square_codes(board), position_word(board))

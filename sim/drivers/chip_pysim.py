@@ -2,22 +2,17 @@
 compiled model (sim.drivers.chip_cxxrtl), with the same interface; slow (about a thousand clocks per
 second), so for small counts, fault injection and waveforms (``vcd``).
 
-One simulation lives as long as the object: each call hands the testbench a request and advances
-the simulation until the answer is there, so the design is elaborated once."""
-
-from collections import deque
-
-from amaranth.sim import Simulator
+One simulation lives as long as the object (sim.drivers.pysim_runner), so the design is elaborated
+once."""
 
 from posdata.hdl.common.contract import PHASE_NAMES, SQUARES, default_split, position_word
 
 from .chip_cxxrtl import ChipCount, check_engine, pack_castling
 from .interface import Generation, WatchdogError
+from .pysim_runner import PysimRunner
 
-CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis
 
-
-class ChipSimulation:
+class ChipSimulation(PysimRunner):
     """``perft`` and ``list_moves`` as sim.drivers.chip_cxxrtl.ChipModel's; ``dut`` (tests: fault
     injection) simulates another instance of hdl.chip.perft_chip.PerftChip."""
 
@@ -25,54 +20,12 @@ class ChipSimulation:
                  gtkw: str | None = None, variant: str = "chess"):
         from posdata.hdl.chip.perft_chip import PerftChip
         self.variant = variant if isinstance(variant, str) else variant.name
-        self.dut = dut if dut is not None else PerftChip(engines, variant=self.variant)
-        self.engines = self.dut.engines
-        self.threads = len(self.dut.phases)
-        self._requests: deque = deque()
-        self._answer = None
-        self.sim = Simulator(self.dut)
-        self.sim.add_clock(CLOCK_PERIOD)
-        self.sim.add_testbench(self._bench)
-        self._vcd = None
-        if vcd:
-            d = self.dut
-            traces = [d.count.start, d.busy, d.count.depth, d.leaves, d.clocks, d.overflow,
-                      *d.phases]
-            self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
-            self._vcd.__enter__()
-
-    def close(self) -> None:
-        if self._vcd is not None:
-            self._vcd.__exit__(None, None, None)
-            self._vcd = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _ask(self, request):
-        self._requests.append(request)
-        self._answer = None
-        while self._answer is None:
-            self.sim.advance()
-        answer, self._answer = self._answer, None
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-
-    async def _bench(self, ctx):
-        while True:
-            if not self._requests:
-                await ctx.tick()
-                continue
-            work, board, args = self._requests.popleft()
-            try:
-                await self._load(ctx, board)
-                self._answer = await work(ctx, *args)
-            except WatchdogError as e:
-                self._answer = e
+        dut = dut if dut is not None else PerftChip(engines, variant=self.variant)
+        self.engines = dut.engines
+        self.threads = len(dut.phases)
+        traces = [dut.count.start, dut.busy, dut.count.depth, dut.leaves, dut.clocks,
+                  dut.overflow, *dut.phases]
+        super().__init__(dut, vcd or None, gtkw, traces)
 
     async def _load(self, ctx, board):
         dut = self.dut
@@ -96,10 +49,11 @@ class ChipSimulation:
         if split is None:
             split = default_split(depth)
         check_engine(engine, self.engines)
-        return self._ask((self._perft, board, (depth, bulk, split, progress, watchdog, engine)))
+        return self.ask(self._perft, board, depth, bulk, split, progress, watchdog, engine)
 
-    async def _perft(self, ctx, depth, bulk, split, progress, watchdog, engine):
+    async def _perft(self, ctx, board, depth, bulk, split, progress, watchdog, engine):
         dut = self.dut
+        await self._load(ctx, board)
         ctx.set(dut.solo, int(engine is not None))
         ctx.set(dut.solo_engine, engine or 0)
         ctx.set(dut.count.depth, depth)
@@ -129,10 +83,11 @@ class ChipSimulation:
                          depth, bulk, split, [dict(zip(PHASE_NAMES, row)) for row in counts])
 
     def list_moves(self, board, legal: bool = True, watchdog: int = 100_000) -> Generation:
-        return self._ask((self._list, board, (legal, watchdog)))
+        return self.ask(self._list, board, legal, watchdog)
 
-    async def _list(self, ctx, legal, watchdog):
+    async def _list(self, ctx, board, legal, watchdog):
         dut = self.dut
+        await self._load(ctx, board)
         listing = dut.listing
         ctx.set(listing.start, 1)
         ctx.set(listing.legal, int(legal))

@@ -18,18 +18,17 @@ from collections import deque
 
 from posdata.hdl.link.protocol import FRAME_TIMEOUT_BYTES, SELF_TEST_DEPTH, UART_FRAME_BITS
 
-from ..models.library import build_model, load_model
+from ..models.library import build_model
 from ..models.toolchain import ToolchainError
+from .compiled_model import CompiledModel, i32, pointer, u32, u64, vp
 from .fpga_board import BoardError, ProtocolError
 
 CLOCK_HZ = 100e6          #: the nominal clock (its value only scales simulated time)
 CLOCK_PERIOD = 1 / CLOCK_HZ
 NAME = "the simulated board"
-ENTRY_POINTS = tuple(f"posdata_board_{name}" for name in (
-    "create", "destroy", "clocks", "send", "run", "probe"))
 
 
-class CompiledBoard:
+class CompiledBoard(CompiledModel):
     """The board's compiled model: ``UartFrontEnd(divisor, engines=, self_test_depth=)`` with
     its default frame time-out. A new model starts at power-up, so its self-test runs first.
     ``simulator``: ``cxxrtl`` or ``verilator`` (the same bytes at the same clocks); by default
@@ -40,6 +39,15 @@ class CompiledBoard:
     name = NAME
     just_reset = True
     poll_interval = 2e-4  #: 20,000 clocks between STATUS polls
+    MODEL = f"the compiled model of {NAME}"
+    PREFIX = "posdata_board_"
+    SIGNATURES = {
+        "posdata_board_clocks": ([vp], u64),
+        "posdata_board_send": ([vp, ctypes.c_char_p, u32], None),
+        "posdata_board_run": ([vp, u64, u32, u64, ctypes.c_char_p, u32], i32),
+        "posdata_board_probe": ([vp] + [pointer(u32)] * 3, None),
+    }
+    CONTRACT = True
 
     def __init__(self, divisor: int = 4, *, engines: int = 1,
                  self_test_depth: int | None = SELF_TEST_DEPTH, watchdog: int = 50_000,
@@ -57,20 +65,9 @@ class CompiledBoard:
             simulator = model_default("board")
         self.simulator = simulator  #: the simulator that built the model (unless ``library``)
         try:  # a transport's errors are BoardErrors: the board's callers report those
-            self.lib = load_model(library or build_model(simulator, design, params, verbose),
-                                  f"the compiled model of {NAME}", ENTRY_POINTS, contract=True)
+            super().__init__(library or build_model(simulator, design, params, verbose))
         except ToolchainError as e:
             raise BoardError(str(e)) from None
-        lib = self.lib
-        u32, u64, vp = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
-        lib.posdata_board_create.restype = vp
-        lib.posdata_board_destroy.argtypes = [vp]
-        lib.posdata_board_clocks.argtypes = [vp]
-        lib.posdata_board_clocks.restype = u64
-        lib.posdata_board_send.argtypes = [vp, ctypes.c_char_p, u32]
-        lib.posdata_board_run.argtypes = [vp, u64, u32, u64, ctypes.c_char_p, u32]
-        lib.posdata_board_run.restype = ctypes.c_int32
-        lib.posdata_board_probe.argtypes = [vp] + [ctypes.POINTER(u32)] * 3
         self.divisor = divisor
         self.watchdog = watchdog
         self.limit = f"{watchdog} idle clock cycles"
@@ -78,15 +75,6 @@ class CompiledBoard:
         self.frame_timeout_s = self.frame_timeout * CLOCK_PERIOD
         self._buffer = ctypes.create_string_buffer(1 << 16)
         self._received = bytearray()
-        self.handle = lib.posdata_board_create()
-
-    def close(self) -> None:
-        if getattr(self, "handle", None):
-            self.lib.posdata_board_destroy(self.handle)
-            self.handle = None
-
-    def __del__(self):
-        self.close()
 
     @property
     def cycle(self) -> int:

@@ -9,7 +9,7 @@ from posdata.hdl.common.contract import DEFAULT_LAYOUT, castling_word
 from posdata.hdl.image.variant import hardware_name
 
 from ..models.cxxrtl import build_library
-from ..models.library import load_model
+from .compiled_model import CompiledModel, i32, pointer, u32, u64, vp
 from .interface import (
     Generation,
     MoveOverflowError,
@@ -31,15 +31,19 @@ def model_params(layout: str | None = None, variant: str = "chess") -> dict | No
     return params or None
 
 
-class CxxrtlGenerator:
+class CxxrtlGenerator(CompiledModel):
     """Same interface as PysimGenerator: ``generate(board) -> Generation``. ``capacity`` is the
     size of the move buffer (tests make it small to see an overflow); ``variant`` (an
     engine.rules.variants name) the tables the model is built with (one model per table set:
     Chess960 runs on chess's)."""
 
-    MODEL = "the compiled (CXXRTL) move generator"  #: in messages
-    ENTRY_POINTS = ("posdata_create", "posdata_destroy", "posdata_clocks", "posdata_spin",
-                    "posdata_generate")
+    MODEL = "the compiled (CXXRTL) move generator"
+    SIGNATURES = {
+        "posdata_clocks": ([vp], u64),
+        "posdata_spin": ([vp, u64], u64),
+        "posdata_generate": ([vp, ctypes.c_char_p, i32, u32, u32, u64, u32, u32, pointer(u32),
+                              i32, i32, pointer(u32)], i32),
+    }
 
     def __init__(self, watchdog: int = 20_000, library: str | None = None, verbose=True,
                  capacity: int = MAX_MOVES, layout: str | None = None, variant: str = "chess"):
@@ -47,39 +51,12 @@ class CxxrtlGenerator:
         if library is None:
             library = build_library(verbose=verbose, params=model_params(layout, variant))
         self.watchdog = watchdog
-        self.lib = load_model(library, self.MODEL, self.ENTRY_POINTS)
-        lib = self.lib
-        lib.posdata_create.restype = ctypes.c_void_p
-        lib.posdata_destroy.argtypes = [ctypes.c_void_p]
-        lib.posdata_clocks.argtypes = [ctypes.c_void_p]
-        lib.posdata_clocks.restype = ctypes.c_uint64
-        lib.posdata_spin.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
-        lib.posdata_spin.restype = ctypes.c_uint64
-        u32 = ctypes.c_uint32
-        lib.posdata_generate.argtypes = [
-            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int32, u32, u32, ctypes.c_uint64, u32,
-            u32, ctypes.POINTER(u32), ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(u32)]
-        lib.posdata_generate.restype = ctypes.c_int32
-        self.handle = lib.posdata_create()
+        super().__init__(library)
         self.shadow = ShadowBoard()
         self.capacity = capacity
         self._moves = (u32 * capacity)()
         self._cycles = u32()
         self._castles, self._castling = None, 0
-
-    def close(self) -> None:
-        if getattr(self, "handle", None):  # also when __init__ failed half way
-            self.lib.posdata_destroy(self.handle)
-            self.handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
     @property
     def clocks(self) -> int:

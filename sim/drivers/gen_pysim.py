@@ -2,10 +2,6 @@
 file). One ``generate(board)`` call loads what changed, starts the generator and collects the
 moves and the cycle count, clock by clock."""
 
-from collections import deque
-
-from amaranth.sim import Simulator
-
 from posdata.hdl.gen.movegen import MoveGenerator
 from posdata.hdl.image.variant import hardware_name
 
@@ -18,8 +14,7 @@ from .interface import (
     castling_input,
     position_inputs,
 )
-
-CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for the VCD's time axis (in fs: Amaranth's unit)
+from .pysim_runner import CLOCK_PERIOD, PysimRunner
 
 VCD_TAIL_CLOCKS = 20
 
@@ -35,7 +30,7 @@ GTKW_GROUPS = [
 ]
 
 
-class PysimGenerator:
+class PysimGenerator(PysimRunner):
     """``ready`` is an optional callable ``ready(cycle) -> bool`` for backpressure tests;
     ``watchdog`` bounds the cycles of one generation (a stuck FSM fails instead of hanging);
     ``variant`` (an engine.rules.variants name) picks the tables the gateware is built with."""
@@ -45,74 +40,36 @@ class PysimGenerator:
         if dut is None:
             options = {"layout": layout} if layout else {}
             dut = MoveGenerator(variant=hardware_name(variant), **options)
-        self.dut = dut
         self.check_variant = VariantCheck(variant)
         self.ready = ready
         self.trace = trace
         self.watchdog = watchdog
         self.shadow = ShadowBoard()
-        self._requests: deque = deque()
-        self._result = None
-        self.sim = Simulator(self.dut)
-        self.sim.add_clock(CLOCK_PERIOD)
-        self.sim.add_testbench(self._bench)
-        self._vcd = None
-        if vcd is not None:
-            d = self.dut
-            traces = [d.wr_en, d.wr_sq, d.wr_color, d.wr_piece, d.side, d.castle, d.ep_valid,
-                      d.ep_sq, d.start, d.busy, d.walking, d.stepping, d.walk_from, d.moves.valid,
-                      d.moves.ready, d.moves.payload, d.done, d.cycles]
-            # our own save file, written from the finished VCD (sim.views.gtkw: zoom, markers,
-            # names)
-            self._vcd = self.sim.write_vcd(vcd, None, traces=traces)
-            self._vcd.__enter__()
+        d = dut
+        traces = [d.wr_en, d.wr_sq, d.wr_color, d.wr_piece, d.side, d.castle, d.ep_valid,
+                  d.ep_sq, d.start, d.busy, d.walking, d.stepping, d.walk_from, d.moves.valid,
+                  d.moves.ready, d.moves.payload, d.done, d.cycles]
+        # Amaranth's save file is not wanted: close writes ours from the finished VCD
+        # (sim.views.gtkw: zoom, markers, names)
+        super().__init__(dut, vcd, None, traces)
         self._vcd_path, self._gtkw = vcd, gtkw
 
     def close(self) -> None:
-        if self._vcd is not None:
-            # idle clocks after done: GTKWave resets a view that would pass the dump's end
-            for _ in range(2 * VCD_TAIL_CLOCKS):
-                self.sim.advance()
-            self._vcd.__exit__(None, None, None)
-            self._vcd = None
-            if self._gtkw:
-                from ..views.gtkw import write_gtkw
-                write_gtkw(self._vcd_path, self._gtkw, GTKW_GROUPS, "start", "done",
-                           round(CLOCK_PERIOD * 1e15))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        # idle clocks after done: GTKWave resets a view that would pass the dump's end
+        if super().close(tail_clocks=VCD_TAIL_CLOCKS) and self._gtkw:
+            from ..views.gtkw import write_gtkw
+            write_gtkw(self._vcd_path, self._gtkw, GTKW_GROUPS, "start", "done",
+                       round(CLOCK_PERIOD * 1e15))
 
     def generate(self, board) -> Generation:
         self.check_variant(board)
         writes = self.shadow.diff(board)
         inputs = position_inputs(board)
         inputs["castling"] = castling_input(board)
-        self._requests.append((writes, inputs))
-        self._result = None
-        while self._result is None:
-            self.sim.advance()
-        result, self._result = self._result, None
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        return self.ask(self._one_generation, writes, inputs)
 
-    async def _bench(self, ctx):
+    async def _one_generation(self, ctx, writes, inputs) -> Generation:
         dut = self.dut
-        while True:
-            if not self._requests:
-                await ctx.tick()
-                continue
-            writes, inputs = self._requests.popleft()
-            try:
-                self._result = await self._one_generation(ctx, dut, writes, inputs)
-            except WatchdogError as e:
-                self._result = e
-
-    async def _one_generation(self, ctx, dut, writes, inputs) -> Generation:
         await write_squares(ctx, dut, writes)
         await start(ctx, dut, inputs, ready=1 if self.ready is None else int(self.ready(0)))
         trace = [] if self.trace else None

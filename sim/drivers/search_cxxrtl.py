@@ -16,18 +16,17 @@ from posdata.engine.search.searcher import SearchStopped
 from posdata.hdl.common.contract import COLOR_BITS, square_codes
 from posdata.hdl.search.search_thread import STATES
 
-from ..models.library import build_model, load_model
+from ..models.library import build_model
+from .compiled_model import CompiledModel, i32, pointer, u32, u64, vp
 from .interface import WatchdogError
 from .search_job import history_hashes, job_word, past_word
 
 CHUNK = 1 << 20  #: clocks per call into the native loop
 #: ... while ``interrupt`` is set: tens of milliseconds between looks at it
 INTERRUPTIBLE_CHUNK = 1 << 15
-ENTRY_POINTS = tuple(f"posdata_search_{name}" for name in (
-    "create", "destroy", "load", "history", "start", "run", "phases", "load_clocks", "abort"))
 
 
-class SearchModel:
+class SearchModel(CompiledModel):
     """Jobs on the compiled search thread. ``phases`` sums each job's clocks per state of the
     thread's control (``STATES``) since the model was made; ``load_clocks`` the clocks its
     ``jobs`` took to load and start (a result's ``clocks`` count from the start to the result).
@@ -36,48 +35,31 @@ class SearchModel:
     ``simulator``: ``cxxrtl`` or ``verilator``, by default sim.drivers.targets' choice (unless
     ``library`` is given: a model already built)."""
 
+    MODEL = "the compiled search thread"
+    PREFIX = "posdata_search_"
+    SIGNATURES = {
+        "posdata_search_load": ([vp, ctypes.c_char_p, u32], None),
+        "posdata_search_history": ([vp, pointer(u64), u32], None),
+        "posdata_search_start": ([vp, u64, u64], None),
+        "posdata_search_run": ([vp, u64, pointer(u64)], i32),
+        "posdata_search_phases": ([vp, pointer(u64)], None),
+        "posdata_search_load_clocks": ([vp], u64),
+        "posdata_search_abort": ([vp, u64], u64),
+    }
+
     def __init__(self, library: str | None = None, verbose: bool = True,
                  simulator: str | None = None):
         if simulator is None:
             from .targets import model_default
             simulator = model_default("search")
         self.simulator = simulator
-        self.lib = lib = load_model(library or build_model(simulator, "search", None, verbose),
-                                    "the compiled search thread", ENTRY_POINTS)
-        vp, u64 = ctypes.c_void_p, ctypes.c_uint64
-        lib.posdata_search_create.restype = vp
-        lib.posdata_search_destroy.argtypes = [vp]
-        lib.posdata_search_load.argtypes = [vp, ctypes.c_char_p, ctypes.c_uint32]
-        lib.posdata_search_history.argtypes = [vp, ctypes.POINTER(u64), ctypes.c_uint32]
-        lib.posdata_search_start.argtypes = [vp, u64, u64]
-        lib.posdata_search_run.argtypes = [vp, u64, ctypes.POINTER(u64)]
-        lib.posdata_search_run.restype = ctypes.c_int32
-        lib.posdata_search_phases.argtypes = [vp, ctypes.POINTER(u64)]
-        lib.posdata_search_load_clocks.argtypes = [vp]
-        lib.posdata_search_load_clocks.restype = u64
-        lib.posdata_search_abort.argtypes = [vp, u64]
-        lib.posdata_search_abort.restype = u64
+        super().__init__(library or build_model(simulator, "search", None, verbose))
         self.load_clocks = 0  #: the jobs' loads and starts, clocks counted by the model
         self.jobs = 0
         self.phases = Counter()
         self._phases = (u64 * len(STATES))()
         self.interrupt = None
-        self.handle = lib.posdata_search_create()
         self._out = (u64 * 6)()
-
-    def close(self) -> None:
-        if getattr(self, "handle", None):
-            self.lib.posdata_search_destroy(self.handle)
-            self.handle = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
                extensions: int = 0, watchdog: int = 1 << 32) -> LeafResult:

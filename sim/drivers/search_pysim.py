@@ -1,21 +1,17 @@
 """The search thread (hdl.search.search_thread) in Amaranth's simulator: a
 ``host_search.LeafSearcher`` like sim.drivers.search_cxxrtl.SearchModel, slow (a few thousand
 clocks a second) but elaborated in seconds, so a faulty thread (fault injection) runs without a
-compile. One simulation lives as long as the object: each job is handed to the testbench and the
-simulation advanced until its result is out, so the design is elaborated once."""
-
-from collections import deque
-
-from amaranth.sim import Simulator
+compile. One simulation lives as long as the object (sim.drivers.pysim_runner), so the design is
+elaborated once."""
 
 from posdata.engine.rules.defs import EMPTY, NO_PIECE
 from posdata.engine.search.leaf_search import LeafResult, check_job
 
 from .interface import WatchdogError
+from .pysim_runner import PysimRunner
 from .search_job import history_hashes, job_values, past_values
 
-CLOCK_PERIOD = 10e-9  # nominal 100 MHz, only for a VCD's time axis
-SETTLE_CLOCKS = 3     #: between the last square written and the start, as the compiled model
+SETTLE_CLOCKS = 3  #: between the last square written and the start, as the compiled model
 
 
 async def load_position(ctx, dut, board) -> None:
@@ -47,40 +43,20 @@ async def start_job(ctx, dut, board, alpha: int, beta: int, depth: int, ply: int
     ctx.set(dut.start, 0)
 
 
-class SearchSimulation:
+class SearchSimulation(PysimRunner):
     """``search`` as SearchModel's; ``dut`` (tests: fault injection) simulates another
     instance of hdl.search.search_thread.SearchThread, elaborated here."""
 
+    refusals = (WatchdogError, ValueError)  # a refused job is the thread's answer too
+
     def __init__(self, dut=None):
         from posdata.hdl.search.search_thread import SearchThread
-        self.dut = dut if dut is not None else SearchThread()
-        self._requests: deque = deque()
-        self._answer = None
-        self.sim = Simulator(self.dut)
-        self.sim.add_clock(CLOCK_PERIOD)
-        self.sim.add_testbench(self._bench)
+        super().__init__(dut if dut is not None else SearchThread())
 
     def search(self, board, alpha: int, beta: int, depth: int, ply: int = 0,
                extensions: int = 0, watchdog: int = 2_000_000) -> LeafResult:
         check_job(board, alpha, beta, depth, ply, extensions)
-        self._requests.append((board, alpha, beta, depth, ply, extensions, watchdog))
-        self._answer = None
-        while self._answer is None:
-            self.sim.advance()
-        answer, self._answer = self._answer, None
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-
-    async def _bench(self, ctx):
-        while True:
-            if not self._requests:
-                await ctx.tick()
-                continue
-            try:
-                self._answer = await self._job(ctx, *self._requests.popleft())
-            except (WatchdogError, ValueError) as e:
-                self._answer = e
+        return self.ask(self._job, board, alpha, beta, depth, ply, extensions, watchdog)
 
     async def _job(self, ctx, board, alpha, beta, depth, ply, extensions, watchdog):
         dut = self.dut
