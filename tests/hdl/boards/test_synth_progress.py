@@ -3,6 +3,7 @@ as the build reaches them, and on a terminal each one's elapsed time; nothing of
 or in a log. The tools are test_synth_place's stand-in, each taking a second."""
 
 import io
+import re
 import sys
 
 import pytest
@@ -80,3 +81,72 @@ def test_the_ticker_on_a_terminal_only():
         with Ticker(quiet=quiet, stream=stream) as ticker:
             ticker.step("compiling")
         assert stream.getvalue() == ""
+
+
+#: the stand-in as YoWASP's first run and nextpnr behave: a banner on stderr from every tool, and
+#: nextpnr writing its log (--log posdata.tim) as it places and routes
+BANNER = 'echo "Preparing to run stand-in. This might take a while..." >&2\n'
+PLACED = ("Info:     at iteration #$i, type ALL: wirelen solved = 1, spread = 2, "
+          "legal = ${i}000; time = 0.1s")
+ROUTED = "Info:       1000 |      160        839 |  160   839 |     63889|       1.36       1.36|"
+CHATTY_TOOL = TOOL.replace('case "$1" in', BANNER + 'case "$1" in').replace("  --quiet)\n", f"""\
+  --quiet)
+      for i in 1 2 3; do
+          echo "{PLACED}" >> posdata.tim
+          sleep 0.4
+      done
+      echo "{ROUTED}" >> posdata.tim
+      sleep 0.4
+""")
+
+
+@pytest.fixture
+def chatty_tools(tmp_path, monkeypatch):
+    assert CHATTY_TOOL != TOOL
+    return install_stand_in(tmp_path, monkeypatch, CHATTY_TOOL)
+
+
+def test_the_tools_chatter_goes_to_a_log_and_their_progress_to_the_line(chatty_tools, capfd):
+    """Issue 40 item 3: nothing of the tools on the terminal; nextpnr's iterations and the arcs
+    its router has left as the build's status."""
+    statuses = []
+    result = synthesize("icebreaker", build_dir=str(chatty_tools / "build"),
+                        status=statuses.append)
+    out, err = capfd.readouterr()
+    assert "Preparing to run" not in out + err
+    log = (chatty_tools / "build" / "synth" / "icebreaker" / "posdata.tools.log").read_text()
+    assert log.count("Preparing to run stand-in") == 3  # Yosys, nextpnr, the packer
+    assert "placing, iteration 1, wire length 1,000" in statuses
+    assert statuses[-1] == "routing, 63,889 arcs left" and result.report["fmax_mhz"] == 55.5
+
+
+def test_verbose_streams_the_tools(chatty_tools, capfd):
+    synthesize("icebreaker", build_dir=str(chatty_tools / "build"), verbose=True)
+    assert "Preparing to run stand-in" in capfd.readouterr().err
+
+
+def test_a_failed_build_names_the_log_and_its_last_words(chatty_tools, monkeypatch):
+    from posdata.hdl.boards.synth import SynthError
+    monkeypatch.setenv("FAIL", "--quiet")
+    with pytest.raises(SynthError) as e:
+        synthesize("icebreaker", build_dir=str(chatty_tools / "build"))
+    text = str(e.value)
+    assert "\n" not in text and "posdata.tools.log" in text
+    assert "its last words: Preparing to run stand-in" in text
+
+
+def test_synth_shows_nextpnr_on_the_line_and_now_and_then_off_it(chatty_tools, monkeypatch):
+    from posdata.sim.cli import synth_cmd
+    monkeypatch.setattr(synth_cmd, "print_report", lambda report: None)
+    for stream in (Terminal(), io.StringIO()):
+        monkeypatch.setattr(sys, "stderr", stream)
+        monkeypatch.setattr(synth_cmd, "STATUS_EVERY_S", 0)
+        assert main(["synth", "--board", "icebreaker", "--build-dir",
+                     str(chatty_tools / "build")]) == 0
+        err = stream.getvalue()
+        if isinstance(stream, Terminal):
+            assert "nextpnr: place and route ... 0 s: placing, iteration 1" in err, err
+        else:
+            assert re.search(r"\.\.\. nextpnr: place and route, \d+ s: routing, 63,889 arcs "
+                             r"left\n", err), err
+            assert "\r" not in err
