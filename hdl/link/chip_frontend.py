@@ -116,7 +116,7 @@ class UartFrontEnd(CommandShell):
     tx : Out(1)
         Serial data to the host (idle high).
     busy : Out(1)
-        The chip is counting or listing (for an LED).
+        The chip is counting or listing, a clock later (for an LED).
     self_test : Out(2)
         The power-up self-test's verdict, a ``SelfTest`` value.
     """

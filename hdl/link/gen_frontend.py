@@ -51,7 +51,7 @@ class GeneratorFrontEnd(CommandShell):
     tx : Out(1)
         Serial data to the host (idle high).
     busy : Out(1)
-        The generator is listing (for an LED).
+        The generator is listing, a clock later (for an LED).
     self_test : Out(2)
         Always ``SelfTest.NONE`` (the same ports as ``hdl.link.chip_frontend.UartFrontEnd``, so the
         compiled board's line model drives either).

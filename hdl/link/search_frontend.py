@@ -76,7 +76,7 @@ class SearchFrontEnd(CommandShell):
     rx : In(1); tx : Out(1)
         Serial data from and to the host (idle high).
     busy : Out(1)
-        A job runs (for an LED).
+        A job runs, a clock later (for an LED).
     """
 
     rx: In(1, init=1)
