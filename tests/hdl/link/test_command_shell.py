@@ -10,6 +10,7 @@ import pytest
 from amaranth.sim import Simulator
 
 from posdata.hdl.link.chip_frontend import UartFrontEnd
+from posdata.hdl.link.gen_frontend import SUPPORTED as GENERATOR_BOARD
 from posdata.hdl.link.gen_frontend import GeneratorFrontEnd
 from posdata.hdl.link.protocol import (
     PERFT_BOARD,
@@ -45,9 +46,7 @@ def search_board():
 
 
 BOARDS = {"perft": perft_board, "generator": generator_board, "search": search_board}
-SUPPORTED = {"perft": PERFT_BOARD, "generator": frozenset({Cmd.PING, Cmd.LOAD, Cmd.UPDATE,
-                                                          Cmd.GENERATE}),
-             "search": SEARCH_BOARD}
+SUPPORTED = {"perft": PERFT_BOARD, "generator": GENERATOR_BOARD, "search": SEARCH_BOARD}
 #: clocks a board's link adds before the shell sees a byte (HostLink(registered=True))
 LINK_DELAY = {"perft": 0, "generator": 1, "search": 0}
 
