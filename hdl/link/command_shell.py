@@ -21,9 +21,10 @@ commands in ``_dispatch``, ``_checked`` and ``_states``; the shell owns the link
 parts, the position's memory beside them, the states above and the reply path.
 
 Registered for the die's long routes: ``busy`` (an LED's, from a core that may span the die) is
-the core's busy a clock later; the CRC's verdict is the receiver's register, set as the CRC
-byte arrives against the CRC of the frame so far (``FrameReceiver``'s ``crc_ok``). No reply,
-command or write moves by a clock.
+the core's busy a clock later; the CRC's verdict, set in the receiver as the CRC byte arrives
+against the CRC of the frame so far, reaches the judge's register of it with no logic on the way
+(``hdl.link.judge``: the ECP5's form), and BAD_CRC is chosen after it. No reply, command or
+write moves by a clock.
 """
 
 from amaranth import Module, Signal
