@@ -31,8 +31,9 @@ class StatusLeds(wiring.Component):
     -----
     busy, locked : In(1)
     self_test : In(2)
-        A ``SelfTest`` value.
+        A ``SelfTest`` value (its LED follows it a clock later).
     leds : Out(LEDS)
+        LEDs 0 and 3 from registers, 1 ``locked`` as it comes, 2 the heartbeat's top bit.
     """
 
     busy: In(1)
@@ -54,15 +55,21 @@ class StatusLeds(wiring.Component):
         stretch = Signal(self._stretch_bits)
         heartbeat = Signal(self._heartbeat_bits)
         m.d.sync += heartbeat.eq(heartbeat + 1)
+        # the busy and self-test LEDs are registers, set from their counters' next values (the
+        # same light in the same clock), so each pin's buffer is driven by a flip-flop and no
+        # counter's compare lies between the die and the pin
+        lit = Signal()
         with m.If(self.busy):
-            m.d.sync += stretch.eq(-1)
+            m.d.sync += [stretch.eq(-1), lit.eq(1)]
         with m.Elif(stretch != 0):
-            m.d.sync += stretch.eq(stretch - 1)
+            m.d.sync += [stretch.eq(stretch - 1), lit.eq(stretch != 1)]
         verdict = Signal()
         with m.Switch(self.self_test):
             with m.Case(SelfTest.PASSED):
-                m.d.comb += verdict.eq(1)
+                m.d.sync += verdict.eq(1)
             with m.Case(SelfTest.FAILED):
-                m.d.comb += verdict.eq(heartbeat[self._blink_bit])
-        m.d.comb += self.leds.eq(Cat(stretch != 0, self.locked, heartbeat[-1], verdict))
+                m.d.sync += verdict.eq((heartbeat + 1)[self._blink_bit])
+            with m.Default():
+                m.d.sync += verdict.eq(0)
+        m.d.comb += self.leds.eq(Cat(lit, self.locked, heartbeat[-1], verdict))
         return m

@@ -1,17 +1,16 @@
-"""The perft chip behind the board's command protocol (``hdl.link.protocol``, version 2) on a UART.
+"""The perft chip behind the board's command protocol (``hdl.link.protocol``, version 2) on a UART:
+the perft chip's commands on the command shell (``hdl.link.command_shell``).
 
 ::
 
-    rx -> HostLink ---- frame --> command FSM --(loads, counts, listings)--> PerftChip
-          (UART, FIFO,               |  PayloadCursor, ArgumentCheck,             | moves
-          frames, verdict)           |  PositionWriter, CountControl              v
-                                     |  copy of the position (64 codes)     ListingBuffer
-    tx <- HostLink <- ReplyShifter <-+- PING, STATUS, the listing's header <- words --+
+    rx -> HostLink -- frame --> CommandShell --(loads, counts, listings)--> PerftChip
+                                 |  + PERFT, STATUS, ABORT, GENERATE, LEGAL       | moves
+                                 |  CountControl, copy of the position            v
+    tx <- HostLink <- ReplyShifter <- PING, STATUS, the listing's header <- ListingBuffer
 
-The command FSM takes one received frame at a time, once the previous reply has gone: the link
-has judged it (CRC, command, engine, length, busy); the FSM checks its arguments, executes it
-and starts its reply. A count runs on in the chip while the FSM answers other commands (STATUS
-reads its progress).
+The shell judges a frame, checks its arguments and writes LOAD's and UPDATE's positions; this
+board adds PING, STATUS (a count's progress), ABORT, PERFT (its count starts once its arguments
+pass) and the listings. A count runs on in the chip while the shell answers other commands.
 
 Everything the chip sees comes out of a register of the front end, and everything the replies
 need of the chip (leaves, clocks, cycles, the listed moves) goes into one first, so the UART side
@@ -22,12 +21,10 @@ Power-up: the copy holds the initial position; the front end loads it into the c
 built with a self-test, counts bulk perft(``self_test_depth``) of it and compares the leaves
 with the published count (``self_test`` shows the verdict; STATUS shows the count).
 """
-
 import enum
 
-from amaranth import Cat, Const, Module, Signal
+from amaranth import Cat, Const, Signal
 from amaranth.lib import wiring
-from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.rules.board import Board
@@ -37,13 +34,11 @@ from posdata.engine.rules.positions import BY_NAME
 from posdata.engine.rules.variants import CHESS
 
 from ..chip.perft_chip import PerftChip
-from ..common.contract import CODE_BITS, SQUARES, default_split, position_fields, square_codes
-from .arguments import ArgumentCheck
+from ..common.contract import SQUARES, default_split
+from .command_shell import CommandShell, initial_position
 from .count_control import CountControl
-from .cursor import PayloadCursor
 from .link import HostLink
 from .listing_buffer import ListingBuffer
-from .position_writer import PositionWriter
 from .protocol import (
     ENGINE_ALL,
     LISTING_CAPACITY,
@@ -57,16 +52,11 @@ from .protocol import (
     ping_payload,
     variant_number,
 )
-from .reply_shifter import ReplyShifter
+
+__all__ = ["UartFrontEnd", "check_board_variant", "initial_position", "self_test_leaves"]
 
 SHIFT_BYTES = STATUS_BYTES  #: the longest payload that goes out of the shifter
 assert PING_BYTES <= SHIFT_BYTES and LISTING_HEADER <= SHIFT_BYTES
-
-
-def initial_position(variant=CHESS) -> tuple[list[int], dict]:
-    """The variant's start position's square codes (a1 first) and its Position fields."""
-    board = Board(variant.start_fen, variant)
-    return list(square_codes(board)), position_fields(board)
 
 
 def check_board_variant(variant) -> None:
@@ -97,7 +87,7 @@ class Load(enum.IntEnum):
     LISTING = 3
 
 
-class UartFrontEnd(wiring.Component):
+class UartFrontEnd(CommandShell):
     """Parameters
     ----------
     divisor : int
@@ -126,7 +116,7 @@ class UartFrontEnd(wiring.Component):
     tx : Out(1)
         Serial data to the host (idle high).
     busy : Out(1)
-        The chip is counting or listing (for an LED).
+        The chip is counting or listing, a clock later (for an LED).
     self_test : Out(2)
         The power-up self-test's verdict, a ``SelfTest`` value.
     """
@@ -153,18 +143,12 @@ class UartFrontEnd(wiring.Component):
                 or not 1 <= listing_capacity <= LISTING_CAPACITY):
             raise TypeError(f"listing_capacity must be an integer from 1 to "
                             f"{LISTING_CAPACITY}, not {listing_capacity!r}")
-        self.link = HostLink(divisor, frame_timeout,  # checks both
-                             engines=engines if chip is None else chip.engines,
-                             supported=PERFT_BOARD)
+        link = HostLink(divisor, frame_timeout,  # checks both
+                        engines=engines if chip is None else chip.engines, supported=PERFT_BOARD)
         self.chip = chip if chip is not None else PerftChip(engines, variant=variant)
-        self._variant = variant
         self._self_test_depth = self_test_depth
         self._listing_capacity = listing_capacity
-        super().__init__()
-
-    @property
-    def divisor(self) -> int:
-        return self.link.divisor
+        super().__init__(link, shift_bytes=SHIFT_BYTES, variant=variant, perft=True)
 
     @property
     def engines(self) -> int:
@@ -176,10 +160,6 @@ class UartFrontEnd(wiring.Component):
         return len(self.chip.phases) // self.chip.engines
 
     @property
-    def frame_timeout(self) -> int:
-        return self.link.frame_timeout
-
-    @property
     def self_test_depth(self) -> int | None:
         return self._self_test_depth
 
@@ -187,26 +167,19 @@ class UartFrontEnd(wiring.Component):
     def listing_capacity(self) -> int:
         return self._listing_capacity
 
-    def elaborate(self, platform):
-        m = Module()
+    # --- the chip, its count and its listing ------------------------------------------------
+
+    def _build(self, m, s):
         test_depth = self._self_test_depth
-        init_codes, init_root = initial_position(self._variant)
-        m.submodules.link = link = self.link
+        link, writer, check, shifter = s.link, s.writer, s.check, s.shifter
         m.submodules.chip = chip = self.chip
-        m.submodules.cursor = cursor = PayloadCursor()
-        m.submodules.arguments = check = ArgumentCheck(self._variant, perft=True)
-        m.submodules.writer = writer = PositionWriter(init_root)
         m.submodules.count = count = CountControl(
             None if test_depth is None else self_test_leaves(test_depth, self._variant))
         m.submodules.listing = listing = ListingBuffer(self._listing_capacity)
-        m.submodules.shifter = shifter = ReplyShifter(SHIFT_BYTES)
-        m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx), self.busy.eq(chip.busy),
-                     self.self_test.eq(count.verdict)]
-        wiring.connect(m, link.payload, cursor.payload)
-        wiring.connect(m, cursor.current, check.current, writer.current)
-        wiring.connect(m, shifter.payload, link.reply_payload)
+        self._count, self._listing = count, listing
+        m.d.comb += self.self_test.eq(count.verdict)
 
-        # --- What the chip sees: registers only -------------------------------------------------
+        # what the chip sees: registers only
         m.d.comb += [
             chip.load.write.en.eq(writer.wr_en), chip.load.write.sq.eq(writer.wr_sq),
             chip.load.write.color.eq(writer.wr_code[:2]),
@@ -223,33 +196,16 @@ class UartFrontEnd(wiring.Component):
         ]
         wiring.connect(m, chip.listing.moves, listing.moves)  # the buffer takes a move every clock
 
-        # --- The position: the front end's copy, written with the chip's board ---------------
-        m.submodules.position = position = Memory(shape=CODE_BITS, depth=SQUARES, init=init_codes)
-        copy_w = position.write_port()
-        copy_r = position.read_port()
-        m.d.comb += [copy_w.en.eq(writer.wr_en), copy_w.addr.eq(writer.wr_sq),
-                     copy_w.data.eq(writer.wr_code), copy_r.addr.eq(cursor.addr),
-                     # the copy's square addr - 1 is on its output
-                     writer.copy_sq.eq(cursor.addr - 1), writer.copy_code.eq(copy_r.data)]
-
-        # --- The held frame's payload: its arguments checked, then written --------------------
-        hdr = link.frame.header
-        m.d.comb += [cursor.length.eq(hdr.length),
-                     check.load.eq(hdr.cmd == Cmd.LOAD), check.update.eq(hdr.cmd == Cmd.UPDATE),
-                     check.perft.eq(hdr.cmd == Cmd.PERFT),
-                     writer.load.eq(hdr.cmd == Cmd.LOAD)]
-
-        # --- Counts: PERFT's arguments, or the self-test's --------------------------------------
+        # counts: PERFT's arguments (the self-test's in Self-Test)
         m.d.comb += [count.depth.eq(check.depth), count.bulk.eq(check.flags[0]),
-                     count.split.eq(check.split), count.engine.eq(hdr.engine)]
+                     count.split.eq(check.split), count.engine.eq(s.header.engine)]
 
-        # --- Reply payloads: the shifter's bytes, then the listing's words -------------------
-        # A reply's payload goes into the shifter a clock after the state that chose it, from a
-        # register: a decoded FSM state fanned out to the shifter's bits is a long path. The
-        # sender sends the header first, so the shifter is loaded long before its first byte
-        # is asked for.
+        # Reply payloads: the shifter's bytes, then the listing's words. A reply's payload goes
+        # into the shifter a clock after the state that chose it, from a register: a decoded
+        # FSM state fanned out to the shifter's bits is a long path. The sender sends the
+        # header first, so the shifter is loaded long before its first byte is asked for.
         chosen = Signal(Load)                   # the payload the shifter takes next
-        select = Signal(Load)                   # the FSM's choice
+        self._select = select = Signal(Load)    # the FSM's choice
         m.d.sync += chosen.eq(select)
         ping = ping_payload(self.engines, self.threads, 0, variant_number(self._variant))[:-1]
         with m.Switch(chosen):
@@ -268,114 +224,80 @@ class UartFrontEnd(wiring.Component):
                      shifter.word_load.eq(listing.word_load), shifter.word_data.eq(listing.word),
                      listing.word_empty.eq(shifter.word_empty)]
 
-        self._command_fsm(m, link, cursor, check, writer, count, listing, select)
-        return m
+    def _busy(self, s):
+        return self.chip.busy
 
-    def _command_fsm(self, m, link, cursor, check, writer, count, listing, select):
-        hdr = link.frame.header
+    def _power_up(self, m, s):
+        """The copy's initial position into the chip, then the self-test (if built with one)."""
         test_depth = self._self_test_depth
-        r_status = Signal(8)
-        r_length = Signal(16)
-        m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
-
-        def reply(status, length=0):
-            m.d.sync += [r_status.eq(status), r_length.eq(length)]
-            m.next = "Reply"
-
-        def copy_to_chip():
-            """A square a clock from the copy into the chip (idx 1 .. 64: squares 0 .. 63)."""
-            m.d.comb += [cursor.advance.eq(1), writer.copy.eq(cursor.addr != 0)]
-
-        with m.FSM(name="command"):
-            # --- power-up: the copy's initial position into the chip, then the self-test --------
-            with m.State("Power-Up"):
-                copy_to_chip()
-                with m.If(cursor.addr == 64):
-                    m.d.comb += cursor.restart.eq(1)
-                    m.next = "Idle" if test_depth is None else "Self-Test"
-            if test_depth is not None:
-                with m.State("Self-Test"):
-                    m.d.comb += [count.begin.eq(1), count.depth.eq(test_depth), count.bulk.eq(1),
-                                 count.split.eq(default_split(test_depth)),
-                                 count.self_test.eq(1), count.engine.eq(ENGINE_ALL)]
-                    m.next = "Idle"
-
-            with m.State("Idle"):
-                with m.If(link.frame.valid & ~link.reply.busy):
-                    m.d.comb += [cursor.restart.eq(1), check.clear.eq(1)]
-                    m.next = "Judge"
-            with m.State("Judge"):
-                # the link's verdict on the frame in hand, registered in the clock before (its
-                # checks and the command's decoding do not fit in one clock with what follows)
-                with m.If(~link.frame.ok):
-                    reply(link.frame.verdict)
-                with m.Else():
-                    with m.Switch(hdr.cmd):
-                        with m.Case(Cmd.PING):
-                            m.next = "Load-Ping"
-                        with m.Case(Cmd.STATUS):
-                            with m.If(count.overflow):
-                                reply(Err.OVERFLOW)
-                            with m.Else():
-                                m.next = "Load-Status"
-                        with m.Case(Cmd.ABORT):
-                            with m.If(count.counting):
-                                # the copy of the progress stays as it stood
-                                m.d.comb += count.stop.eq(1)
-                                m.next = "Reload"
-                            with m.Else():
-                                reply(Err.OK)
-                        with m.Case(Cmd.PERFT, Cmd.LOAD, Cmd.UPDATE):
-                            m.next = "Check"
-                        with m.Case(Cmd.GENERATE, Cmd.LEGAL):
-                            m.next = "List-Start"
-
-            # --- PING, STATUS: the reply's payload chosen, a clock after the verdict ----------
-            with m.State("Load-Ping"):
-                m.d.comb += select.eq(Load.PING)
-                reply(Err.OK, PING_BYTES)
-            with m.State("Load-Status"):
-                m.d.comb += select.eq(Load.STATUS)
-                reply(Err.OK, STATUS_BYTES)
-
-            # --- LOAD, UPDATE, PERFT: check every argument before anything changes ------------
-            with m.State("Check"):
-                m.d.comb += [cursor.advance.eq(1), check.check.eq(cursor.started)]
-                with m.If(cursor.last):
-                    m.next = "Check-Done"
-            with m.State("Check-Done"):
-                m.d.comb += cursor.restart.eq(1)
-                with m.If(check.bad):
-                    reply(Err.BAD_ARGUMENT)
-                with m.Elif(hdr.cmd == Cmd.PERFT):
-                    m.d.comb += count.begin.eq(1)
-                    reply(Err.OK)
-                with m.Else():
-                    m.next = "Write"
-
-            # --- LOAD, UPDATE: the squares into the chip and the copy, the state -----------------
-            with m.State("Write"):
-                m.d.comb += [cursor.advance.eq(1), writer.write.eq(cursor.started)]
-                with m.If(cursor.last):
-                    reply(Err.OK)
-
-            # --- ABORT: the chip's board back to the loaded position ---------------------------
-            with m.State("Reload"):
-                copy_to_chip()
-                with m.If(cursor.addr == 64):
-                    reply(Err.OK)
-
-            self._listing_states(m, hdr, listing, select, reply)
-
-            with m.State("Reply"):
-                m.d.comb += link.reply.start.eq(1)
+        count = self._count
+        with m.State("Power-Up"):
+            s.copy_square()
+            with m.If(s.cursor.addr == SQUARES):
+                m.d.comb += s.cursor.restart.eq(1)
+                m.next = "Idle" if test_depth is None else "Self-Test"
+        if test_depth is not None:
+            with m.State("Self-Test"):
+                m.d.comb += [count.begin.eq(1), count.depth.eq(test_depth), count.bulk.eq(1),
+                             count.split.eq(default_split(test_depth)),
+                             count.self_test.eq(1), count.engine.eq(ENGINE_ALL)]
                 m.next = "Idle"
 
-    def _listing_states(self, m, hdr, listing, select, reply):
+    def _dispatch(self, m, s):
+        count = self._count
+        with m.Switch(s.header.cmd):
+            with m.Case(Cmd.PING):
+                m.next = "Load-Ping"
+            with m.Case(Cmd.STATUS):
+                with m.If(count.overflow):
+                    s.reply(Err.OVERFLOW)
+                with m.Else():
+                    m.next = "Load-Status"
+            with m.Case(Cmd.ABORT):
+                with m.If(count.counting):
+                    m.d.comb += count.stop.eq(1)  # the copy of the progress stays as it stood
+                    m.next = "Reload"
+                with m.Else():
+                    s.reply(Err.OK)
+            with m.Case(Cmd.PERFT, Cmd.LOAD, Cmd.UPDATE):
+                m.next = "Check"
+            with m.Case(Cmd.GENERATE, Cmd.LEGAL):
+                m.next = "List-Start"
+
+    def _checked(self, m, s):
+        """PERFT's count starts once its arguments pass; LOAD and UPDATE write."""
+        with m.If(s.check.bad):
+            s.reply(Err.BAD_ARGUMENT)
+        with m.Elif(s.header.cmd == Cmd.PERFT):
+            m.d.comb += self._count.begin.eq(1)
+            s.reply(Err.OK)
+        with m.Else():
+            m.next = "Write"
+
+    def _states(self, m, s):
+        select = self._select
+        # PING, STATUS: the reply's payload chosen, a clock after the verdict
+        with m.State("Load-Ping"):
+            m.d.comb += select.eq(Load.PING)
+            s.reply(Err.OK, PING_BYTES)
+        with m.State("Load-Status"):
+            m.d.comb += select.eq(Load.STATUS)
+            s.reply(Err.OK, STATUS_BYTES)
+
+        # ABORT: the chip's board back to the loaded position
+        with m.State("Reload"):
+            s.copy_square()
+            with m.If(s.cursor.addr == SQUARES):
+                s.reply(Err.OK)
+
+        self._listing_states(m, s)
+
+    def _listing_states(self, m, s):
         """GENERATE, LEGAL: list the root's moves, then answer with them."""
+        listing = self._listing
         list_settle = Signal(2)     # clocks until the chip's busy follows gen_start
         with m.State("List-Start"):
-            m.d.comb += [listing.begin.eq(1), listing.legal.eq(hdr.cmd == Cmd.LEGAL)]
+            m.d.comb += [listing.begin.eq(1), listing.legal.eq(s.header.cmd == Cmd.LEGAL)]
             m.d.sync += list_settle.eq(3)
             m.next = "List-Run"
         with m.State("List-Run"):
@@ -387,8 +309,8 @@ class UartFrontEnd(wiring.Component):
             m.next = "List-Reply"
         with m.State("List-Reply"):
             with m.If(listing.overflow):
-                reply(Err.OVERFLOW)
+                s.reply(Err.OVERFLOW)
             with m.Else():
-                m.d.comb += [select.eq(Load.LISTING), listing.send.eq(1)]
+                m.d.comb += [self._select.eq(Load.LISTING), listing.send.eq(1)]
                 listed = listing.listed
-                reply(Err.OK, LISTING_HEADER + (listed << 1) + listed)
+                s.reply(Err.OK, LISTING_HEADER + (listed << 1) + listed)

@@ -7,7 +7,7 @@ a front end acts on it, in the protocol's order; the first that fails answers.
 The arguments (BAD_ARGUMENT) are the front end's to check, byte by byte (``hdl.link.arguments``).
 """
 
-from amaranth import Cat, Module, Signal
+from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -58,8 +58,10 @@ class FrameJudge(wiring.Component):
     self_testing : In(1)
         The power-up self-test counts: ABORT is BUSY too.
     verdict : Out(8)
-        The ``Err`` the checks give, a register: in the clock after the frame is held it
-        judges it.
+        The ``Err`` the checks give, from registers: in the clock after the frame is held it
+        judges it. Without ``registered`` the CRC's verdict is a register of its own, taken from
+        ``header.crc_ok`` with no logic before it, and BAD_CRC is chosen after the registers:
+        the receiver and the logic that reads the verdict may lie far apart.
     ok : Out(1)
         ``verdict`` is ``Err.OK``.
     is_cmd : Out(command_flags(supported))
@@ -90,31 +92,35 @@ class FrameJudge(wiring.Component):
             known, supported, engine_ok, length_ok, blocked = self._decode_registered(m)
         else:
             known, supported, engine_ok, length_ok, blocked = self._decode(m)
-        verdict = Signal(8)
-        with m.If(~self.header.crc_ok):
-            m.d.comb += verdict.eq(Err.BAD_CRC)
-        with m.Elif(~known):
-            m.d.comb += verdict.eq(Err.UNKNOWN_COMMAND)
+        # the checks in the protocol's order; the ECP5's CRC check is applied after the register
+        # (below)
+        checks = [(~known, Err.UNKNOWN_COMMAND)]
         if supported is not None:
-            with m.Elif(~supported):
-                m.d.comb += verdict.eq(Err.UNSUPPORTED)
-        with m.Elif(~engine_ok):
-            m.d.comb += verdict.eq(Err.BAD_ENGINE)
-        with m.Elif(~length_ok):
-            m.d.comb += verdict.eq(Err.BAD_LENGTH)
-        with m.Elif(blocked):
-            m.d.comb += verdict.eq(Err.BUSY)
+            checks.append((~supported, Err.UNSUPPORTED))
+        checks += [(~engine_ok, Err.BAD_ENGINE), (~length_ok, Err.BAD_LENGTH),
+                   (blocked, Err.BUSY)]
+        if self._registered:
+            checks.insert(0, (~self.header.crc_ok, Err.BAD_CRC))
+        verdict = Signal(8)
+        for i, (failed, err) in enumerate(checks):
+            with (m.Elif if i else m.If)(failed):
+                m.d.comb += verdict.eq(err)
         with m.Else():
             m.d.comb += verdict.eq(Err.OK)
         judged = Signal(8)
         m.d.sync += judged.eq(verdict)
-        m.d.comb += self.verdict.eq(judged)
         if self._registered:
             judged_ok = Signal()
             m.d.sync += judged_ok.eq(verdict == Err.OK)
-            m.d.comb += self.ok.eq(judged_ok)
+            m.d.comb += [self.verdict.eq(judged), self.ok.eq(judged_ok)]
         else:
-            m.d.comb += self.ok.eq(judged == Err.OK)
+            # the receiver's CRC verdict taken as it stands, in a clock with no logic before it
+            # (the receiver and the command logic may lie far apart on a large part); the other
+            # checks' verdict yields to it after the register
+            crc_bad = Signal()
+            m.d.sync += crc_bad.eq(~self.header.crc_ok)
+            m.d.comb += [self.verdict.eq(Mux(crc_bad, Err.BAD_CRC, judged)),
+                         self.ok.eq(~crc_bad & (judged == Err.OK))]
         return m
 
     def _unsupported(self):

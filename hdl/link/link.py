@@ -1,5 +1,5 @@
-"""The host's side of a front end (``hdl.link.chip_frontend``, ``hdl.link.gen_frontend``): command
-frames in, held and judged; replies out.
+"""The host's side of a front end (``hdl.link.command_shell``): command frames in, held and
+judged; replies out.
 
 ::
 

@@ -1,8 +1,10 @@
-"""Search threads behind the board's command protocol (``hdl.link.protocol``: the search board).
+"""Search threads behind the board's command protocol (``hdl.link.protocol``: the search board):
+SEARCH, RESULT and ABORT on the command shell (``hdl.link.command_shell``).
 
 ::
 
-    rx -> HostLink --- frame --> command FSM --(loads, jobs, ABORT)--> SearchThreads (N)
+    rx -> HostLink -- frame --> CommandShell --(loads, jobs, ABORT)--> SearchThreads (N)
+                                 |  + SEARCH, RESULT, ABORT
     tx <- HostLink <- ReplyShifter <- PING, RESULT <------- score, best move, nodes, clocks
 
 The board answers PING (0 engines, its threads), LOAD and UPDATE (the position, into the front
@@ -24,22 +26,18 @@ same clocks, a hash a clock beside the squares, so they cost the hand-over no cl
 compiled thread's model writes them after its load: its load clocks are a clock a hash more).
 """
 
-from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
+from amaranth import Cat, Const, Mux, Signal
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.rules.variants import CHESS
 from posdata.engine.search.leaf_search import HASH_BITS
 
-from ..common.contract import CODE_BITS, SEARCH_ARGUMENTS, SQUARES
+from ..common.contract import SEARCH_ARGUMENTS, SQUARES
 from ..search.records import FIFTY_BITS, job_refused
 from ..search.search_thread import SearchThread
-from .arguments import ArgumentCheck
-from .chip_frontend import initial_position
-from .cursor import PayloadCursor
+from .command_shell import CommandShell
 from .link import HostLink
-from .position_writer import PositionWriter
 from .protocol import (
     ENGINE_ALL,
     HASH_BYTES,
@@ -54,7 +52,6 @@ from .protocol import (
     ping_payload,
     variant_number,
 )
-from .reply_shifter import ReplyShifter
 from .search_threads import SearchThreads
 
 MAX_FIFTY = (1 << FIFTY_BITS) - 1      #: the thread's halfmove counter, which saturates there
@@ -62,7 +59,7 @@ TOP_BITS = HASH_BITS - 8 * (HASH_BYTES - 1)  #: a hash's bits in its last byte (
 assert SEARCH_BYTES <= 8 and 0 < TOP_BITS <= 8
 
 
-class SearchFrontEnd(wiring.Component):
+class SearchFrontEnd(CommandShell):
     """Parameters
     ----------
     divisor : int
@@ -79,7 +76,7 @@ class SearchFrontEnd(wiring.Component):
     rx : In(1); tx : Out(1)
         Serial data from and to the host (idle high).
     busy : Out(1)
-        A job runs (for an LED).
+        A job runs, a clock later (for an LED).
     """
 
     rx: In(1, init=1)
@@ -91,46 +88,19 @@ class SearchFrontEnd(wiring.Component):
         if not 1 <= threads < ENGINE_ALL:
             raise ValueError(f"a search board holds 1 to {ENGINE_ALL - 1} threads, not {threads}")
         # the header's engine byte addresses a thread: the judge's BAD_ENGINE above the count
-        self.link = HostLink(divisor, frame_timeout, engines=threads, supported=SEARCH_BOARD)
+        link = HostLink(divisor, frame_timeout, engines=threads, supported=SEARCH_BOARD)
         self.threads = SearchThreads(threads, make_thread)
-        super().__init__()
+        super().__init__(link, shift_bytes=RESULT_BYTES, variant=CHESS)
 
-    @property
-    def divisor(self) -> int:
-        return self.link.divisor
-
-    @property
-    def frame_timeout(self) -> int:
-        return self.link.frame_timeout
-
-    def elaborate(self, platform):
-        m = Module()
-        init_codes, init_root = initial_position(CHESS)
-        m.submodules.link = link = self.link
+    def _build(self, m, s):
+        link, writer = s.link, s.writer
+        hdr = s.header
         m.submodules.threads = threads = self.threads
-        m.submodules.cursor = cursor = PayloadCursor()
-        m.submodules.arguments = check = ArgumentCheck(CHESS)
-        m.submodules.writer = writer = PositionWriter(init_root)
-        m.submodules.shifter = shifter = ReplyShifter(RESULT_BYTES)
-        m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx)]
-        wiring.connect(m, link.payload, cursor.payload)
-        wiring.connect(m, cursor.current, check.current, writer.current)
-        wiring.connect(m, shifter.payload, link.reply_payload)
-
         # the threads' boards: the writer's squares (LOAD, UPDATE, a job's load from the copy);
         # a thread that runs a job ignores them
         m.d.comb += [threads.load.en.eq(writer.wr_en), threads.load.sq.eq(writer.wr_sq),
                      threads.load.color.eq(writer.wr_code[:2]),
                      threads.load.piece.eq(writer.wr_code[2:])]
-        m.submodules.position = position = Memory(shape=CODE_BITS, depth=SQUARES, init=init_codes)
-        copy_w, copy_r = position.write_port(), position.read_port()
-        m.d.comb += [copy_w.en.eq(writer.wr_en), copy_w.addr.eq(writer.wr_sq),
-                     copy_w.data.eq(writer.wr_code), copy_r.addr.eq(cursor.addr),
-                     writer.copy_sq.eq(cursor.addr - 1), writer.copy_code.eq(copy_r.data)]
-        hdr = link.frame.header
-        m.d.comb += [cursor.length.eq(hdr.length),
-                     check.load.eq(hdr.cmd == Cmd.LOAD), check.update.eq(hdr.cmd == Cmd.UPDATE),
-                     writer.load.eq(hdr.cmd == Cmd.LOAD)]
 
         # --- the job ---------------------------------------------------------------------
         self.args = Signal(8 * SEARCH_BYTES)  # SEARCH's job bytes, as they pass the cursor
@@ -148,23 +118,35 @@ class SearchFrontEnd(wiring.Component):
                                                 init=[])
         self.hist_w, self.hist_r = history.write_port(), history.read_port()
         self.hashes = Signal(range(MAX_SEARCH_HISTORY + 1))  # the hashes SEARCH carried
-        m.d.comb += [self.hist_r.addr.eq(cursor.addr), threads.past.length.eq(self.hashes)]
+        m.d.comb += [self.hist_r.addr.eq(s.cursor.addr), threads.past.length.eq(self.hashes)]
         running = threads.running
         count = threads.count
         # the thread a command addresses (ENGINE_ALL aside: the judge refuses the rest)
-        addressed = hdr.engine[:max(1, (count - 1).bit_length())]
-        to_all = hdr.engine == ENGINE_ALL
+        self._addressed = addressed = hdr.engine[:max(1, (count - 1).bit_length())]
+        self._to_all = to_all = hdr.engine == ENGINE_ALL
         self.last = last = Signal(range(count))  # the last job started: RESULT to ENGINE_ALL
         m.d.comb += [
-            self.busy.eq(running.any()),
             # BUSY: SEARCH to a thread while it runs; SEARCH to ENGINE_ALL, LOAD and UPDATE
             # while every thread runs
             link.counting.eq(Mux((hdr.cmd == Cmd.SEARCH) & ~to_all,
                                  (running >> addressed)[0], running.all())),
             threads.select.eq(Mux(to_all, last, addressed)),
         ]
-        self._command_fsm(m, link, cursor, check, writer, shifter, threads, addressed, to_all)
-        return m
+
+        # SEARCH's thread, fixed as the command is judged (a thread may finish meanwhile)
+        self._target = target = Signal(range(count))
+        m.d.comb += threads.target.eq(target)
+        self._lowest_free = lowest_free = Signal(range(count))
+        for i in reversed(range(count)):
+            with m.If(~threads.running[i]):
+                m.d.comb += lowest_free.eq(i)
+        self._aborting = Signal(count)  # the threads an ABORT stopped: Drain waits them out
+        self.part = Signal(range(HASH_BYTES))  # SEARCH's hash bytes: the next one's place
+        self._bad_hash = Signal()  # a hash with bits above HASH_BITS set
+
+    def _busy(self, s):
+        return self.threads.running.any()
+
 
     def _arg(self, name):
         """SEARCH's job field ``name`` (the contract's SEARCH_ARGUMENTS), little-endian."""
@@ -188,130 +170,90 @@ class SearchFrontEnd(wiring.Component):
             with m.If(current.byte[TOP_BITS:].any()):
                 m.d.sync += bad_hash.eq(1)
 
-    def _command_fsm(self, m, link, cursor, check, writer, shifter, threads, addressed, to_all):
-        hdr = link.frame.header
-        r_status, r_length = Signal(8), Signal(16)
-        m.d.comb += [link.reply.status.eq(r_status), link.reply.length.eq(r_length)]
-        count = threads.count
-        ping = ping_payload(0, count, SelfTest.NONE, variant_number(CHESS))
+    def _judged(self, m, s):
+        m.d.sync += [self._target.eq(Mux(self._to_all, self._lowest_free, self._addressed)),
+                     self.hashes.eq(0), self.part.eq(0), self._bad_hash.eq(0)]
+
+    def _dispatch(self, m, s):
+        threads, shifter = self.threads, s.shifter
+        ping = ping_payload(0, threads.count, SelfTest.NONE, variant_number(CHESS))
+        stop = (Mux(self._to_all, (1 << threads.count) - 1, 1 << self._addressed)[:threads.count]
+                & threads.running)
+        with m.Switch(s.header.cmd):
+            with m.Case(Cmd.PING):
+                m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(PING_BYTES),
+                             shifter.load_data.eq(Const(int.from_bytes(ping, "little"),
+                                                        8 * PING_BYTES))]
+                s.reply(Err.OK, PING_BYTES)
+            with m.Case(Cmd.RESULT):
+                m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(RESULT_BYTES),
+                             shifter.load_data.eq(threads.result)]
+                s.reply(Err.OK, RESULT_BYTES)
+            with m.Case(Cmd.ABORT):
+                with m.If(stop.any()):
+                    m.d.comb += threads.abort.eq(stop)
+                    m.d.sync += self._aborting.eq(stop)
+                    m.next = "Drain"
+                with m.Else():
+                    s.reply(Err.OK)
+            with m.Case(Cmd.LOAD, Cmd.UPDATE, Cmd.SEARCH):
+                m.next = "Check"
+
+    def _checking(self, m, s):
+        """SEARCH's bytes are kept here (its job and hashes); ArgumentCheck judges LOAD's and
+        UPDATE's."""
+        is_search = s.header.cmd == Cmd.SEARCH
+        with m.If(s.cursor.started & is_search):
+            self._search_byte(m, s.cursor.current, self._bad_hash)
+        return ~is_search
+
+    def _checked(self, m, s):
         fifty = self._arg("fifty")
-        # SEARCH's thread, fixed as the command is judged (a thread may finish meanwhile)
-        target = Signal(range(count))
-        m.d.comb += threads.target.eq(target)
-        lowest_free = Signal(range(count))
-        for i in reversed(range(count)):
-            with m.If(~threads.running[i]):
-                m.d.comb += lowest_free.eq(i)
-        aborting = Signal(count)  # the threads an ABORT stopped: Drain waits them out
-        self.part = part = Signal(range(HASH_BYTES))  # SEARCH's hash bytes: the next one's place
-        bad_hash = Signal()  # a hash with bits above HASH_BITS set
-        stop = Mux(to_all, (1 << count) - 1, 1 << addressed)[:count] & threads.running
+        bad_job = (job_refused(*(self._arg(name) for name in
+                                 ("alpha", "beta", "depth", "ply", "ext")))
+                   | (fifty > MAX_FIFTY) | (self.hashes > fifty) | self._bad_hash)
+        with m.If(s.header.cmd == Cmd.SEARCH):
+            with m.If(bad_job):
+                s.reply(Err.BAD_ARGUMENT)
+            with m.Else():
+                m.next = "Job-Load"
+        with m.Elif(s.check.bad):
+            s.reply(Err.BAD_ARGUMENT)
+        with m.Else():
+            m.next = "Write"
 
-        def reply(status, length=0):
-            m.d.sync += [r_status.eq(status), r_length.eq(length)]
-            m.next = "Reply"
-
-        def copy_to_threads():
-            """A square a clock from the copy into the idle threads (addr 1 .. 64: squares
-            0 .. 63)."""
-            m.d.comb += [cursor.advance.eq(1), writer.copy.eq(cursor.addr != 0)]
-
-        with m.FSM(name="command"):
-            with m.State("Power-Up"):
-                copy_to_threads()
-                with m.If(cursor.addr == 64):
-                    m.d.comb += cursor.restart.eq(1)
-                    m.next = "Idle"
-            with m.State("Idle"):
-                with m.If(link.frame.valid & ~link.reply.busy):
-                    m.d.comb += [cursor.restart.eq(1), check.clear.eq(1)]
-                    m.next = "Judge"
-            with m.State("Judge"):
-                m.d.sync += [target.eq(Mux(to_all, lowest_free, addressed)),
-                             self.hashes.eq(0), part.eq(0), bad_hash.eq(0)]
-                with m.If(~link.frame.ok):
-                    reply(link.frame.verdict)
-                with m.Else():
-                    with m.Switch(hdr.cmd):
-                        with m.Case(Cmd.PING):
-                            m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(PING_BYTES),
-                                         shifter.load_data.eq(Const(
-                                             int.from_bytes(ping, "little"), 8 * PING_BYTES))]
-                            reply(Err.OK, PING_BYTES)
-                        with m.Case(Cmd.RESULT):
-                            m.d.comb += [shifter.load.eq(1), shifter.load_bytes.eq(RESULT_BYTES),
-                                         shifter.load_data.eq(threads.result)]
-                            reply(Err.OK, RESULT_BYTES)
-                        with m.Case(Cmd.ABORT):
-                            with m.If(stop.any()):
-                                m.d.comb += threads.abort.eq(stop)
-                                m.d.sync += aborting.eq(stop)
-                                m.next = "Drain"
-                            with m.Else():
-                                reply(Err.OK)
-                        with m.Case(Cmd.LOAD, Cmd.UPDATE, Cmd.SEARCH):
-                            m.next = "Check"
-
-            with m.State("Check"):
-                m.d.comb += [cursor.advance.eq(1),
-                             check.check.eq(cursor.started & (hdr.cmd != Cmd.SEARCH))]
-                with m.If(cursor.started & (hdr.cmd == Cmd.SEARCH)):
-                    self._search_byte(m, cursor.current, bad_hash)
-                with m.If(cursor.last):
-                    m.next = "Check-Done"
-            with m.State("Check-Done"):
+    def _states(self, m, s):
+        threads, cursor = self.threads, s.cursor
+        # --- SEARCH: the whole board from the copy, a1 first (the thread rebuilds its
+        # evaluation's sums from such a load: UPDATE's writes alone would leave them apart),
+        # then the job once the writes are in the planes ------------------------------------
+        settle = Signal(2)
+        with m.State("Job-Load"):
+            s.copy_square()
+            # the hashes beside the squares: hash addr - 1, read a clock ago
+            m.d.comb += [threads.history.en.eq((cursor.addr != 0)
+                                               & (cursor.addr <= self.hashes)),
+                         threads.history.index.eq(cursor.addr - 1),
+                         threads.history.hash.eq(self.hist_r.data)]
+            with m.If(cursor.addr == SQUARES):
                 m.d.comb += cursor.restart.eq(1)
-                bad_job = (job_refused(*(self._arg(name) for name in
-                                         ("alpha", "beta", "depth", "ply", "ext")))
-                           | (fifty > MAX_FIFTY) | (self.hashes > fifty) | bad_hash)
-                with m.If(hdr.cmd == Cmd.SEARCH):
-                    with m.If(bad_job):
-                        reply(Err.BAD_ARGUMENT)
-                    with m.Else():
-                        m.next = "Job-Load"
-                with m.Elif(check.bad):
-                    reply(Err.BAD_ARGUMENT)
-                with m.Else():
-                    m.next = "Write"
-            with m.State("Write"):
-                m.d.comb += [cursor.advance.eq(1), writer.write.eq(cursor.started)]
-                with m.If(cursor.last):
-                    reply(Err.OK)
+                m.d.sync += settle.eq(3)
+                m.next = "Job-Settle"
+        with m.State("Job-Settle"):
+            m.d.sync += settle.eq(settle - 1)
+            with m.If(settle == 1):
+                m.next = "Job-Start"
+        with m.State("Job-Start"):
+            m.d.comb += threads.start.eq(1)
+            m.d.sync += self.last.eq(self._target)
+            s.reply(Err.OK)
 
-            # --- SEARCH: the whole board from the copy, a1 first (the thread rebuilds its
-            # evaluation's sums from such a load: UPDATE's writes alone would leave them
-            # apart), then the job once the writes are in the planes ----------------------
-            settle = Signal(2)
-            with m.State("Job-Load"):
-                copy_to_threads()
-                # the hashes beside the squares: hash addr - 1, read a clock ago
-                m.d.comb += [threads.history.en.eq((cursor.addr != 0)
-                                                   & (cursor.addr <= self.hashes)),
-                             threads.history.index.eq(cursor.addr - 1),
-                             threads.history.hash.eq(self.hist_r.data)]
-                with m.If(cursor.addr == 64):
-                    m.d.comb += cursor.restart.eq(1)
-                    m.d.sync += settle.eq(3)
-                    m.next = "Job-Settle"
-            with m.State("Job-Settle"):
-                m.d.sync += settle.eq(settle - 1)
-                with m.If(settle == 1):
-                    m.next = "Job-Start"
-            with m.State("Job-Start"):
-                m.d.comb += threads.start.eq(1)
-                m.d.sync += self.last.eq(target)
-                reply(Err.OK)
-
-            # --- ABORT: the threads stopped back to idle, then the idle threads' boards from
-            # the copy ------------------------------------------------------------------------
-            with m.State("Drain"):
-                with m.If(~(aborting & threads.busy).any()):
-                    m.next = "Reload"
-            with m.State("Reload"):
-                copy_to_threads()
-                with m.If(cursor.addr == 64):
-                    reply(Err.OK)
-
-            with m.State("Reply"):
-                m.d.comb += link.reply.start.eq(1)
-                m.next = "Idle"
+        # --- ABORT: the threads stopped back to idle, then the idle threads' boards from the
+        # copy ------------------------------------------------------------------------------
+        with m.State("Drain"):
+            with m.If(~(self._aborting & threads.busy).any()):
+                m.next = "Reload"
+        with m.State("Reload"):
+            s.copy_square()
+            with m.If(cursor.addr == SQUARES):
+                s.reply(Err.OK)
