@@ -31,8 +31,8 @@ from amaranth import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
-from posdata.engine.board import Board
-from posdata.engine.variants import CHESS
+from posdata.engine.rules.board import Board
+from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import CODE_BITS, SQUARES, position_fields, square_codes
 from .arguments import ArgumentCheck
@@ -93,7 +93,7 @@ class CommandShell(wiring.Component):
         The host's side (a board's judge: its engines and supported commands).
     shift_bytes : int
         The longest payload the reply shifter takes at once.
-    variant : engine.variants.Variant
+    variant : engine.rules.variants.Variant
         Whose square codes LOAD and UPDATE accept, and the power-up position.
     perft : bool
         PERFT's arguments are checked too (``ArgumentCheck(perft=True)``).
