@@ -9,9 +9,12 @@ makes the run exit 1; the others are kept.
 
 The quick set (default) takes a quarter of an hour on 2 cores; ``--long`` runs the long set
 instead (ULX3S-85F builds, the perft(6) projection, multi-seed synthesis: hours).
-``--only ID ...`` runs some jobs of either set. Usage::
+``--only ID ...`` runs some jobs of either set. ``--record ID FILE --at COMMIT`` keeps the
+results a job's own command wrote to FILE when it ran apart (an hour-long match run beside other
+work), at the commit it ran at. Usage::
 
     .venv/bin/python bench/measure.py [--long] [--only ID ...] [--list]
+    .venv/bin/python bench/measure.py --record ID FILE --at COMMIT [--seconds S]
 """
 
 import argparse
@@ -114,12 +117,43 @@ def run_job(job_id: str, argv: list[str]) -> dict:
         return json.loads(done.stdout)
 
 
+def record(job_id: str, path: str, at: str | None, seconds: float | None) -> int:
+    """Keep the results of ``job_id``'s command run apart, as if this script had run it."""
+    every = {**QUICK, **LONG}
+    problem = (f"no job {job_id} (--list shows them)" if job_id not in every else
+               "--record needs --at COMMIT, the commit the job ran at" if not at else None)
+    try:
+        with open(path) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        problem = problem or f"cannot read {path}: {e}"
+    if problem:
+        print(f"bench/measure.py: error: {problem}", file=sys.stderr)
+        return 2
+    data = report.load() if os.path.exists(report.DATA) else {"runs": {}, "long": []}
+    data["long"] = sorted(set(data.get("long", [])) | set(LONG))
+    data["runs"][job_id] = {
+        "command": shown(every[job_id]), "commit": at,
+        "date": datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat(),
+        "seconds": seconds, "results": results}
+    report.write_whole(report.DATA, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    report.render()
+    print(f"== {job_id}: kept {path} (ran at {at})")
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--long", action="store_true", help="the long set instead of the quick one")
     p.add_argument("--only", nargs="+", metavar="ID", help="just these jobs (of either set)")
     p.add_argument("--list", action="store_true", help="list the jobs and their commands")
+    p.add_argument("--record", nargs=2, metavar=("ID", "FILE"),
+                   help="keep what job ID's command wrote to FILE when run apart (with --at)")
+    p.add_argument("--at", metavar="COMMIT", help="with --record: the commit the job ran at")
+    p.add_argument("--seconds", type=float, help="with --record: how long the job ran")
     args = p.parse_args(argv)
+    if args.record:
+        return record(*args.record, args.at, args.seconds)
     if args.list:
         for name, jobs in (("quick", QUICK), ("long", LONG)):
             for job_id, cmd in jobs.items():
