@@ -106,6 +106,13 @@ def chatty_tools(tmp_path, monkeypatch):
     return install_stand_in(tmp_path, monkeypatch, CHATTY_TOOL)
 
 
+@pytest.fixture
+def banner_tools(tmp_path, monkeypatch):
+    """The banner alone, no waiting: where nextpnr's progress is not at issue."""
+    return install_stand_in(tmp_path, monkeypatch, TOOL.replace('case "$1" in',
+                                                                BANNER + 'case "$1" in'))
+
+
 def test_the_tools_chatter_goes_to_a_log_and_their_progress_to_the_line(chatty_tools, capfd):
     """Issue 40 item 3: nothing of the tools on the terminal; nextpnr's iterations and the arcs
     its router has left as the build's status."""
@@ -120,16 +127,16 @@ def test_the_tools_chatter_goes_to_a_log_and_their_progress_to_the_line(chatty_t
     assert statuses[-1] == "routing, 63,889 arcs left" and result.report["fmax_mhz"] == 55.5
 
 
-def test_verbose_streams_the_tools(chatty_tools, capfd):
-    synthesize("icebreaker", build_dir=str(chatty_tools / "build"), verbose=True)
+def test_verbose_streams_the_tools(banner_tools, capfd):
+    synthesize("icebreaker", build_dir=str(banner_tools / "build"), verbose=True)
     assert "Preparing to run stand-in" in capfd.readouterr().err
 
 
-def test_a_failed_build_names_the_log_and_its_last_words(chatty_tools, monkeypatch):
+def test_a_failed_build_names_the_log_and_its_last_words(banner_tools, monkeypatch):
     from posdata.hdl.boards.synth import SynthError
     monkeypatch.setenv("FAIL", "--quiet")
     with pytest.raises(SynthError) as e:
-        synthesize("icebreaker", build_dir=str(chatty_tools / "build"))
+        synthesize("icebreaker", build_dir=str(banner_tools / "build"))
     text = str(e.value)
     assert "\n" not in text and "posdata.tools.log" in text
     assert "its last words: Preparing to run stand-in" in text
