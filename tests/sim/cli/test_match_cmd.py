@@ -22,7 +22,7 @@ from tests.signals import sigint_default
 chess = pytest.importorskip("chess")
 pytest.importorskip("chess.pgn")
 
-FAKE = Path(__file__).resolve().parents[2] / "engine" / "fake_uci_engine.py"
+FAKE = Path(__file__).resolve().parents[2] / "engine" / "match" / "fake_uci_engine.py"
 #: a book of 4-ply lines: with --ply-cap 6 each engine moves once per game
 SHORT_BOOK = """e2e4 e7e5 g1f3 b8c6 # open game
 d2d4 d7d5 c2c4 e7e6 # queen's gambit
