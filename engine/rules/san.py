@@ -11,6 +11,8 @@ from .board import Board
 from .defs import CASTLE, EMPTY, EP, PAWN, SQUARE_NAMES
 
 LETTERS = ".PNBRQK"  #: a piece code's SAN letter
+#: the variants whose moves this notation writes (orthodox pieces, orthodox or Chess960 castling)
+SAN_VARIANTS = ("chess", "chess960")
 
 
 def san(board: Board, m: int, legal: list[int]) -> str:
@@ -59,10 +61,20 @@ def san_line(board: Board, moves: list[int]) -> list[str]:
     return out
 
 
-def san_of_move(board: Board, m: int) -> str | None:
-    """One move of ``board`` in SAN with its check suffix; None when it is not legal."""
+def san_of_moves(board: Board, moves: list[int]) -> list[str | None]:
+    """Each of ``moves`` (``board``'s pseudo-legal moves) in SAN with its check suffix; None
+    for one that is not legal. The position's legal moves are generated once."""
     legal = board.legal_moves()
-    return san_line(board, [m])[0] if m in legal else None
+    out = []
+    for m in moves:
+        if m not in legal:
+            out.append(None)
+            continue
+        text = san(board, m, legal)
+        board.makemove(m)
+        out.append(text + suffix(board, board.legal_moves()))
+        board.takeback()
+    return out
 
 
 def numbered(board: Board, moves: list[int]) -> str:

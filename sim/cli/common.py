@@ -85,6 +85,14 @@ def add_variant_arg(p: argparse.ArgumentParser) -> None:
                    help=f"the variant: {', '.join(VARIANT_NAMES)} (default: chess)")
 
 
+def require_san(args) -> None:
+    """``--san`` only where the notation holds (engine.rules.san.SAN_VARIANTS)."""
+    from posdata.engine.rules.san import SAN_VARIANTS
+    if args.san and args.variant.name not in SAN_VARIANTS:
+        raise CliError(f"--san writes orthodox chess's notation; not with --variant "
+                       f"{args.variant.name}")
+
+
 def require_runs(args, key: str, subject: str | None = None) -> None:
     """Refuse ``args.variant`` where it does not run: ``key`` is a place of
     engine.capabilities (``hw``, ``search``, ...), ``subject`` who refuses (default its name)."""

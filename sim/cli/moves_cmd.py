@@ -2,7 +2,7 @@
 generator or from the simulated gateware."""
 
 from posdata.engine.rules.movegen import bare_king_ended, gen
-from posdata.engine.rules.san import san_of_move
+from posdata.engine.rules.san import san_of_moves
 
 from .common import (
     CliError,
@@ -13,6 +13,7 @@ from .common import (
     load_board,
     print_json,
     require_gateware,
+    require_san,
 )
 from .target_args import add_target_args, target_from_args
 
@@ -38,9 +39,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.san and args.variant.name not in ("chess", "chess960"):
-        raise CliError(f"--san writes orthodox chess's notation; not with --variant "
-                       f"{args.variant.name}")
+    require_san(args)
     board = load_board(args)
     cycles = None
     ended = board.data.bare_king and bare_king_ended(board)
@@ -65,7 +64,7 @@ def run(args) -> int:
     if args.json:
         out = {"fen": board.fen(), "moves": [board.uci(m) for m in moves]}
         if args.san:
-            out["san"] = [san_of_move(board, m) for m in moves]
+            out["san"] = san_of_moves(board, moves)
         if cycles is not None:
             out["cycles"] = cycles
             out["target"] = str(target)
@@ -81,7 +80,8 @@ def run(args) -> int:
         print("ended  by the bare-king rule: the side to move has no moves")
     if cycles is not None:
         print(f"cycles {cycles} ({cycles / max(1, len(moves)):.2f} per move, on {target})")
-    for i, m in enumerate(moves):
-        san = f"{san_of_move(board, m) or '-':<8} " if args.san else ""
+    sans = san_of_moves(board, moves) if args.san else [None] * len(moves)
+    for i, (m, text) in enumerate(zip(moves, sans)):
+        san = f"{text or '-':<8} " if args.san else ""
         print(f"{i + 1:4d}  {san}{describe(board, m)}")
     return 0

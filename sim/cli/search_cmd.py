@@ -29,14 +29,13 @@ from .common import (
     load_board,
     print_json,
     require_runs,
+    require_san,
 )
 from .target_args import add_target_args, target_from_args
 
 MAX_MOVETIME_MS = 24 * 3600 * 1000
 #: the chip's search: the host's search over a leaf searcher; ``gen``: the TSCP search over the
 #: gateware generator (what ``--movegen hw`` was)
-#: the variants whose moves --san writes (engine.rules.san: orthodox pieces and castling)
-SAN_VARIANTS = ("chess", "chess960")
 BACKENDS = ("sw", "gen", "hw", "both")
 CHIP_BACKENDS = ("sw", "hw", "both")
 MAX_THREADS = 8  #: --threads: search threads of a chip (leaf searchers at once)
@@ -95,19 +94,13 @@ def _backend(args) -> str | None:
     return args.backend if args.backend is not None else alias
 
 
-def check_san(args) -> None:
-    if args.san and args.variant.name not in SAN_VARIANTS:
-        raise CliError(f"--san writes orthodox chess's notation; not with --variant "
-                       f"{args.variant.name}")
-
-
 def pv_text(board, pv: list[int], san: bool) -> str:
     """The PV as printed: UCI moves, or with --san numbered SAN."""
     return numbered(board, pv) if san else pv_uci(pv, board)
 
 
 def run(args) -> int:
-    check_san(args)
+    require_san(args)
     backend = _backend(args)
     if backend in CHIP_BACKENDS:
         return run_chip(args, backend)
