@@ -117,6 +117,13 @@ def run_job(job_id: str, argv: list[str]) -> dict:
         return json.loads(done.stdout)
 
 
+def load_data() -> dict:
+    """docs/measurements.json (empty at first), knowing which jobs are long runs."""
+    data = report.load() if os.path.exists(report.DATA) else {"runs": {}, "long": []}
+    data["long"] = sorted(set(data.get("long", [])) | set(LONG))
+    return data
+
+
 def record(job_id: str, path: str, at: str | None, seconds: float | None) -> int:
     """Keep the results of ``job_id``'s command run apart, as if this script had run it."""
     every = {**QUICK, **LONG}
@@ -130,8 +137,7 @@ def record(job_id: str, path: str, at: str | None, seconds: float | None) -> int
     if problem:
         print(f"bench/measure.py: error: {problem}", file=sys.stderr)
         return 2
-    data = report.load() if os.path.exists(report.DATA) else {"runs": {}, "long": []}
-    data["long"] = sorted(set(data.get("long", [])) | set(LONG))
+    data = load_data()
     data["runs"][job_id] = {
         "command": shown(every[job_id]), "commit": at,
         "date": datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat(),
@@ -170,8 +176,7 @@ def main(argv=None) -> int:
     else:
         jobs = LONG if args.long else QUICK
 
-    data = report.load() if os.path.exists(report.DATA) else {"runs": {}, "long": []}
-    data["long"] = sorted(set(data.get("long", [])) | set(LONG))
+    data = load_data()
     at = commit()  # before any file of the run is written: they would make the tree dirty
     failed = []
     started = time.perf_counter()

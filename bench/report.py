@@ -150,21 +150,22 @@ def search_figure(sw_run: dict | None, hw: dict) -> str:
 
 
 def headline_table(data: dict) -> str:
-    """The headline figures' table alone."""
-    block = readme_block(data)
-    return block[block.index("| what |"):block.index("\n\n", block.index("| what |"))]
-
-
-def readme_block(data: dict) -> str:
-    """The README's marked block: the headline figures, each with its command."""
+    """The headline figures' table: each figure with its command and where it was measured."""
     runs = data["runs"]
-    lines = [BEGIN, "", "| what | figure | reproduce | measured at |", "|---|---|---|---|"]
+    lines = ["| what | figure | reproduce | measured at |", "|---|---|---|---|"]
     for what, figure, command, run_id in headlines(runs):
         run = runs.get(run_id)
         when = f"{run['commit']}, {run['date']}" if run else "-"
         if run and run.get("carried"):
             when += " (long run)"
         lines.append(f"| {what} | {figure} | `{command}` | {when} |")
+    return "\n".join(lines)
+
+
+def readme_block(data: dict) -> str:
+    """The README's marked block: the headline table and the charts that matter most."""
+    runs = data["runs"]
+    lines = [BEGIN, "", headline_table(data)]
     shown = [name for name in charts.available(runs) if name in charts.README_CHARTS]
     if shown:
         lines += [""] + [f"![{name[:-4]}](docs/{charts.CHARTS}/{name})" for name in shown]
