@@ -413,7 +413,7 @@ def test_clock_allocation():
 @pytest.fixture
 def popen_engine():
     # timeout: python-chess's hang guard on each command but play (idle: ~0.2 s the handshake)
-    engine = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, cwd=REPO, timeout=20)
+    engine = chess.engine.SimpleEngine.popen_uci(ENGINE_CMD, cwd=REPO, timeout=60)
     try:
         yield engine
     finally:

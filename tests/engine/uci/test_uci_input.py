@@ -167,7 +167,7 @@ def test_a_lost_output_ends_the_engine():
     engine = UciEngine(out=BrokenPipe())
     reading = threading.Thread(target=engine.run, args=(io.BytesIO(b"uci\n" + b"isready\n" * 9),))
     reading.start()
-    reading.join(timeout=5)  # a hang guard: idle the engine leaves at its first write, at once
+    reading.join(timeout=60)  # a hang guard: idle the engine leaves at its first write, at once
     assert not reading.is_alive() and engine.output_lost
 
 

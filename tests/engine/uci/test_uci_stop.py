@@ -66,7 +66,7 @@ def test_stop_during_go_perft_6(engine):
 def test_a_stopped_perft_prints_the_moves_it_counted(engine):
     engine.say("go perft 5")
     # the first root move is counted (idle ~0.1 s; the timeout is a hang guard)
-    engine.expect(lambda line: ": " in line, timeout=20)
+    engine.expect(lambda line: ": " in line, timeout=60)
     seconds = engine.timed("stop")
     line, _ = engine.expect("info string perft stopped after ")
     assert seconds < 1.0  # idle ~1 ms

@@ -114,7 +114,7 @@ def test_an_interrupted_build_leaves_the_previous_one_and_says_so(tools):
     try:
         read_pids(pids)
         flow.send_signal(signal.SIGINT)
-        out, err = flow.communicate(timeout=20)  # a hang guard: idle ~0.4 s
+        out, err = flow.communicate(timeout=60)  # a hang guard: idle ~0.4 s
     finally:
         flow.kill()
     assert flow.returncode == 130, err

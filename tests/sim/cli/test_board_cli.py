@@ -56,7 +56,7 @@ def pty_board(simulated: bool = True, corrupt_at: int | None = None, board=None,
     finally:
         stop.set()
         if simulated:
-            thread.join(timeout=10)  # a hang guard: idle the bridge sees the stop within ms
+            thread.join(timeout=60)  # a hang guard: idle the bridge sees the stop within ms
         os.close(master)
         os.close(slave)
     assert not errors, errors

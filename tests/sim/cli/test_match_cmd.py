@@ -218,7 +218,7 @@ def test_ctrl_c_stops_the_engines_and_writes_nothing(tmp_path):
     first = run.stderr.readline()  # a game has ended (in about a second): the next one is on
     assert first.startswith("game 1/6"), first
     run.send_signal(signal.SIGINT)
-    err = first + run.communicate(timeout=30)[1]  # a hang guard: idle the match ends at once
+    err = first + run.communicate(timeout=60)[1]  # a hang guard: idle the match ends at once
     assert run.returncode == 130
     assert "posdata match: interrupted after 1 game(s); engines stopped, nothing written" in err
     assert "Traceback" not in err
