@@ -74,6 +74,8 @@ LONG = {
     # two cold compiles of each design and simulator: minutes
     "bench-sim-models": bench("model_sim.py"),
     "variants-synth": bench("variants.py", "--hw", "--synth"),
+    # cold compiles of the chip and the generator, a variant after another: minutes
+    "variants-first-runs": bench("variants.py", "--first-runs"),
     "scale": bench("scale.py"),
     # 200 games (two at once) and 300 positions at depth 3: about an hour on two cores
     "play": bench("search_play.py"),

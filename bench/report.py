@@ -437,6 +437,22 @@ def section_variants_chip(r: dict) -> list[str]:
     return out
 
 
+def section_variants_first_runs(r: dict) -> list[str]:
+    out = ["| backend | variant | wall | against the first | libraries in the cache |",
+           "|---|---|---|---|---|"]
+    for v in r["runs"]:
+        out.append(f"| {v['backend']} | {v['variant']} | {v['wall_s']:.1f} s | "
+                   f"{v['vs_first']:.2f}x | {v['libraries']} |")
+    out += ["", "The first `posdata perft --backend hw|gen --variant NAME --depth 2` of each "
+                "variant, one after another, from an empty model cache: a variant of the same "
+                "RTL as one run before it (almost after chess; amazon after nightrider on the "
+                "generator) loads its memory image into the compiled library instead of "
+                "compiling one (sim.models.memory_images). On the perft chip nightrider has rays "
+                "of its own and amazon, nightrider and chigorin other geometries, so each "
+                "compiles."]
+    return out
+
+
 def section_synth(r: dict) -> list[str]:
     util = r["utilization"]
     carries = (f"{r.get('threads', 1)} search thread(s)" if r.get("design") == "search thread"
@@ -550,6 +566,8 @@ SECTIONS = {
     "bench-sim-models": ("Simulation speed: the board design and the search thread under "
                          "CXXRTL and Verilator", section_sim_models),
     "variants-synth": ("Variants: the generator after synth_ecp5", section_variants_hw),
+    "variants-first-runs": ("Variants: first runs from an empty model cache",
+                            section_variants_first_runs),
     "scale": ("-j 2 against -j 1, and the three simulators", section_scale),
     "stockfish-one-engine": ("The perft chip against Stockfish", section_note),
 }

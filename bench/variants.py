@@ -17,6 +17,12 @@ LUT4s (a few minutes per variant; ``--fmax``: and its Fmax alone on the 25F, out
 one placement seed). A variant with modes runs its walk image (``hdl.gen.legs``):
 its entries, ROM depth and word width are the walk image's.
 
+``--first-runs`` starts from an empty model cache and times, one after another, the first
+``posdata perft --backend hw|gen --variant NAME --depth 2`` of each of FIRST_RUNS: the first
+run compiles the model, and a later variant of the same RTL (the same geometry, no planes of its
+own) only loads its memory image into the compiled library (sim.models.memory_images). Each
+run's wall time is printed against the first's, with the libraries the cache held after it.
+
 ``--chip`` counts bulk perft(3) of each variant's start position on its compiled perft chip (one
 engine; what ``posdata perft --variant NAME --backend hw --depth 3 --bulk`` runs) and reports
 the chip's clocks per leaf. Usage::
@@ -24,6 +30,7 @@ the chip's clocks per leaf. Usage::
     .venv/bin/python bench/variants.py [--repeat 3] [--plain-depth 3] [--bulk-depth 4]
     .venv/bin/python bench/variants.py --hw [--synth [--fmax]] [--variant NAME ...]
     .venv/bin/python bench/variants.py --chip
+    .venv/bin/python bench/variants.py --first-runs
     (each with [--json FILE])
 """
 
@@ -155,6 +162,40 @@ def chip_rows() -> list[dict]:
     return rows
 
 
+#: the order of --first-runs: almost after chess and amazon after nightrider are the same RTL
+FIRST_RUNS = ("chess", "almost", "nightrider", "amazon", "chigorin")
+
+
+def first_run_rows() -> list[dict]:
+    """Per backend, FIRST_RUNS in order into one empty model cache: each run's wall time and
+    the compiled libraries in the cache after it."""
+    posdata = os.path.join(os.path.dirname(sys.executable), "posdata")
+    rows = []
+    print(f"{'backend':<7} {'variant':<11} {'wall s':>7} {'x first':>7} {'libraries':>9}",
+          flush=True)
+    for backend in ("hw", "gen"):
+        with tempfile.TemporaryDirectory(prefix="posdata-bench-") as cache:
+            env = {**os.environ, "POSDATA_CACHE": cache}
+            first = None
+            for name in FIRST_RUNS:
+                start = time.perf_counter()
+                done = subprocess.run([posdata, "perft", "--backend", backend, "--variant", name,
+                                       "--depth", "2", "--json"], env=env, capture_output=True,
+                                      text=True)
+                wall = time.perf_counter() - start
+                if done.returncode != 0:
+                    raise SystemExit(f"variants: perft --backend {backend} --variant {name} "
+                                     f"failed: {done.stderr.strip()[-300:]}")
+                libraries = sum(name.endswith(".so") for _, _, files in os.walk(cache)
+                                for name in files)
+                first = first or wall
+                print(f"{backend:<7} {name:<11} {wall:>7.1f} {wall / first:>7.2f} "
+                      f"{libraries:>9}", flush=True)
+                rows.append({"backend": backend, "variant": name, "wall_s": round(wall, 2),
+                             "vs_first": round(wall / first, 3), "libraries": libraries})
+    return rows
+
+
 def synth_stats(name: str, fmax: bool = False) -> tuple[int, int, float | None]:
     """DP16KD and LUT4 of the move generator of ``name`` after Yosys's synth_ecp5, and with
     ``fmax`` its Fmax placed and routed alone on the 25F, out of context (nextpnr-ecp5, seed 1:
@@ -206,6 +247,9 @@ def main() -> int:
     parser.add_argument("--chip", action="store_true",
                         help=f"the perft chip per variant instead: clocks per leaf of bulk "
                              f"perft({CHIP_DEPTH}) of the start position")
+    parser.add_argument("--first-runs", action="store_true",
+                        help="instead: the first run of each of several variants, one after "
+                             "another, from an empty model cache (what a shared compile saves)")
     parser.add_argument("--fmax", action="store_true",
                         help="with --synth: also place and route each generator alone on the "
                              "25F, out of context, seed 1 (nextpnr-ecp5), for its Fmax")
@@ -223,6 +267,9 @@ def main() -> int:
         return 0
     if args.chip:
         write_json(args.json, {"variants": chip_rows()})
+        return 0
+    if args.first_runs:
+        write_json(args.json, {"runs": first_run_rows(), "load": list(os.getloadavg())})
         return 0
     print(f"{'variant':<12} {'tables':>6} {'walk':>8} {'plain d':>7} {'nodes':>8} "
           f"{'n/s':>9} {'bulk d':>6} {'nodes':>8} {'n/s':>9}")

@@ -115,14 +115,20 @@ class PerftBoard(wiring.Component):
         mask = Signal(64)
         m.d.comb += mask.eq(Const(1, 64) << wr_sq)
         occupied = color != Color.EMPTY
-        # per plane: what the written square becomes in it
-        def member(codes):
-            any_of = Const(0)
-            for i, code in enumerate(codes):
-                any_of = (piece == code) if i == 0 else any_of | (piece == code)
-            return occupied & any_of
+        # per plane: what the written square becomes in it. Which codes go into which attacker
+        # plane is a table, not logic, so that variants differing only in it are the same RTL
+        # but for memory contents (one compiled model serves them: sim.models.memory_images);
+        # synthesis folds the constant table into the same LUTs
+        names = list(self._planes)
+        m.submodules.kinds = kinds = Memory(
+            shape=len(names), depth=1 << PIECE.width,
+            init=[sum(1 << i for i, name in enumerate(names) if code in self._planes[name])
+                  for code in range(1 << PIECE.width)],
+            attrs={"rom_style": "logic"})
+        kind = kinds.read_port(domain="comb")
+        m.d.comb += kind.addr.eq(piece)
         values = {"empty": ~occupied, "black": color == Color.BLACK,
-                  **{name: member(codes) for name, codes in self._planes.items()},
+                  **{name: occupied & kind.data[i] for i, name in enumerate(names)},
                   "pawn": occupied & (piece == PAWN)}
         planes = {}
         for name, value in values.items():

@@ -59,7 +59,8 @@ class ChipCount:
 
 
 def chip_params(engines: int = 1, layout: str | None = None, variant: str = "chess") -> dict:
-    """The compiled chip's constructor parameters (one model per engines, layout, variant):
+    """The compiled chip's constructor parameters (one model per engines, layout, variant;
+    variants that differ only in memory contents share its library, sim.models.memory_images):
     the defaults are left out, so that every way of asking for the same chip finds one model."""
     params = {"engines": engines}
     if layout not in (None, DEFAULT_LAYOUT):

@@ -7,7 +7,9 @@ from .chip_cxxrtl import ChipModel
 
 class VerilatorChip(ChipModel):
     """``perft(board, depth)`` and ``list_moves`` on the Verilator model of the chip (built and
-    cached on first use by sim.models.verilator, one model per engines, layout and variant)."""
+    cached on first use by sim.models.verilator, one library per engines, layout and RTL:
+    variants that differ only in memory contents share it, each loading its own image,
+    sim.models.memory_images)."""
 
     MODEL = "the Verilator model of the perft chip"
 

@@ -34,8 +34,9 @@ def model_params(layout: str | None = None, variant: str = "chess") -> dict | No
 class CxxrtlGenerator(CompiledModel):
     """Same interface as PysimGenerator: ``generate(board) -> Generation``. ``capacity`` is the
     size of the move buffer (tests make it small to see an overflow); ``variant`` (an
-    engine.rules.variants name) the tables the model is built with (one model per table set:
-    Chess960 runs on chess's)."""
+    engine.rules.variants name) the tables the model loads (one compiled library per
+    ROM geometry, each variant's tables an image it loads: sim.models.memory_images; Chess960
+    runs on chess's)."""
 
     MODEL = "the compiled (CXXRTL) move generator"
     SIGNATURES = {

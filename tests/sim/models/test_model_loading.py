@@ -16,14 +16,17 @@ from posdata.sim.drivers.fpga_board import BoardError
 from posdata.sim.drivers.fpga_board_sim import CompiledBoard
 from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
 from posdata.sim.models.cxxrtl import build_library
+from posdata.sim.models.model_files import ModelFiles
 from posdata.sim.models.toolchain import ToolchainError
 
 
 @pytest.fixture(scope="module")
 def generator_library(tmp_path_factory):
+    """A copy of the generator's library, with the memory image it loads."""
+    built = build_library()
     copy = tmp_path_factory.mktemp("models") / "generator.so"
-    shutil.copy(build_library(), copy)
-    return str(copy)
+    shutil.copy(built, copy)
+    return ModelFiles(str(copy), built.image)
 
 
 def c_library() -> str:
