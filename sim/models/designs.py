@@ -1,10 +1,12 @@
 """Every design that is compiled into a model or exported, described once: the gateware class it
-elaborates, the Verilog module it is exported as, its C entry point under each simulator, what its
-entry is written after and against, how the simulators clock and show it where they differ
-(what sim.models.entry_prelude generates an entry's clock and ports from), its name in messages
-and the simulator that runs it when none is named. The builders (sim.models.cxxrtl,
-sim.models.verilator), the export (sim.models.verilog_export) and the targets
-(sim.drivers.targets) read it: adding a design is an entry here, its C entries and its tests."""
+elaborates (whose signature gives its ports), the Verilog module it is exported as, its one C
+entry (sim/models/<design>_entry.cc, the same for CXXRTL and Verilator), what that entry is
+written after and against, how the simulators clock and show it where they differ, its name in
+messages and the simulator that runs it when none is named. The builders (sim.models.cxxrtl,
+sim.models.verilator) write in front of the entry a prelude generated from the signature
+(sim.models.entry_prelude: the model, its clock, an accessor per port); the export
+(sim.models.verilog_export) and the targets (sim.drivers.targets) read it too: adding a design
+is a description here, its entry and its tests."""
 
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -16,8 +18,10 @@ class Design:
     module: str                 #: the gateware's module ...
     cls: str                    #: ... and class (its constructor takes the design's parameters)
     what: str                   #: in messages: "the perft chip"
-    cxxrtl_entry: str | None = None      #: the CXXRTL model's C entry point (None: no model)
-    verilator_entry: str | None = None   #: the Verilator model's
+    #: its C entry points (sim/models), written against the prelude's accessors (entry_prelude)
+    entry: str
+    #: the simulators that compile it
+    simulators: tuple[str, ...] = ("cxxrtl", "verilator")
     verilog_module: str | None = None    #: the exported module's name (None: not exported)
     #: constructor parameters the export uses when none are given (the board's UART divisor)
     export_defaults: tuple[tuple[str, object], ...] = ()
@@ -67,18 +71,16 @@ ENGINE_PACKAGES = ("engine.rules",)
 
 DESIGNS = {d.name: d for d in (
     Design("generator", "posdata.hdl.gen.movegen", "MoveGenerator", "the generator",
-           cxxrtl_entry="cxxrtl_gen_entry.cc", verilator_entry="verilator_gen_entry.cc",
-           verilog_module="posdata_movegen"),
+           entry="gen_entry.cc", verilog_module="posdata_movegen"),
     Design("chip", "posdata.hdl.chip.perft_chip", "PerftChip", "the perft chip",
-           cxxrtl_entry="cxxrtl_chip_entry.cc", verilator_entry="verilator_chip_entry.cc",
-           verilog_module="posdata_chip", contract=True, unit_by_unit=True),
+           entry="chip_entry.cc", verilog_module="posdata_chip", contract=True,
+           unit_by_unit=True),
     Design("search", "posdata.hdl.search.search_thread", "SearchThread", "the search thread",
-           cxxrtl_entry="cxxrtl_search_entry.cc", verilator_entry="verilator_search_entry.cc",
-           verilog_module="posdata_search",
+           entry="search_entry.cc", verilog_module="posdata_search",
            # stepped low, then high, as its entry always has been: one step is not
            # shown to give the same clocks on it
            cxxrtl_tick="steps",
-           # the phase account counts each clock in the state it ran in (its entries)
+           # the phase account counts each clock in the state it ran in (search_entry.cc)
            late_outputs=("phase",),
            # its evaluation's tables, hash keys, the mate score, the finder's order, the job's rules
            engine_packages=("engine.search",),
@@ -92,9 +94,8 @@ DESIGNS = {d.name: d for d in (
            # runs 3-4 times as fast (bench/model_sim.py)
            default_simulator="verilator"),
     Design("board", "posdata.hdl.link.chip_frontend", "UartFrontEnd", "the board",
-           cxxrtl_entry="cxxrtl_board_entry.cc", verilator_entry="verilator_board_entry.cc",
-           verilog_module="posdata_board", export_defaults=(("divisor", 33),),
-           shared=("uart_line.h",), contract=True,
+           entry="board_entry.cc", verilog_module="posdata_board",
+           export_defaults=(("divisor", 33),), shared=("uart_line.h",), contract=True,
            idle_inputs=(("rx", 1),),  # the idle line
            # none depends on rx but through registers: before the edge is the clock just run
            late_outputs=("tx", "busy", "self_test"),
@@ -106,7 +107,7 @@ DESIGNS = {d.name: d for d in (
            default_simulator="verilator"),
     # the iCEBreaker's board: the generator alone behind the same UART protocol and line model
     Design("icebreaker", "posdata.hdl.link.gen_frontend", "GeneratorFrontEnd",
-           "the iCEBreaker's board", cxxrtl_entry="cxxrtl_board_entry.cc",
+           "the iCEBreaker's board", entry="board_entry.cc", simulators=("cxxrtl",),
            shared=("uart_line.h",), contract=True, idle_inputs=(("rx", 1),)),
 )}
 
@@ -114,8 +115,9 @@ DESIGNS = {d.name: d for d in (
 def design(name: str, simulator: str | None = None) -> Design:
     """The design called ``name``; with ``simulator``, one that simulator builds. ValueError
     naming the choices otherwise."""
-    has = {None: lambda d: True, "cxxrtl": lambda d: d.cxxrtl_entry,
-           "verilator": lambda d: d.verilator_entry, "export": lambda d: d.verilog_module}
+    has = {None: lambda d: True, "cxxrtl": lambda d: "cxxrtl" in d.simulators,
+           "verilator": lambda d: "verilator" in d.simulators,
+           "export": lambda d: d.verilog_module}
     found = DESIGNS.get(name)
     if found is None or not has[simulator](found):
         choices = ", ".join(n for n, d in DESIGNS.items() if has[simulator](d))

@@ -30,6 +30,7 @@ Where the simulators differ, the prelude (and designs.Design) says how:
 
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 from .designs import design as described
 
@@ -299,3 +300,8 @@ def prelude(design: str, simulator: str, component) -> str:
         "  Sim(const Sim &) = delete;", "  Sim &operator=(const Sim &) = delete;", "",
         *tick, "", *("  " + line for line in _accessors(found, syntax, late)), "};", "",
         "}  // namespace", "", ""])
+
+
+def entry_text(design: str) -> str:
+    """The design's C entry as written (designs.Design.entry)."""
+    return (resources.files("posdata.sim.models") / described(design).entry).read_text()

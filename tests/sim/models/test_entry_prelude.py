@@ -1,13 +1,20 @@
-"""The prelude generated for a design's C entry (sim.models.entry_prelude, issue 42): its ports
-are those Amaranth gives the converted module, named as each simulator names them; what a
-description says of its ports (idle inputs, late outputs, Verilator's renamed words) holds."""
+"""The prelude in front of every design's one C entry (sim.models.entry_prelude, issue 42): its
+ports are those Amaranth gives the converted module, named as each simulator names them; what a
+description says of its ports (idle inputs, late outputs, Verilator's renamed words) holds; and
+a port wider than 64 bits goes through as 32-bit words under both simulators."""
 
+import ctypes
 import dataclasses
 import re
 
 import pytest
+from amaranth.hdl import Module
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
 
-from posdata.sim.models.designs import DESIGNS
+from posdata.sim.drivers import targets
+from posdata.sim.models import cxxrtl, verilator
+from posdata.sim.models.designs import DESIGNS, Design
 from posdata.sim.models.entry_prelude import (
     Port,
     cxxrtl_member,
@@ -44,7 +51,7 @@ def test_each_simulator_names_a_port_its_way():
     assert verilator_member(Port(("abort",), 1, True)) == "__SYM__abort"
 
 
-@pytest.mark.parametrize("name", [n for n, d in DESIGNS.items() if d.verilator_entry])
+@pytest.mark.parametrize("name", [n for n, d in DESIGNS.items() if "verilator" in d.simulators])
 def test_a_renamed_port_is_a_waived_warning(name):
     """Verilator renames a port named as a C++ word and warns (SYMRSVDWORD): the description
     waives the warning exactly when the prelude renames a port."""
@@ -69,3 +76,55 @@ def test_a_description_naming_no_such_port_is_refused(monkeypatch, change, messa
     monkeypatch.setitem(DESIGNS, "board", dataclasses.replace(DESIGNS["board"], **change))
     with pytest.raises(ValueError, match=message):
         prelude("board", "verilator", for_ports(DESIGNS["board"].elaborate({"divisor": 4})))
+
+
+class Wide(wiring.Component):
+    """A port wider than 64 bits in, the same a clock later out."""
+    a: In(100)
+    b: Out(100)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.d.sync += self.b.eq(self.a)
+        return m
+
+
+WIDE_ENTRY = """
+extern "C" {
+void *wide_create() { return new Sim(); }
+void wide_destroy(void *handle) { delete static_cast<Sim *>(handle); }
+// a in, two clocks (CXXRTL's flattened model shows b a clock late), b out
+void wide_cycle(void *handle, const uint32_t *in, uint32_t *out) {
+  Sim &sim = *static_cast<Sim *>(handle);
+  sim.set_a(in);
+  sim.tick();
+  sim.tick();
+  sim.get_b(out);
+}
+}
+"""
+
+
+@pytest.mark.parametrize("simulator", ["cxxrtl", "verilator"])
+def test_a_wide_port_goes_through_as_words(monkeypatch, simulator):
+    if simulator == "verilator" and not targets.verilator_installed():
+        pytest.skip("Verilator is not installed")
+    monkeypatch.setitem(DESIGNS, "wide", Design("wide", __name__, "Wide", "a wide port",
+                                                entry="wide_entry.cc",
+                                                verilog_module="posdata_wide"))
+    build = cxxrtl if simulator == "cxxrtl" else verilator
+    monkeypatch.setattr(build, "entry_text", lambda design: WIDE_ENTRY)
+    lib = ctypes.CDLL(build.build_library(dut=Wide(), design="wide"))
+    lib.wide_create.restype = ctypes.c_void_p
+    lib.wide_destroy.argtypes = [ctypes.c_void_p]
+    words = ctypes.POINTER(ctypes.c_uint32)
+    lib.wide_cycle.argtypes = [ctypes.c_void_p, words, words]
+    handle = lib.wide_create()
+    try:
+        value = (1 << 99) | 0x0123_4567_89ab_cdef_0246_8ace
+        given = (ctypes.c_uint32 * 4)(*((value >> (32 * i)) & 0xffff_ffff for i in range(4)))
+        got = (ctypes.c_uint32 * 4)()
+        lib.wide_cycle(handle, given, got)
+        assert sum(w << (32 * i) for i, w in enumerate(got)) == value
+    finally:
+        lib.wide_destroy(handle)
