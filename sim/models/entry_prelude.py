@@ -279,10 +279,12 @@ def prelude(design: str, simulator: str, component) -> str:
                 *(f"  {by_name[name].ctype} late_{name} = 0;  // as it stood before the last "
                   f"edge" for name in late), "",
                 "  Sim() {",
-                '    const char *seed = std::getenv("POSDATA_X_SEED");',
-                "    if (seed && std::strtoul(seed, nullptr, 10)) {",
+                '    const char *text = std::getenv("POSDATA_X_SEED");',
+                "    uint32_t seed = text ? static_cast<uint32_t>(std::strtoul(text, nullptr, "
+                "10)) : 0;",
+                "    if (seed) {",
                 "      context.randReset(2);  // 2: randomise every X-initialised variable",
-                "      context.randSeed(static_cast<int>(std::strtoul(seed, nullptr, 10)));",
+                "      context.randSeed(static_cast<int>(seed));",
                 "    }",
                 f"    top = new {prefix}(&context);",
                 "    // inputs are variables too, random under a seed: a host drives every one "
