@@ -1,5 +1,5 @@
-"""The perft chip under Verilator: its C entry points (sim/models/verilator_chip_entry.cc) are the
-CXXRTL chip's, so the CXXRTL chip's driver runs it; the model is another simulator's build of the
+"""The perft chip under Verilator: its C entry points (sim/models/chip_entry.cc) are the CXXRTL
+chip's, so the CXXRTL chip's driver runs it; the model is another simulator's build of the
 same gateware, with the same clocks to the clock."""
 
 from .chip_cxxrtl import ChipModel

@@ -3,7 +3,7 @@
 on its rx and tx lines.
 
 * ``CompiledBoard``: the compiled model, CXXRTL's or Verilator's (the same clocks), with the line
-  model in C (sim/models/cxxrtl_board_entry.cc, verilator_board_entry.cc): the whole board,
+  model in C (sim/models/board_entry.cc, either simulator's): the whole board,
   power-up self-test included, at about half a million clocks a second or more;
 * ``SimulatedTransport``: Amaranth's simulator (golden, but about a thousand clocks a second with
   the chip inside), by default without a self-test and with a short frame time-out.

@@ -1,5 +1,5 @@
 """The compiled model at run time: ctypes loads the shared library that sim.models.cxxrtl made
-(the gateware's CXXRTL model with the C entry point of sim/models/cxxrtl_gen_entry.cc) and calls one
+(the gateware's CXXRTL model with the C entry points of sim/models/gen_entry.cc) and calls one
 function per generation, so Python pays one call per generation instead of one per clock."""
 
 import ctypes

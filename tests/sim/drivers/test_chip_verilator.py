@@ -137,12 +137,13 @@ def test_the_chip_runs_on_verilator_by_default(capsys, monkeypatch):
 
 
 def test_model_keys():
-    from posdata.sim.models.verilator import entry_defines, sources_key
+    from posdata.sim.models.verilator import entry_defines, entry_source, sources_key
     chip, two = {"engines": 1}, {"engines": 2}
     keys = {sources_key("generator"), sources_key("chip", chip), sources_key("chip", two),
             sources_key("chip", {**chip, "variant": "chess960"})}
     assert len(keys) == 4 and sources_key("chip", chip) == sources_key("chip", dict(chip))
-    assert entry_defines("chip", two).count("top->phases___05F") == 4
+    assert "#define POSDATA_THREADS 4" in entry_defines("chip", two)
+    assert entry_source("chip", two).count("return top->phases___05F") == 4
     assert "POSDATA_CHESS960" in entry_defines("chip", {**chip, "variant": "chess960"})
     assert "POSDATA_CHESS960" not in entry_defines("chip", chip)
     assert entry_defines("generator", {}) == ""

@@ -1,7 +1,7 @@
 """Each compiled design described once (sim.models.designs, issue 42): every description names
-a gateware class that exists, entries and shared files that are in the package, an entry that
-includes the class Verilator makes of its module; the builders, the export and the targets read
-the descriptions (an unknown design is one line naming the choices)."""
+a gateware class that exists, an entry and shared files that are in the package, ports that its
+signature has; the builders, the export and the targets read the descriptions (an unknown design
+is one line naming the choices)."""
 
 import importlib
 from importlib import resources
@@ -21,15 +21,13 @@ def test_a_description_names_what_exists(name):
     d = DESIGNS[name]
     assert d.name == name
     assert callable(getattr(importlib.import_module(d.module), d.cls))
-    for entry in (d.cxxrtl_entry, d.verilator_entry, *d.shared):
-        if entry:
-            assert PACKAGE.joinpath(entry).is_file(), entry
-    if d.verilator_entry:
-        text = PACKAGE.joinpath(d.verilator_entry).read_text()
-        assert f'#include "{d.verilator_prefix}.h"' in text
+    for entry in (d.entry, *d.shared):
+        assert PACKAGE.joinpath(entry).is_file(), entry
+    assert set(d.simulators) <= {"cxxrtl", "verilator"} and d.simulators
+    if "verilator" in d.simulators:
         assert d.verilog_module, "Verilator builds from the exported module"
-    assert d.default_simulator in ("cxxrtl", "verilator")
-    assert d.default_simulator == "cxxrtl" or d.verilator_entry
+    assert d.tick in ("edge", "steps") and (d.tick == "steps" or not d.unit_by_unit)
+    assert d.default_simulator in d.simulators
 
 
 def test_the_readers_take_the_descriptions():
