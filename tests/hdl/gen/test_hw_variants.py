@@ -2,7 +2,8 @@
 contents of its memories (walk ROM, start entries, promotion table) and the widths derived from
 its tables, and Chess960's castling comes with the position. Held to the reference generator
 move for move and in order at every node of perft(2) trees of each variant's sample positions,
-on the compiled model (one library per geometry, each table set an image it loads; Chess960 runs on chess's)."""
+on the compiled model (one library per geometry, each table set an image it loads; Chess960
+runs on chess's)."""
 
 import dataclasses
 import json
