@@ -44,7 +44,9 @@ class PerftChip(wiring.Component):
     load : In(root_load(variant))
         The root position (load while idle; hdl.chip.ports).
     count : In(CountControl)
-        A count (see hdl.chip.perft_thread); a start while busy is ignored.
+        A count (see hdl.chip.perft_thread); a start while busy is ignored. Its depth, bulk and
+        split are taken with the start; the engines begin a clock later (the root's side,
+        rights and en passant square are latched then, so they hold through that clock).
     solo, solo_engine : In
         With ``solo``, the count runs on engine ``solo_engine`` alone (the others stay idle and
         add nothing): counting on each engine in turn names a faulty one.
@@ -52,7 +54,7 @@ class PerftChip(wiring.Component):
         Listing the root's moves (engine 0, thread 0): pseudo-legal in generation order, or
         legal; ``busy`` until the last has been taken.
     busy : Out
-        Counting or listing.
+        Counting (from the clock after a start) or listing.
     leaves, clocks : Out(64)
         Leaves so far (final once ``busy`` falls) and clocks since start.
     overflow : Out
@@ -89,12 +91,27 @@ class PerftChip(wiring.Component):
         engines = []
         busy = Signal()      # a count is running
         listing = Signal()   # engine 0 is busy (counting, or listing the root's moves)
-        begin = self.count.start & ~busy & ~listing
+        # A start is taken into registers, and the count begins from them a clock later: each
+        # engine's start from a flip-flop of its own, the count's arguments from copies. Taken
+        # directly, the start gated by busy and listing was one net from the control to every
+        # engine, across the die, and back into the control's state (the ULX3S-85F's critical
+        # path). Every part of the count moves by the same clock, so its clocks are unchanged.
+        begin = Signal()     # the count begins (a start taken the clock before)
+        taken = self.count.start & ~busy & ~listing & ~begin
+        starts = Signal(self._engines)  # each engine's start, a clock after the chip's
+        depth = Signal.like(self.count.depth, reset_less=True)
+        split = Signal.like(self.count.split, reset_less=True)
+        bulk = Signal(reset_less=True)
+        m.d.sync += begin.eq(taken)
+        for e in range(self._engines):
+            m.d.sync += starts[e].eq(taken & (~self.solo | (self.solo_engine == e)))
+        with m.If(taken):
+            m.d.sync += [depth.eq(self.count.depth), bulk.eq(self.count.bulk),
+                         split.eq(self.count.split)]
         # which engines this count runs on, fixed at its start
         enabled = Signal(self._engines, init=(1 << self._engines) - 1)
         with m.If(begin):
-            for e in range(self._engines):
-                m.d.sync += enabled[e].eq(~self.solo | (self.solo_engine == e))
+            m.d.sync += enabled.eq(starts)
         place, reset = (lambda engine: engine), 0
         if platform is not None:
             # On a device the engines run in a domain of the same clock without the domain's
@@ -116,15 +133,13 @@ class PerftChip(wiring.Component):
             for t in range(THREADS):
                 wiring.connect(m, engine.claims[t], claims.ports[e * THREADS + t])
                 m.d.comb += self.phases[e * THREADS + t].eq(engine.phases[t])
-            count = self.count
-            m.d.comb += [engine.count.start.eq(begin & (~self.solo | (self.solo_engine == e))),
-                         engine.count.depth.eq(count.depth), engine.count.bulk.eq(count.bulk),
-                         engine.count.split.eq(count.split)]
+            m.d.comb += [engine.count.start.eq(starts[e]), engine.count.depth.eq(depth),
+                         engine.count.bulk.eq(bulk), engine.count.split.eq(split)]
             # outside the control, whose domain has no reset on a device
-            outer.d.comb += engine.count.abort.eq(count.abort | reset)
+            outer.d.comb += engine.count.abort.eq(self.count.abort | reset)
         # the root goes to every engine; its board only while no count or listing runs
         write = SquareWrite.create(path=("write",))
-        m.d.comb += [write.en.eq(self.load.write.en & ~busy & ~listing),
+        m.d.comb += [write.en.eq(self.load.write.en & ~busy & ~listing & ~begin),
                      write.sq.eq(self.load.write.sq), write.color.eq(self.load.write.color),
                      write.piece.eq(self.load.write.piece)]
         wiring.connect(m, write, *(engine.load.write for engine in engines))
@@ -132,7 +147,7 @@ class PerftChip(wiring.Component):
                        *(engine.load.position for engine in engines))
         first = engines[0]
         m.d.comb += [listing.eq(first.lister_busy),
-                     first.listing.start.eq(self.listing.start & ~busy & ~listing),
+                     first.listing.start.eq(self.listing.start & ~busy & ~listing & ~begin),
                      first.listing.legal.eq(self.listing.legal),
                      self.listing.cycles.eq(first.listing.cycles)]
         wiring.connect(m, wiring.flipped(self.listing.moves), first.listing.moves)
@@ -183,8 +198,8 @@ class PerftChip(wiring.Component):
                 with m.Else():
                     m.d.sync += busy.eq(0)
                     m.next = "Idle"
-        # busy also while engine 0 lists the root's moves
-        m.d.comb += [self.busy.eq(busy | listing), self.leaves.eq(leaves),
+        # busy also while engine 0 lists the root's moves, and from the clock after a start
+        m.d.comb += [self.busy.eq(busy | listing | begin), self.leaves.eq(leaves),
                      self.overflow.eq(overflow)]
         # ABORT returns every engine and the count to idle (boards keep what they hold). The
         # control takes it from a register, a clock late like the engines' threads: taken

@@ -10,8 +10,9 @@ from amaranth.lib.wiring import In, Out
 from ..common.contract import DEPTH_BITS
 from .protocol import ENGINE_ALL, STATUS_BYTES, SelfTest, State
 
-#: clocks after a start until the chip's busy and sums follow it
-SETTLE_CLOCKS = 4
+#: clocks after a start until the chip's busy and sums follow it (one engine's: the chip takes
+#: its start into registers and begins a clock later, hdl.chip.perft_chip)
+SETTLE_CLOCKS = 5
 
 
 def _byte(value):

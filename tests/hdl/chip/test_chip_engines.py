@@ -86,3 +86,56 @@ def test_faulty_engine_is_named(monkeypatch):
     assert not report.match
     assert "counting alone, engine 1 (" in report.mismatch, report.mismatch
     assert "engine 0" not in report.mismatch and "engine 2" not in report.mismatch
+
+
+def test_a_start_is_taken_with_its_arguments():
+    """The chip takes a start into registers and begins a clock later: what the start named
+    (depth, bulk, split, the solo engine) counts even when it changes the next clock, busy
+    shows from the clock after the start, and a start held on takes one count."""
+    from amaranth.sim import Simulator
+
+    from posdata.hdl.chip.perft_chip import PerftChip
+    from posdata.hdl.common.contract import SQUARES, default_split, position_word
+
+    board = Board(STANDARD_POSITIONS[0].fen)
+    dut = PerftChip(ENGINES)
+    seen = []
+
+    async def bench(ctx):
+        write = dut.load.write
+        ctx.set(write.en, 1)
+        for sq in range(SQUARES):
+            ctx.set(write.sq, sq)
+            ctx.set(write.color, board.color[sq])
+            ctx.set(write.piece, board.piece[sq])
+            await ctx.tick()
+        ctx.set(write.en, 0)
+        ctx.set(dut.load.position.root.as_value(), position_word(board))
+        for held, engine in ((1, 1), (3, None)):
+            ctx.set(dut.count.depth, 2)
+            ctx.set(dut.count.bulk, 0)
+            ctx.set(dut.count.split, default_split(2))
+            ctx.set(dut.solo, engine is not None)
+            ctx.set(dut.solo_engine, engine or 0)
+            ctx.set(dut.count.start, 1)
+            for clock in range(held):
+                await ctx.tick()
+                assert ctx.get(dut.busy), clock
+                # the arguments, changed after the start's clock: not taken
+                ctx.set(dut.count.depth, 3)
+                ctx.set(dut.count.bulk, 1)
+                ctx.set(dut.solo, 1)
+                ctx.set(dut.solo_engine, 1 - (engine or 0))
+            ctx.set(dut.count.start, 0)
+            while ctx.get(dut.busy):
+                await ctx.tick()
+            seen.append((engine, ctx.get(dut.leaves), ctx.get(dut.clocks)))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    (alone, alone_leaves, alone_clocks), (shared, shared_leaves, shared_clocks) = seen
+    assert (alone, shared) == (1, None)
+    assert alone_leaves == shared_leaves == 400
+    assert alone_clocks > shared_clocks  # the second count was shared: its start's solo was 0
