@@ -50,9 +50,8 @@ NAME = "posdata"
 #: the 85F (a large share of the wires still unrouted after 100,000 iterations). The heap
 #: placer's timing weight at eight times its default (10): eight engines fill 90 % of the 85F's
 #: LUTs, and the default places single cells across the chip from the logic they feed
-#: (docs/architecture.md, "Many engines: the chip"); at 40 a thread's leaf counter still sat
-#: across the die from its control (eight engines, seed 1: 72.61 MHz; at 80 on the same netlist
-#: 85.14 MHz)
+#: (docs/architecture.md, "Many engines: the chip"); at half that, a thread's counters still
+#: sat across the die from its control
 MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 80"
 #: the search board (``synthesize(search=True)``): search threads behind the UART front end.
 #: Their one-clock steps (the capture finder's scan and pick, the pin test) bound the clock
