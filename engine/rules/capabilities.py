@@ -96,13 +96,13 @@ def _generator_verilator(variant: Variant) -> str | None:
 
 def _ecp5(variant: Variant) -> str | None:
     if variant.chess960:
-        return "protocol version 2 carries no castling squares per position"
+        return "protocol version 3 carries no castling squares per position"
     return chip_problem(variant)
 
 
 def _ice40(variant: Variant) -> str | None:
     if variant.chess960:
-        return "protocol version 2 carries no castling squares per position"
+        return "protocol version 3 carries no castling squares per position"
     if not chess_tables(variant):
         return "its generator is built with chess's tables alone"
     return None

@@ -1,4 +1,4 @@
-"""The perft chip behind the board's command protocol (``hdl.link.protocol``, version 2) on a UART:
+"""The perft chip behind the board's command protocol (``hdl.link.protocol``, version 3) on a UART:
 the perft chip's commands on the command shell (``hdl.link.command_shell``).
 
 ::
@@ -61,7 +61,7 @@ assert PING_BYTES <= SHIFT_BYTES and LISTING_HEADER <= SHIFT_BYTES
 
 def check_board_variant(variant) -> None:
     """A board's variant must be one an ECP5 board's perft chip plays (engine.rules.capabilities:
-    protocol version 2 carries no castling squares, so not Chess960)."""
+    protocol version 3 carries no castling squares, so not Chess960)."""
     problem = refusal(variant, "ecp5")
     if problem:
         raise ValueError(problem)
@@ -107,7 +107,7 @@ class UartFrontEnd(CommandShell):
     variant : engine.rules.variants.Variant
         What the chip plays (its ROMs, promotions, attack planes), the start position and its
         self-test count, the square codes LOAD accepts, PING's variant byte. Chess960 is refused:
-        its castling squares per position are not in protocol version 2.
+        its castling squares per position are not in protocol version 3.
 
     Ports
     -----

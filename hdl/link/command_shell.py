@@ -1,4 +1,4 @@
-"""The command shell every UART front end is built on (``hdl.link.protocol``, version 2).
+"""The command shell every UART front end is built on (``hdl.link.protocol``, version 3).
 
 ::
 

@@ -58,6 +58,9 @@ class HostLink(wiring.Component):
         receiver's flags, the sender's CRC and the judge's decoding from registers. Each is the
         same frames and replies in the same clocks, but for the byte's register: a received
         byte reaches the receiver a clock later.
+    rx_bytes : int
+        Received bytes held while a command is in hand (default ``RX_FIFO_DEPTH``; the search
+        board's ``SEARCH_RX_BYTES`` holds a batch of jobs written at once).
 
     Ports
     -----
@@ -81,7 +84,11 @@ class HostLink(wiring.Component):
     """
 
     def __init__(self, divisor: int, frame_timeout: int | None = None, *, engines: int = 1,
-                 supported=frozenset(Cmd), registered: bool = False):
+                 supported=frozenset(Cmd), registered: bool = False,
+                 rx_bytes: int = RX_FIFO_DEPTH):
+        if not isinstance(rx_bytes, int) or rx_bytes < RX_FIFO_DEPTH:
+            raise ValueError(f"rx_bytes must be an integer of at least {RX_FIFO_DEPTH}, "
+                             f"not {rx_bytes!r}")
         self.uart_rx = UartRx(divisor)  # checks divisor
         self.uart_tx = UartTx(divisor)
         if frame_timeout is None:
@@ -91,6 +98,7 @@ class HostLink(wiring.Component):
         self.judge = FrameJudge(engines, supported=supported, registered=registered)
         self._divisor = divisor
         self._registered = registered
+        self._rx_bytes = rx_bytes
         super().__init__({
             "rx": In(1, init=1), "tx": Out(1, init=1), "frame": Out(frame_signature(supported)),
             "payload": Out(PayloadRead), "reply": In(Reply),
@@ -133,7 +141,7 @@ class HostLink(wiring.Component):
 
     def _receive_path(self, m, urx, rcv):
         # a few received bytes wait here while the front end still holds the previous command
-        m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=8, depth=RX_FIFO_DEPTH)
+        m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=8, depth=self._rx_bytes)
         m.d.comb += [rx_fifo.w_data.eq(urx.o_stream.payload), rx_fifo.w_en.eq(urx.o_stream.valid),
                      urx.o_stream.ready.eq(rx_fifo.w_rdy)]
         if not self._registered:

@@ -1,4 +1,4 @@
-"""The board's command protocol, version 2: the source of truth for the gateware
+"""The board's command protocol, version 3: the source of truth for the gateware
 (``hdl.link.chip_frontend``) and the host (``sim.drivers.fpga_board``). Plain Python (no amaranth),
 so the host imports it cheaply; the gateware matches ``m.Case(Cmd.PING)``, the host sends
 ``Cmd.PING.value``.
@@ -129,7 +129,7 @@ from posdata.engine.search.leaf_search import HASH_BITS, REPETITION_PLIES
 
 from ..common.contract import DEPTH_BITS, MAX_DEPTH, SEARCH_BYTES, search_arguments
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3  #: 3: the search board holds a batch's commands (SEARCH_RX_BYTES)
 
 #: the ULX3S's FT231X at its maximum (48 MHz / 16); the bitstream and the host must agree
 DEFAULT_BAUD = 3_000_000
@@ -159,6 +159,10 @@ PING_BYTES = 8
 STATUS_BYTES = 20
 HASH_BYTES = (HASH_BITS + 7) // 8  #: SEARCH's earlier positions: a hash each, little-endian
 MAX_SEARCH_HISTORY = REPETITION_PLIES  #: ... up to the thread's repetition span
+#: received bytes a search board holds beyond the command in hand, so that a host writes a
+#: batch's jobs (a LOAD or UPDATE and a SEARCH each) in one write, and its threads' RESULT
+#: polls in another: eight jobs of the longest frames (71 + 173 bytes) fit
+SEARCH_RX_BYTES = 2048
 RESULT_BYTES = 23       #: state, flags, score (2), best move (3), nodes (8), clocks (8)
 FLAG_BEST = 0x01        #: RESULT's flags: the job has a best move
 FLAG_REFUSED = 0x02     #: RESULT's flags: the thread refused the job

@@ -46,6 +46,7 @@ from .protocol import (
     RESULT_BYTES,
     SEARCH_BOARD,
     SEARCH_BYTES,
+    SEARCH_RX_BYTES,
     Cmd,
     Err,
     SelfTest,
@@ -88,7 +89,9 @@ class SearchFrontEnd(CommandShell):
         if not 1 <= threads < ENGINE_ALL:
             raise ValueError(f"a search board holds 1 to {ENGINE_ALL - 1} threads, not {threads}")
         # the header's engine byte addresses a thread: the judge's BAD_ENGINE above the count
-        link = HostLink(divisor, frame_timeout, engines=threads, supported=SEARCH_BOARD)
+        # the receiver holds a batch: the host writes its jobs' commands at once
+        link = HostLink(divisor, frame_timeout, engines=threads, supported=SEARCH_BOARD,
+                        rx_bytes=SEARCH_RX_BYTES)
         self.threads = SearchThreads(threads, make_thread)
         super().__init__(link, shift_bytes=RESULT_BYTES, variant=CHESS)
 

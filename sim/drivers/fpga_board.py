@@ -1,4 +1,4 @@
-"""The host side of the board's command protocol, version 2 (``hdl.link.protocol``).
+"""The host side of the board's command protocol, version 3 (``hdl.link.protocol``).
 
 ``BoardClient(transport)`` drives the perft chip on a board (or a simulated one):
 
@@ -57,6 +57,7 @@ from posdata.hdl.link.protocol import (
     PROTOCOL_VERSION,
     REPLY_HEADER,
     RESULT_BYTES,
+    SEARCH_RX_BYTES,
     STATUS_BYTES,
     UART_FRAME_BITS,
     Cmd,
@@ -365,7 +366,7 @@ class BoardClient:
         asked between polls; when it answers True the job is aborted and
         ``engine.search.searcher.SearchStopped`` raised. ``limit`` (seconds): abort and raise
         ``BoardTimeout`` past it."""
-        self._start_job(board, alpha, beta, depth, ply, extensions)
+        self._start_jobs([(ENGINE_ALL, (board, alpha, beta, depth, ply, extensions))])
         deadline = None if limit is None else time.monotonic() + limit
         while True:
             result = self.result()
@@ -384,79 +385,111 @@ class BoardClient:
 
     def search_many(self, jobs, limit: float | None = None) -> list[LeafResult]:
         """Jobs over the search board's threads at once, ``jobs`` being (board, alpha, beta,
-        depth, ply, extensions) each: each job is loaded and sent to a free thread (the engine
-        byte names it), the running threads' RESULTs polled, and a thread that finished takes
-        the next job. Returns the results in the jobs' order. ``interrupt`` and ``limit`` as for
-        ``search``: every job on the board is aborted."""
+        depth, ply, extensions) each. Each round is two writes: the free threads' jobs (a
+        LOAD or UPDATE and a SEARCH each, the engine byte naming the thread), then a RESULT
+        for every running thread; a thread that finished takes the next job in the next round.
+        So a batch no larger than the board's threads pays the link's round trip twice, and a
+        further round trip per poll while its slowest job runs: the polls follow one another
+        with no pause (a round trip is the pause). Returns the results in the jobs' order.
+        ``interrupt`` and ``limit`` as for ``search``: every job on the board is aborted."""
         threads = self.threads
         if threads < 1:
             raise ProtocolError(f"{self.transport.name} has no search threads")
+        for job in jobs:  # a job the thread would refuse: refused before anything is sent
+            check_job(*job)
         results: list[LeafResult | None] = [None] * len(jobs)
         waiting = list(reversed(range(len(jobs))))
         running: dict[int, int] = {}  # thread: the job it runs
         deadline = None if limit is None else time.monotonic() + limit
         try:
             while waiting or running:
+                starts = []
                 for thread in range(threads):
                     if thread not in running and waiting:
-                        i = waiting.pop()
-                        self._start_job(*jobs[i], thread=thread)
-                        running[thread] = i
-                finished = False
-                for thread, i in list(running.items()):
-                    result = self.result(thread)
+                        running[thread] = waiting.pop()
+                        starts.append((thread, jobs[running[thread]]))
+                if starts:
+                    self._start_jobs(starts)
+                for (thread, i), result in zip(list(running.items()),
+                                               self._results(list(running))):
                     if result.state == State.DONE:
                         results[i] = self._leaf_result(result)
                         del running[thread]
-                        finished = True
                     else:
                         self._still_running(result)
                 self._give_up_if_asked(deadline, limit)
-                if running and not finished:
-                    self.transport.sleep(self.transport.poll_interval)
         except BaseException:
             if running:  # best effort: the error that ended the batch is the one to report
                 self._abort_quietly()
             raise
         return results
 
-    def _start_job(self, board, alpha: int, beta: int, depth: int, ply: int,
-                   extensions: int = 0, thread: int = ENGINE_ALL) -> None:
-        """LOAD or UPDATE, then SEARCH, in one write: the board holds the second command while
-        it answers the first, so a job costs one round trip to start. A job the thread would
-        refuse is refused here, naming the problem, with nothing sent."""
-        check_job(board, alpha, beta, depth, ply, extensions)
-        job = search_job_payload(board, alpha, beta, depth, ply, extensions)
+    def _start_jobs(self, starts) -> None:
+        """Each job's LOAD or UPDATE and its SEARCH to its thread (``starts``: (thread, job)
+        pairs), written at once in pieces the board holds (``SEARCH_RX_BYTES``), every reply
+        read before a refusal is raised, so the link stays in step; after a refusal the jobs
+        that started are aborted. A job the thread would refuse is refused here, naming the
+        problem, with nothing sent."""
+        for _, job in starts:
+            check_job(*job)
         if not self._synced:
             self.ping()
-        load_cmd, payload, _ = self._load_frame(board)
         try:
-            self.transport.write(command_frame(load_cmd, payload)
-                                 + command_frame(Cmd.SEARCH, job, thread))
-            try:
-                self._receive(load_cmd)
-            except BoardRefused as refused:
-                try:  # read SEARCH's reply too: the link stays in step
-                    self._receive(Cmd.SEARCH)
-                except BoardRefused:
-                    pass
-                else:  # a job on a position the board did not take: stop it
-                    self.abort(thread)
-                raise refused from None
-            try:
-                self._receive(Cmd.SEARCH)
-            except BoardRefused as refused:
-                # a search bitstream whose SEARCH carries no past (6 bytes) answers a longer
-                # one so; the PING version is shared by every design and does not tell
-                if refused.code == Err.BAD_LENGTH:
-                    raise ProtocolError(
-                        f"the board on {self.transport.name} refused a {len(job)}-byte SEARCH "
-                        f"(BAD_LENGTH): is its search bitstream older than the job's history? "
-                        f"rebuild it (posdata synth --search)") from None
-                raise
+            pieces, piece, commands = [], b"", []
+            for thread, job in starts:
+                load_cmd, frames, search_length = job_frames(self.shadow, job, thread)
+                if piece and len(piece) + len(frames) > SEARCH_RX_BYTES:
+                    pieces.append((piece, commands))
+                    piece, commands = b"", []
+                piece += frames
+                commands.append((thread, load_cmd, search_length))
+            pieces.append((piece, commands))
+            refusal, started = None, []
+            for data, commands in pieces:
+                self.transport.write(data)
+                for thread, load_cmd, search_length in commands:
+                    try:
+                        self._receive(load_cmd)
+                    except BoardRefused as refused:
+                        refusal = refusal or refused
+                    try:
+                        self._receive(Cmd.SEARCH)
+                        started.append(thread)
+                    except BoardRefused as refused:
+                        refusal = refusal or self._explain_search(refused, search_length)
+                if refusal is not None:
+                    break
+            # after a refusal the later jobs' UPDATEs missed the squares the refused one
+            # would have written: every job of these writes is stopped, once every reply is
+            # in (the link in step)
+            for thread in started if refusal is not None else ():
+                self.abort(thread)
+            if refusal is not None:
+                raise refusal
         except BaseException:
             self.shadow.forget()
             raise
+
+    def _explain_search(self, refused: "BoardRefused", length: int) -> BoardError:
+        # a search bitstream whose SEARCH carries no past (6 bytes) answers a longer one so;
+        # the PING version is shared by every design and does not tell
+        if refused.code == Err.BAD_LENGTH:
+            return ProtocolError(
+                f"the board on {self.transport.name} refused a {length}-byte SEARCH "
+                f"(BAD_LENGTH): is its search bitstream older than the job's history? "
+                f"rebuild it (posdata synth --search)")
+        return refused
+
+    def _results(self, threads: list[int]) -> list["SearchResult"]:
+        """RESULT of each of ``threads``, the commands in one write."""
+        if not threads:
+            return []
+        try:
+            self.transport.write(b"".join(command_frame(Cmd.RESULT, b"", t) for t in threads))
+        except BaseException:
+            self._lost()
+            raise
+        return [self._result_reply(self._receive(Cmd.RESULT)) for _ in threads]
 
     def _still_running(self, result: SearchResult) -> None:
         if result.state != State.RUNNING:
@@ -481,7 +514,9 @@ class BoardClient:
 
     def result(self, thread: int = ENGINE_ALL) -> SearchResult:
         """RESULT: ``thread``'s job, or with ``ENGINE_ALL`` the last job the board started."""
-        reply = self.command(Cmd.RESULT, engine=thread)
+        return self._result_reply(self.command(Cmd.RESULT, engine=thread))
+
+    def _result_reply(self, reply: bytes) -> SearchResult:
         self._expect_length(Cmd.RESULT, reply, RESULT_BYTES)
         if reply[0] not in set(State):
             self._lost()
@@ -496,12 +531,7 @@ class BoardClient:
     # --- Frames --------------------------------------------------------------------------------
 
     def _load_frame(self, board) -> tuple[Cmd, bytes, int]:
-        writes = self.shadow.diff(board)
-        state = state_bytes(**position_inputs(board))
-        if len(writes) > FULL_LOAD_ABOVE:
-            return Cmd.LOAD, load_payload(square_codes(board), state), len(writes)
-        return (Cmd.UPDATE, update_payload(state, ((sq, square_code(c, p)) for sq, c, p in writes)),
-                len(writes))
+        return load_frame(self.shadow, board)
 
     def _listing(self, board, cmd: Cmd) -> Generation:
         if not self._synced:
@@ -601,6 +631,28 @@ def search_job_payload(board, alpha: int, beta: int, depth: int, ply: int,
     from .search_job import history_hashes, past_values
     return search_payload(alpha, beta, depth, ply, extensions, past_values(board)["fifty"],
                           history_hashes(board))
+
+
+def load_frame(shadow: ShadowBoard, board) -> tuple[Cmd, bytes, int]:
+    """The command that brings the board's position from ``shadow`` (brought up to date) to
+    ``board``'s: UPDATE of the squares that changed, or LOAD when many did; its payload and
+    the squares written."""
+    writes = shadow.diff(board)
+    state = state_bytes(**position_inputs(board))
+    if len(writes) > FULL_LOAD_ABOVE:
+        return Cmd.LOAD, load_payload(square_codes(board), state), len(writes)
+    return (Cmd.UPDATE, update_payload(state, ((sq, square_code(c, p)) for sq, c, p in writes)),
+            len(writes))
+
+
+def job_frames(shadow: ShadowBoard, job, thread: int = ENGINE_ALL) -> tuple[Cmd, bytes, int]:
+    """The frames that start ``job`` (board, alpha, beta, depth, ply, extensions) on
+    ``thread``: its position's LOAD or UPDATE against ``shadow`` (brought up to date), then
+    its SEARCH; the load's command and SEARCH's payload length."""
+    load_cmd, payload, _ = load_frame(shadow, job[0])
+    search = search_job_payload(*job)
+    return load_cmd, command_frame(load_cmd, payload) + command_frame(Cmd.SEARCH, search,
+                                                                      thread), len(search)
 
 
 # --- A real board ------------------------------------------------------------------------------

@@ -30,10 +30,12 @@ from posdata.hdl.link.protocol import (
     HASH_BYTES,
     MAX_SEARCH_HISTORY,
     SEARCH_BYTES,
+    SEARCH_RX_BYTES,
     UART_FRAME_BITS,
     Cmd,
     Err,
     State,
+    command_frame,
     search_payload,
 )
 from posdata.hdl.link.search_frontend import MAX_FIFTY, SearchFrontEnd
@@ -97,6 +99,21 @@ def finish(client, thread):
 def the_model_s(result, board, job):
     board = Board(board) if isinstance(board, str) else board
     return (result.score, result.best, result.nodes) == model_result(board, *job)
+
+
+def test_the_board_holds_a_write_of_many_commands(model):
+    """Protocol version 3: a search board holds SEARCH_RX_BYTES received bytes ahead of the
+    command in hand. RESULT's reply is longer than RESULT, so a write of many RESULTs piles up
+    in the receiver while the replies go out: every one is answered, none dropped. (32 bytes,
+    the other boards' buffer, drop most of these: the write is ten times longer.)"""
+    job = (-50, 50, 2, 7)
+    start(model, EN_PASSANT, job, 1)
+    result = finish(model, 1)
+    many = 64
+    assert many * len(command_frame(Cmd.RESULT, b"", 1)) <= SEARCH_RX_BYTES
+    model.transport.write(command_frame(Cmd.RESULT, b"", 1) * many)
+    replies = [model._result_reply(model._receive(Cmd.RESULT)) for _ in range(many)]
+    assert replies == [result] * many
 
 
 def test_two_jobs_in_flight_each_result_its_own(model):

@@ -246,13 +246,16 @@ def test_dead_board_times_out_naming_the_reply():
 def test_wrong_magic_wrong_version_and_a_version_1_board():
     with pytest.raises(ProtocolError, match="not a posdata board"):
         BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"ABCD\x02\x01\x02\x00")})).ping()
-    with pytest.raises(ProtocolError, match="protocol version 3.*rebuild the bitstream"):
-        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x03\x01\x02\x00\x00")})).ping()
+    with pytest.raises(ProtocolError, match="protocol version 4.*rebuild the bitstream"):
+        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x04\x01\x02\x00\x00")})).ping()
+    # version 2's search board holds one command ahead, not a batch
+    with pytest.raises(ProtocolError, match="protocol version 2, this host version 3"):
+        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x02\x00\x02\x00\x00")})).ping()
     # a version 1 board ignores SYNC and answers the PING byte with its own reply
     with pytest.raises(ProtocolError, match="speaks protocol version 1.*rebuild the bitstream"):
         BoardClient(FakeBoard({Cmd.PING: b"POS\x01"})).ping()
     with pytest.raises(ProtocolError, match="self-test state 9"):
-        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x02\x01\x02\x00\x09")})).ping()
+        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x03\x01\x02\x00\x09")})).ping()
 
 
 def test_link_refusals_resync_other_refusals_do_not():

@@ -142,12 +142,19 @@ def test_jobs_go_to_free_threads_and_come_back_in_order():
     assert all(s != State.RUNNING for s in fake.state) and not fake.aborts
 
 
-def test_a_job_starts_in_one_write_and_a_refused_load_stops_its_job():
-    fake = SearchBoard(2)
+def test_a_round_is_two_writes_and_a_refused_load_stops_its_job():
+    # the free threads' jobs in one write, a LOAD or UPDATE and a SEARCH each; then the
+    # running threads' RESULTs in one write, again until one finishes
+    fake = SearchBoard(2, polls=lambda job: 1 if job == 1 else 3)
     BoardClient(fake).search_many(jobs(3))
-    starts = [w for w in fake.writes if Cmd.SEARCH in w]
-    assert len(starts) == 3 and all(w in ([Cmd.LOAD, Cmd.SEARCH], [Cmd.UPDATE, Cmd.SEARCH])
-                                    for w in starts)
+    load, update = Cmd.LOAD, Cmd.UPDATE  # the first job's board is new, then the squares
+    assert fake.writes == [[Cmd.PING],
+                           [load, Cmd.SEARCH, update, Cmd.SEARCH],
+                           [Cmd.RESULT, Cmd.RESULT],  # job 1 is done, job 0 runs
+                           [update, Cmd.SEARCH],  # job 2 on thread 1
+                           [Cmd.RESULT, Cmd.RESULT],
+                           [Cmd.RESULT, Cmd.RESULT],  # job 0 is done
+                           [Cmd.RESULT]]  # job 2 is done
     fake = SearchBoard(2, bad_load=True)
     with pytest.raises(BoardRefused, match="BAD_ARGUMENT"):
         BoardClient(fake).search_many(jobs(2))
