@@ -54,6 +54,7 @@ QUICK = {
     # the search board's Fmax is the clock search-chip projects at
     "synth-search": posdata("synth", "--search", "--board", "ulx3s-25f"),
     "search-chip": bench("search_chip.py"),
+    "search-threads": bench("search_threads.py"),
     "features": bench("search_features.py"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),

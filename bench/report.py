@@ -294,6 +294,39 @@ def section_search_chip(r: dict) -> list[str]:
     return out
 
 
+def section_search_threads(r: dict) -> list[str]:
+    out = ["| threads | nodes | rounds | jobs | match | host s | link s | chip s | total s "
+           "| projected nodes/s | vs GNU Chess | protocol-v2 client's link s | clock |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    g = r["gnuchess"]
+    theirs = g["nodes"] / g["seconds"] if g else None
+    for row in r["rows"]:
+        clock = row["clock"]
+        if clock is None:
+            out.append(f"| {row['threads']} | {thousands(row['nodes'])} | {row['rounds']} | "
+                       f"{row['jobs']} | {row['match']} | {row['host_s']:.3f} | - | - | - | - "
+                       f"| - | - | no build with {row['threads']} threads |")
+            continue
+        rate = row["nodes_per_s"]
+        versus = f"{rate / theirs:.2f}x" if theirs else "-"
+        where = "--mhz" if clock["source"] == "--mhz" else f"{clock['board']}, {clock['commit']}"
+        out.append(f"| {row['threads']} | {thousands(row['nodes'])} | {row['rounds']} | "
+                   f"{row['jobs']} | {row['match']} | {row['host_s']:.3f} | {row['link_s']:.3f} "
+                   f"| {row['chip_s']:.3f} | {row['total_s']:.3f} | {mega(rate, 2)} | {versus} "
+                   f"| {row['v2_link_s']:.3f} | {clock['mhz']:g} MHz ({where}) |")
+    out += ["", f"Host depth {r['depth']}, chip depth {r['chip_depth']}, the eight bench "
+                f"positions over N compiled threads, held to the serial search (score, best "
+                f"move, PV); the link at {r['baud']:,} baud and {r['latency_ms']:g} ms an "
+                f"exchange; the host's own time replayed on this machine (bench/"
+                f"search_threads.py says how each column is counted)."]
+    if g:
+        out.append(f"{g['version']}, one thread, depth {g['depth']}, measured in the same run: "
+                   f"{mega(theirs, 2)} nodes/s.")
+    else:
+        out.append("GNU Chess: not installed in this run.")
+    return out
+
+
 def section_sim_models(r: dict) -> list[str]:
     out = ["| design | simulator | first compile (CPU) | run | speed | compile + run |",
            "|---|---|---|---|---|---|"]
@@ -545,6 +578,8 @@ SECTIONS = {
     "search-hw": ("Search, hardware generator (compiled model)", section_search),
     "search-chip": ("Search, the chip's search thread (compiled model) beside GNU Chess",
                     section_search_chip),
+    "search-threads": ("Search boards with N threads, projected with the host and the link",
+                       section_search_threads),
     "features": ("What each feature of the chip's search buys", section_features),
     "play": ("Playing strength: the chip's search against the software search", section_play),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",

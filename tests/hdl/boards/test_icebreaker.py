@@ -1,4 +1,4 @@
-"""The iCEBreaker's board (hdl.boards.ice40_top: the move generator behind protocol v2, no perft
+"""The iCEBreaker's board (hdl.boards.ice40_top: the move generator behind protocol v3, no perft
 chip) end to end: ``BoardClient`` talking to its compiled model
 (``CompiledBoard(design="icebreaker")``: hdl.link.gen_frontend.GeneratorFrontEnd with a PC's UART on
 its lines), held to the reference generator move for move and in order, and cycle for cycle to the

@@ -64,7 +64,7 @@ def test_ping_reports_the_chip():
     c = fake_board(engines=3)
     info = c.ping()
     assert (info.version, info.engines, info.threads, info.variant, info.self_test) == (
-        2, 3, 2, 0, SelfTest.NONE)
+        3, 3, 2, 0, SelfTest.NONE)
 
 
 def test_load_update_and_listings_show_the_position(client):
@@ -157,7 +157,7 @@ def test_other_divisors(divisor):
     front_end = UartFrontEnd(divisor, chip=FakeChip(count_clocks=50), self_test_depth=None,
                              frame_timeout=TIMEOUT_BYTES * UART_FRAME_BITS * divisor)
     c = BoardClient(SimulatedTransport(divisor, front_end=front_end))
-    assert c.ping().version == 2
+    assert c.ping().version == 3
     board = Board(STANDARD_POSITIONS[5].fen)
     assert c.generate(board).moves == shown(board)
     assert c.perft(board, 2).leaves == 50

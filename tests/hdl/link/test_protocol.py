@@ -91,7 +91,7 @@ def test_payload_layouts():
     assert perft_payload(6, True, 2) == bytes([6, 1, 2])
     assert perft_payload(3, False, 0) == bytes([3, 0, 0])
     ping = ping_payload(2, 2, SelfTest.PASSED)
-    assert ping == b"POS" + bytes([2, 2, 2, 0, SelfTest.PASSED])
+    assert ping == b"POS" + bytes([3, 2, 2, 0, SelfTest.PASSED])
     status = status_payload(State.DONE, 1, 4, 2, 197281, 1 << 40)
     assert status[:4] == bytes([2, 1, 4, 2]) and len(status) == 20
     assert int.from_bytes(status[4:12], "little") == 197281
