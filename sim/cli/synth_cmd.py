@@ -55,7 +55,7 @@ def register(sub) -> None:
     add_variant_arg(p)
     p.add_argument("--search", action="store_true",
                    help="build the search board instead: the search thread behind the UART "
-                        "(protocol v2's SEARCH and RESULT; ECP5 boards; default clock 30 MHz, "
+                        "(protocol v3's SEARCH and RESULT; ECP5 boards; default clock 30 MHz, "
                         "the thread's one-clock steps route at about 35) into "
                         "build/synth/BOARD-search")
     p.add_argument("--threads", type=int_in_range(1, MAX_SEARCH_THREADS, "--threads"),
