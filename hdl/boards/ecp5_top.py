@@ -19,7 +19,7 @@ from posdata.engine.rules.variants import CHESS
 from ..link.chip_frontend import UartFrontEnd
 from ..link.protocol import DEFAULT_BAUD, SELF_TEST_DEPTH
 from ..link.search_frontend import SearchFrontEnd
-from .ecp5_pll import EcpPll, pll_settings
+from .ecp5_pll import PFD_MHZ, EcpPll, pll_settings
 from .leds import LEDS, StatusLeds
 
 MAX_BAUD_ERROR = 0.02
@@ -93,3 +93,23 @@ class BoardTop(Elaboratable):
             m.submodules[f"led_buf{i}"] = buf = io.Buffer("o", led)
             m.d.comb += buf.o.eq(status.leds[i])
         return m
+
+
+
+def fitting_mhz(fmax_mhz: float, baud: int, input_mhz: float) -> float | None:
+    """The highest clock at or below ``fmax_mhz`` that the PLL makes from ``input_mhz`` and
+    whose UART divisor is within ``MAX_BAUD_ERROR`` of ``baud``; None if there is none. For a
+    build that missed its clock: rebuilt at this one, the baud rate kept (the host's)."""
+    outputs = sorted({input_mhz / clki * fb for clki in range(1, 129)
+                      if PFD_MHZ[0] <= input_mhz / clki <= PFD_MHZ[1]
+                      for fb in range(1, 81) if input_mhz / clki * fb <= fmax_mhz},
+                     reverse=True)
+    for want in outputs:
+        try:
+            out = pll_settings(input_mhz, want).output_mhz
+            uart_divisor(out * 1e6, baud)
+        except ValueError:
+            continue
+        if out <= fmax_mhz:
+            return out
+    return None

@@ -111,6 +111,10 @@ def print_report(r: dict) -> None:
     print(f"{'resource':<20} {'used':>6} {'available':>9} {'%':>6}")
     for name, u in r["utilization"].items():
         print(f"{name:<20} {u['used']:>6} {u['available']:>9} {u['percent']:>6}")
+    if "refitted" in r:
+        f = r["refitted"]
+        print(f"refitted   not met at {f['first_mhz']:g} MHz (Fmax {f['first_fmax_mhz']:.2f} MHz): "
+              f"built again at this clock")
     verdict = "met" if r["timing_met"] else "NOT met"
     print(f"Fmax       {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g} MHz: {verdict} "
           f"(nextpnr, seed {r['seed']})")
