@@ -41,7 +41,7 @@ def client():
 
 def test_ping_says_a_search_board(client):
     info = client.ping()
-    assert (info.version, info.engines, info.threads) == (2, 0, 1)
+    assert (info.version, info.engines, info.threads) == (3, 0, 1)
 
 
 @pytest.mark.parametrize("fen, alpha, beta, depth, ply", [
