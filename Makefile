@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 POSDATA := $(VENV)/bin/posdata
 STAMP  := $(VENV)/.installed
 
-.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-search-threads bench-search-area bench-features bench-play bench-chip bench-variants docs measurements measurements-long clean
+.PHONY: help demo test test-slow formal formal-full lint perft-deep perft-hw synth synth-seeds bench bench-hw bench-sim bench-scale bench-search bench-search-threads bench-search-pipeline bench-search-area bench-features bench-play bench-chip bench-variants docs measurements measurements-long clean
 
 help:
 	@echo "make demo        set up .venv and run the main job"
@@ -24,6 +24,7 @@ help:
 	@echo "make bench-scale -j 1 against -j 2 (sw, gen, hw perft) and pysim/cxxrtl/verilator clocks/s"
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature; the search thread's clocks per node, its load, projected nodes/s at the 25F clock"
 	@echo "make bench-search-threads  a search board with 1, 2, 4 and 8 threads projected whole: the host's batches, its own time, the link's exchanges and the chip's clocks, beside GNU Chess"
+	@echo "make bench-search-pipeline  the pipelined search thread's clocks per node estimated from the reference's events over the bench tree: today's Next/Test/Judge modelled, the pipelined stream, the segments, the estimate and its sensitivities (STATES=\"...\": search_chip.py's clocks by state; MEASURED=C checks a built thread within 25 %)"
 	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes)"
 	@echo "make bench-features  what each feature of the chip's search buys: nodes and the clock estimate with the check extension, evasions, draws, structure terms, contempt and killers added one at a time (GAMES=100 also plays each row against the software search: hours)"
 	@echo "make bench-play  playing strength: the chip's search against the software search, 200 games at depth 3 through posdata match, two at once (score, Elo and its error bar, draws, threefold) and Win At Chess (solved counts; an hour or so)"
@@ -102,6 +103,9 @@ bench-search: $(STAMP)
 
 bench-search-threads: $(STAMP)
 	$(PY) bench/search_threads.py
+
+bench-search-pipeline: $(STAMP)
+	$(PY) bench/search_pipeline.py $(if $(STATES),--states "$(STATES)") $(if $(MEASURED),--measured $(MEASURED))
 
 bench-variants: $(STAMP)
 	$(PY) bench/variants.py

@@ -156,6 +156,8 @@ def main(argv=None) -> int:
         "depth": args.depth, "chip_depth": args.chip_depth, "rows": rows,
         "clocks_per_node": round(clocks / nodes, 3), "with_load": round(with_load, 3),
         "mean_of_positions": round(mean, 3), "estimate": ESTIMATE,
+        # the jobs' clocks by state, over the chip's nodes: bench/search_pipeline.py's kept states
+        "clocks_by_state": dict(model.phases),
         "mhz": clock.mhz if clock else None, "clock": clock.describe() if clock else None,
         "gnuchess": ({"version": gnuchess_version(gnuchess), "depth": args.gnuchess_depth,
                       "nodes": theirs[0], "seconds": round(theirs[1], 3)}
