@@ -199,9 +199,7 @@ class SearchControl(wiring.Component):
         self.r = PlyRecords()
         m.submodules.records = self.r.memory
         self.ply = Signal(PLY_BITS)
-        pos = self.position
-        self.side, self.castle, self.ep_valid, self.ep_sq = (pos.side, pos.castle,
-                                                             pos.ep_valid, pos.ep_sq)
+        self.side = self.position.side
         self.sp = Signal(STACK_BITS)
         self.root_ply = Signal(7)
         self.ret = Signal(SCORE)       # the score a leaving node hands up
@@ -569,8 +567,11 @@ class SearchControl(wiring.Component):
         m.d.comb += [f.promo_file.eq(r.promo_file),
                      f.victim_kind.eq(Mux(wrap, vkind + 1, vkind)),
                      f.victim_sq.eq(Mux(wrap, 0, vsq)), f.victim_after.eq(current & ~wrap),
-                     f.target.eq(vsq), f.slot.eq(r.slot),
-                     self.stack_read.addr.eq(r.ptr)]
+                     f.target.eq(vsq), f.slot.eq(r.slot)]
+        # the stack's read comes a clock after its address (block RAM): the cursor never moves
+        # in the clock before Next reads it (Next -> Test, Walk -> Collect, Leave -> Unmake come
+        # between)
+        m.d.comb += self.stack_read.addr.eq(r.ptr)
         m.d.comb += [self.stack_write.addr.eq(self.sp),
                      self.stack_write.data.eq(self.generated.payload)]
         c, side = self.cand, self.side  # (make/unmake probes c's squares)

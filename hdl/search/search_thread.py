@@ -122,8 +122,7 @@ class SearchThread(wiring.Component):
                      control.core.done.eq(gen.done), control.core.busy.eq(gen.busy),
                      control.kings.eq(board.attack.king)]
 
-        # the move stack: the walk's moves in, the node's moves out (a read a clock after its
-        # address, as block RAM does)
+        # the move stack: the walk's moves in, the node's moves out
         wiring.connect(m, control.stack_write, stack.write_port())
         wiring.connect(m, control.stack_read, stack.read_port())
 
@@ -176,5 +175,5 @@ class SearchThread(wiring.Component):
                      child.side.eq(position.side), child.mover.eq(board.probe_a.piece),
                      child.captured.eq(board.probe_b.piece)]
         wiring.connect(m, control.evaluation, child.ask)
-        wiring.connect(m, control.repetition, repeats)
+        wiring.connect(m, control.repetition, repeats)  # (the table's ports: Table, flipped)
         return m
