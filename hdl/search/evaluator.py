@@ -3,9 +3,9 @@ the score formed from them and the kings' squares.
 
 ``SumsUpdate`` gives the sums after one square write (what stood there out, what lands in), from
 the piece-square ROM (``leaf_eval.pst_words``); ``SumsKeeper`` keeps them in a register through
-the thread's writes; ``Score`` forms the side to move's score:
-the kings' middlegame and endgame words blended by the phase, the bishop pair, white's lead
-negated for black. ``SumsUpdate`` and ``Score`` are combinational.
+the thread's writes; ``Score`` forms the side to move's score: the kings' middlegame and endgame
+words blended by the phase, the bishop pair, white's lead negated for black. ``SumsUpdate`` and
+``Score`` are combinational.
 """
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal, signed
