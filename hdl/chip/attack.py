@@ -126,6 +126,18 @@ def _gather(m, plane, kind: str, index, name: str):
     return bits
 
 
+def query_stream(tag_shape) -> wiring.Signature:
+    """The unit's queries as their sender sees them: a query and its tag, one a clock."""
+    layout = data.StructLayout({"query": Query, "tag": tag_shape})
+    return stream.Signature(layout, always_ready=True)
+
+
+def result_stream(tag_shape) -> wiring.Signature:
+    """The unit's answers as it sends them: attacked or not, and the query's tag."""
+    return stream.Signature(data.StructLayout({"attacked": 1, "tag": tag_shape}),
+                            always_ready=True)
+
+
 class AttackUnit(wiring.Component):
     """Ports
     -----
@@ -147,12 +159,10 @@ class AttackUnit(wiring.Component):
     def __init__(self, tag_shape=1, nightrider: bool = False):
         self._tag_shape = tag_shape
         self._nightrider = nightrider
-        q = data.StructLayout({"query": Query, "tag": tag_shape})
-        r = data.StructLayout({"attacked": 1, "tag": tag_shape})
         super().__init__({
             "planes": In(attack_planes(nightrider)),
-            "query": In(stream.Signature(q, always_ready=True)),
-            "result": Out(stream.Signature(r, always_ready=True)),
+            "query": In(query_stream(tag_shape)),
+            "result": Out(result_stream(tag_shape)),
         })
 
     def elaborate(self, platform):

@@ -4,8 +4,9 @@ The stack holds the moves of the nodes on the path from the root, each node's af
 ply p's moves lie between where its node began and ``end[p]``. Per ply the records keep where the
 node's moves end, the entry being made (``cursor``), which piece of the promotion set it is made
 as (``promo``), and the move made from that ply (``made``: the entry and whether it was the ply's
-last), plus whatever records the thread adds (``records``: make/unmake's undo record; a search
-would add its window). A promotion entry is made once per piece of the side's promotion set.
+last), plus whatever records the thread adds (``records``: make/unmake's undo record). A
+promotion entry is made once per piece of the side's promotion set. It serves the perft
+thread; the search thread keeps a stack and records of its own (hdl/search/search_control.py).
 
 The current ply's records are also kept in registers, written through, so the control reads
 registers, not distributed RAM behind the ply number; on the way back up ("reload") the parent's
@@ -111,7 +112,7 @@ class MoveStack(wiring.Component):
     Parameters
     ----------
     entry : data.Layout
-        A stack entry (``stack_entry``, or a search's with a move score).
+        A stack entry (``stack_entry``).
     promotions : per side, the promotion pieces in generation order (engine.rules.variants)
     records : dict of name -> shape
         Further per-ply records.

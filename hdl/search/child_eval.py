@@ -33,31 +33,34 @@ LATENCY = 3
 assert structure.LATENCY == LATENCY - 1  # the terms meet the child's sums
 
 
+#: the question the thread's control asks: the child of ``move`` (with ``null``, the position as
+#: it stands); its ``score`` comes back ``LATENCY`` clocks later
+Ask = wiring.Signature({"move": Out(MoveLayout), "null": Out(1), "score": In(SCORE)})
+
+
 class ChildEval(wiring.Component):
     """Ports
     -----
     sums : In(Sums); kings : In(ArrayLayout(SQUARE, 2)); side : In(1)   the parent's
     planes : In(AttackPlanes)   the parent's board
-    move : In(MoveLayout); mover, captured : In(PIECE)   the move and what its squares hold
-    null : In(1)         the position as it stands: the move ignored
-    score : Out(SCORE)   the child's evaluation, for the child's side to move (with ``null``,
-                         the position's, for its side to move), ``LATENCY`` clocks after the
-                         inputs
+    mover, captured : In(PIECE)   what the move's squares hold
+    ask : In(Ask)
+        move : the move; null : the position as it stands, the move ignored;
+        score : (out) the child's evaluation, for the child's side to move (with ``null``, the
+        position's, for its side to move), ``LATENCY`` clocks after the inputs
     """
 
     sums: In(Sums)
     kings: In(data.ArrayLayout(SQUARE, 2))
     side: In(1)
     planes: In(AttackPlanes)
-    move: In(MoveLayout)
     mover: In(PIECE)
     captured: In(PIECE)
-    null: In(1)
-    score: Out(SCORE)
+    ask: In(Ask)
 
     def elaborate(self, platform):
         m = Module()
-        mv, side = self.move, self.side
+        mv, side = self.ask.move, self.side
         # the same image as the sums' updates (evaluator.pst_words, where a fault is injected)
         m.submodules.rom = rom = Memory(shape=PST_BITS + 6, depth=1024,
                                         init=evaluator.pst_words())
@@ -66,7 +69,7 @@ class ChildEval(wiring.Component):
         # the writes' words, signed as they enter the sums (leaf_eval.eval_after's order): what
         # leaves the to-square, what lands on it, the mover leaving its square, the en passant
         # victim; each (present, colour, piece, square)
-        live = ~self.null
+        live = ~self.ask.null
         writes = [(-1, live & (self.captured != 0), ~side, self.captured, mv.to),
                   (1, live, side, placed, mv.to),
                   (-1, live, side, self.mover, mv.frm),
@@ -75,7 +78,7 @@ class ChildEval(wiring.Component):
         m.submodules.structure = terms = StructureTerms()
         wiring.connect(m, wiring.flipped(self.planes), terms.planes)
         m.d.comb += [terms.side.eq(side), terms.move.eq(mv), terms.mover.eq(self.mover),
-                     terms.captured.eq(self.captured), terms.null.eq(self.null)]
+                     terms.captured.eq(self.captured), terms.null.eq(self.ask.null)]
         # clock 1: the words (the ROM's registered reads) beside the inputs they go with
         words = []
         for i, (sign, on, color, piece, sq) in enumerate(writes):
@@ -92,7 +95,7 @@ class ChildEval(wiring.Component):
         side1 = Signal()
         null1 = Signal()
         m.d.sync += [sums1.eq(self.sums), kings1.eq(self.kings), side1.eq(side),
-                     null1.eq(self.null)]
+                     null1.eq(self.ask.null)]
         with m.If(live & (self.mover == KING)):
             m.d.sync += kings1[side].eq(mv.to)
         # clock 2: the child's sums
@@ -109,5 +112,5 @@ class ChildEval(wiring.Component):
                      score.structure.passed_eg.eq(terms.passed_eg),
                      score.structure.rooks.eq(terms.rooks),
                      score.structure.shield.eq(terms.shield)]
-        m.d.sync += self.score.eq(score.score)
+        m.d.sync += self.ask.score.eq(score.score)
         return m

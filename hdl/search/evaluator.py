@@ -2,9 +2,10 @@
 the score formed from them and the kings' squares.
 
 ``SumsUpdate`` gives the sums after one square write (what stood there out, what lands in), from
-the piece-square ROM (``leaf_eval.pst_words``); ``Score`` forms the side to move's score:
-the kings' middlegame and endgame words blended by the phase, the bishop pair, white's lead
-negated for black. Both are combinational: the thread registers their outputs.
+the piece-square ROM (``leaf_eval.pst_words``); ``SumsKeeper`` keeps them in a register through
+the thread's writes; ``Score`` forms the side to move's score: the kings' middlegame and endgame
+words blended by the phase, the bishop pair, white's lead negated for black. ``SumsUpdate`` and
+``Score`` are combinational.
 """
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal, signed
@@ -83,6 +84,36 @@ class SumsUpdate(wiring.Component):
             bishop = on & (c.piece == BISHOP)
             terms.append((sign, value, weight, bishop, c.color[0]))
         m.d.comb += self.after.eq(add_words(self.sums, terms))
+        return m
+
+
+class SumsKeeper(wiring.Component):
+    """The sums, kept by square writes (the register ``SumsUpdate`` feeds), as
+    hdl.search.zobrist.HashKeeper keeps the hash.
+
+    Ports
+    -----
+    en : In(1); sq : In(SQUARE)   a square write this clock, and its square
+    old, new : In(Contents)       what stood there (colour EMPTY for a load's), what lands
+    restart : In(1)   with ``en``: a load's first write; the sums before it are taken as none,
+                      so a load rebuilds them whatever came before
+    sums : Out(Sums)  every write up to the previous clock's
+    """
+
+    en: In(1)
+    sq: In(SQUARE)
+    old: In(Contents)
+    new: In(Contents)
+    restart: In(1)
+    sums: Out(Sums)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.update = update = SumsUpdate()
+        m.d.comb += [update.sums.eq(Mux(self.restart, 0, self.sums)), update.sq.eq(self.sq),
+                     update.old.eq(self.old), update.new.eq(self.new)]
+        with m.If(self.en):
+            m.d.sync += self.sums.eq(update.after)
         return m
 
 

@@ -49,36 +49,33 @@ def _move(frm, to, flags):
     return Cat(frm, to, Const(flags >> 12, 9))
 
 
+#: the finder's cursors and its answers, as the thread's control sees them:
+#: promo_file -> promo_valid, promo_move, promo_next_file;
+#: victim_kind, victim_sq, victim_after -> victim_valid, found_kind, found_sq;
+#: target, slot -> aggressor_valid, aggressor_slot, aggressor_move
+Cursors = wiring.Signature({
+    "promo_file": Out(4),
+    "promo_valid": In(1), "promo_move": In(MOVE), "promo_next_file": In(4),
+    "victim_kind": Out(3), "victim_sq": Out(SQUARE), "victim_after": Out(1),
+    "victim_valid": In(1), "found_kind": In(3), "found_sq": In(SQUARE),
+    "target": Out(SQUARE), "slot": Out(SLOT_BITS),
+    "aggressor_valid": In(1), "aggressor_slot": In(SLOT_BITS), "aggressor_move": In(MOVE),
+})
+
+
 class CaptureFinder(wiring.Component):
     """Ports
     -----
     planes : In(AttackPlanes)   the board (hdl/chip/chessboard.py's attack planes)
     side : In(1); ep_valid : In(1); ep_sq : In(SQUARE)   the node's side and en passant square
-    promo_file : In(4)  -> promo_valid, promo_move, promo_next_file
-    victim_kind : In(3), victim_sq : In(SQUARE), victim_after : In(1)
-                        -> victim_valid, found_kind, found_sq
-    target : In(SQUARE), slot : In(SLOT_BITS)  -> aggressor_valid, aggressor_slot, aggressor_move
+    cursors : In(Cursors)       the three cursors in, the three answers out
     """
 
     planes: In(AttackPlanes)
     side: In(1)
     ep_valid: In(1)
     ep_sq: In(SQUARE)
-    promo_file: In(4)
-    promo_valid: Out(1)
-    promo_move: Out(MOVE)
-    promo_next_file: Out(4)
-    victim_kind: In(3)
-    victim_sq: In(SQUARE)
-    victim_after: In(1)
-    victim_valid: Out(1)
-    found_kind: Out(3)
-    found_sq: Out(SQUARE)
-    target: In(SQUARE)
-    slot: In(SLOT_BITS)
-    aggressor_valid: Out(1)
-    aggressor_slot: Out(SLOT_BITS)
-    aggressor_move: Out(MOVE)
+    cursors: In(Cursors)
 
     def elaborate(self, platform):
         m = Module()
@@ -100,23 +97,23 @@ class CaptureFinder(wiring.Component):
         ready = Signal(8)
         m.d.comb += ready.eq(Mux(self.side, pawns[8:16] & empty[0:8], pawns[48:56] & empty[56:64]))
         masked = Signal(8)
-        m.d.comb += masked.eq(ready & (Const(0xFF, 8) << self.promo_file)[:8])
+        m.d.comb += masked.eq(ready & (Const(0xFF, 8) << self.cursors.promo_file)[:8])
         file = Signal(3)
         for i in reversed(range(8)):
             with m.If(masked[i]):
                 m.d.comb += file.eq(i)
         frm = Cat(file, Mux(self.side, Const(1, 3), Const(6, 3)))
         to = Cat(file, Mux(self.side, Const(0, 3), Const(7, 3)))
-        m.d.comb += [self.promo_valid.eq(masked.any()),
-                     self.promo_move.eq(_move(frm, to, PAWN_MOVE | QUEEN_PROMOTION)),
-                     self.promo_next_file.eq(file + 1)]
+        m.d.comb += [self.cursors.promo_valid.eq(masked.any()),
+                     self.cursors.promo_move.eq(_move(frm, to, PAWN_MOVE | QUEEN_PROMOTION)),
+                     self.cursors.promo_next_file.eq(file + 1)]
 
     def _victims(self, m, enemy):
         p = self.planes
         kinds = [p.orth & p.diag, p.orth & ~p.diag, p.diag & ~p.orth, p.knight, p.pawn]
         from_here = Signal(64)
         # a comparison per square (not (1 << sq) - 1, nor sq + 1): no carry chain in the scan
-        sq, after = self.victim_sq, self.victim_after
+        sq, after = self.cursors.victim_sq, self.cursors.victim_after
         # square i is at or after the cursor: sq < i, or sq == i unless strictly after; written
         # so that no comparison is constant (sq < 0, sq <= 63), which Verilator's lint refuses
         m.d.comb += from_here.eq(Cat(*((sq < i if i else 0) | (~after & (sq == i))
@@ -124,15 +121,15 @@ class CaptureFinder(wiring.Component):
         found = []
         for k, plane in enumerate(kinds):
             bits = Signal(64, name=f"victims{k}")
-            window = Mux(self.victim_kind < k, Const((1 << 64) - 1, 64),
-                         Mux(self.victim_kind == k, from_here, 0))
+            window = Mux(self.cursors.victim_kind < k, Const((1 << 64) - 1, 64),
+                         Mux(self.cursors.victim_kind == k, from_here, 0))
             m.d.comb += bits.eq(plane & enemy & window)
             found.append(lowest_set_bit(m, bits, f"victim{k}"))
-        m.d.comb += self.victim_valid.eq(0)
+        m.d.comb += self.cursors.victim_valid.eq(0)
         for k, (any_, index) in reversed(list(enumerate(found))):
             with m.If(any_):
-                m.d.comb += [self.victim_valid.eq(1), self.found_kind.eq(k),
-                             self.found_sq.eq(index)]
+                m.d.comb += [self.cursors.victim_valid.eq(1), self.cursors.found_kind.eq(k),
+                             self.cursors.found_sq.eq(index)]
 
     def _rays(self, m):
         """Per ray from the target (RAYS order): whether a piece stands on it, and its square."""
@@ -141,14 +138,14 @@ class CaptureFinder(wiring.Component):
         for d, (df, dr) in enumerate(RAYS):
             hit, sq = Signal(name=f"ray{d}_hit"), Signal(SQUARE, name=f"ray{d}_sq")
             for k in reversed(range(1, 8)):  # the nearest wins: assigned last
-                s, on = _offset(m, self.target, k * df, k * dr, f"ray{d}_{k}")
+                s, on = _offset(m, self.cursors.target, k * df, k * dr, f"ray{d}_{k}")
                 with m.If(on & p.occupied.bit_select(s, 1)):
                     m.d.comb += [hit.eq(1), sq.eq(s)]
             out.append((hit, sq))
         return out
 
     def _aggressors(self, m, own):
-        p, v, side = self.planes, self.target, self.side
+        p, v, side = self.planes, self.cursors.target, self.side
         kind_planes = {"bishop": p.diag & ~p.orth, "rook": p.orth & ~p.diag,
                        "queen": p.orth & p.diag, "knight": p.knight, "pawn": p.pawn}
         mine = {name: Signal(64, name=f"own_{name}") for name in kind_planes}
@@ -189,8 +186,8 @@ class CaptureFinder(wiring.Component):
             slots.append((bit, word))
         bits = Signal(len(SLOTS))
         m.d.comb += bits.eq(Cat(*(b for b, _ in slots)))
-        m.d.comb += self.aggressor_valid.eq(0)
+        m.d.comb += self.cursors.aggressor_valid.eq(0)
         for i in reversed(range(len(SLOTS))):
-            with m.If(bits[i] & (self.slot <= i)):
-                m.d.comb += [self.aggressor_valid.eq(1), self.aggressor_slot.eq(i),
-                             self.aggressor_move.eq(slots[i][1])]
+            with m.If(bits[i] & (self.cursors.slot <= i)):
+                m.d.comb += [self.cursors.aggressor_valid.eq(1), self.cursors.aggressor_slot.eq(i),
+                             self.cursors.aggressor_move.eq(slots[i][1])]

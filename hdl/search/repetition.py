@@ -53,6 +53,17 @@ def scan_clocks(reads: int) -> int:
     return reads + 2
 
 
+#: a scan, as its starter sees it: ``start`` (a one-clock pulse) with ``top``, ``count`` and
+#: ``hash``; ``busy``, ``done``, ``repeated`` and ``reads`` back (RepetitionTable's ports)
+Scan = wiring.Signature({
+    "start": Out(1), "top": Out(INDEX_BITS), "count": Out(COUNT_BITS), "hash": Out(HASH_BITS),
+    "busy": In(1), "done": In(1), "repeated": In(1), "reads": In(READ_BITS),
+})
+
+#: the whole table as its user sees it: the writes and the scan
+Table = wiring.Signature({"put": Out(Put), "scan": Out(Scan)})
+
+
 class RepetitionTable(wiring.Component):
     """The hashes of the earlier positions, and the scan for a repetition of the current one.
 
@@ -60,37 +71,30 @@ class RepetitionTable(wiring.Component):
     -----
     put : In(Put)
         One entry written a clock (``en``, ``index``, ``hash``).
-    start : In(1)
-        A one-clock pulse: scan for ``hash`` as the position at ``top``, ``count`` plies back.
-    top : In(INDEX_BITS)
-        The index the current position would have: the number of earlier positions kept.
-    count : In(COUNT_BITS)
-        min(fifty, REPETITION_PLIES): how far back a repetition may lie.
-    hash : In(HASH_BITS)
-        The current position's hash. ``top``, ``count`` and ``hash`` are taken with ``start``.
-    busy : Out(1)
-        A scan under way (from the clock after start, not in done's clock).
-    done : Out(1)
-        A one-clock pulse: the answer is ready, ``scan_clocks(reads)`` clocks after the start.
-    repeated : Out(1)
-        An entry compared equal (held from done to the next start).
-    reads : Out(READ_BITS)
-        The entries compared, the hit included (held from done to the next start): leaf_search.
-        repeats' second value.
+    scan : In(Scan)
+        start : a one-clock pulse: scan for ``hash`` as the position at ``top``, ``count``
+            plies back.
+        top : the index the current position would have: the number of earlier positions
+            kept.
+        count : min(fifty, REPETITION_PLIES): how far back a repetition may lie.
+        hash : the current position's hash. ``top``, ``count`` and ``hash`` are taken with
+            ``start``.
+        busy : (out) a scan under way (from the clock after start, not in done's clock).
+        done : (out) a one-clock pulse: the answer is ready, ``scan_clocks(reads)`` clocks
+            after the start.
+        repeated : (out) an entry compared equal (held from done to the next start).
+        reads : (out) the entries compared, the hit included (held from done to the next
+            start): leaf_search.repeats' second value.
+
+    The signature is ``Table``'s, flipped.
     """
 
-    put: In(Put)
-    start: In(1)
-    top: In(INDEX_BITS)
-    count: In(COUNT_BITS)
-    hash: In(HASH_BITS)
-    busy: Out(1)
-    done: Out(1)
-    repeated: Out(1)
-    reads: Out(READ_BITS)
+    def __init__(self):
+        super().__init__(Table.flip())
 
     def elaborate(self, platform):
         m = Module()
+        scan = self.scan
         # The scan reads below ``top`` and the thread writes, while it runs, at ``top``: a read
         # never needs a write of its clock, so ``no_rw_check`` lets it return anything then. Yosys
         # honours it where it merges the register behind a combinational read port itself (as in
@@ -112,7 +116,7 @@ class RepetitionTable(wiring.Component):
         last = Signal()             # ... the scan's last
         empty = Signal()            # a scan with nothing to compare, answering next clock
         m.d.comb += read.addr.eq(index[:INDEX_BITS])
-        m.d.sync += self.done.eq(0)
+        m.d.sync += scan.done.eq(0)
 
         # reading: entry index, then index - 2 while it is not below stop
         final = index - 2 < stop
@@ -122,14 +126,14 @@ class RepetitionTable(wiring.Component):
             m.d.sync += compare.eq(0)
 
         def finish(hit):
-            m.d.sync += [self.done.eq(1), self.busy.eq(0), self.repeated.eq(hit),
+            m.d.sync += [scan.done.eq(1), scan.busy.eq(0), scan.repeated.eq(hit),
                          issuing.eq(0), compare.eq(0), empty.eq(0)]
 
         # comparing: the first hit, or the last entry, ends the scan (a read already issued
         # after it is dropped)
         hit = entry == key
         with m.If(compare):
-            m.d.sync += self.reads.eq(self.reads + 1)
+            m.d.sync += scan.reads.eq(scan.reads + 1)
             with m.If(hit | last):
                 finish(hit)
         with m.If(empty):
@@ -138,11 +142,11 @@ class RepetitionTable(wiring.Component):
         # a start (last, so it wins over a scan under way): the loop's bounds
         first = Signal(signed(INDEX_BITS + 1))
         oldest = Signal(INDEX_BITS)
-        m.d.comb += [first.eq(self.top - 2),
-                     oldest.eq(Mux(self.top > self.count, self.top - self.count, 0))]
-        with m.If(self.start):
-            m.d.sync += [key.eq(self.hash), index.eq(first), stop.eq(oldest),
+        m.d.comb += [first.eq(scan.top - 2),
+                     oldest.eq(Mux(scan.top > scan.count, scan.top - scan.count, 0))]
+        with m.If(scan.start):
+            m.d.sync += [key.eq(scan.hash), index.eq(first), stop.eq(oldest),
                          issuing.eq(first >= oldest), empty.eq(first < oldest),
-                         compare.eq(0), self.busy.eq(1), self.done.eq(0),
-                         self.repeated.eq(0), self.reads.eq(0)]
+                         compare.eq(0), scan.busy.eq(1), scan.done.eq(0),
+                         scan.repeated.eq(0), scan.reads.eq(0)]
         return m

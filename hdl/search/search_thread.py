@@ -1,104 +1,43 @@
 """The search thread: one job (engine/search/leaf_search.py) searched node for node on the chip.
 
-Parts: the perft thread's board (``hdl.chip.chessboard.PerftBoard``: planes and piece memory)
-and attack unit, the move generator (stage 2's walk, into a move stack), the capture finder
-(stage 1), the evaluation's sums and score, and per-ply records. The control is a state machine
-over the node procedure of docs/chip_search.md:
+Its parts, each a component of its own, joined here:
 
-* Enter: a quiescence node stands pat on its evaluation (or returns it at the ply limit); one
-  entered by a move that may give check (``leaf_search.may_give_check``, square arithmetic on
-  the move) waits in Kind for its in-check answer first: in check it becomes a full-width node
-  (the check extension) or an evasion node; a full-width node that is not the search's root
-  looks for a repetition (Repeat, ``RepetitionTable``) or a fifty-move draw;
-* Next: the next move from the finder (push promotions, then victim by victim, aggressor by
-  aggressor) or, at a full-width node, from the stack the walk filled (quiet moves, castling,
-  under-promotions, in generation order);
-* Test: its legality by the attack unit with the move applied (castling: not in check, nor
-  crossing an attacked square);
-* Make: the squares written one a clock (each write keeps the evaluation's sums), the child's
-  window; Leave: its score; Unmake: the squares back; Return: alpha-beta at the parent.
-
-A quiescence child is settled without a make when its evaluation (``ChildEval``, from the
-parent's sums and the move) stands pat or it sits at the ply limit, and its move cannot give a
-check that would change its kind: its node is counted, the parent goes on. A full-width node
-in check gets a ply more when its in-check answer arrives (before its first child is judged).
-The position's hash (``HashKeeper``) follows every square write; each node entered writes it
-into the repetition table at its ply, after the job's history. A node asks the attack unit
-whether its side is in check as it is entered; the pin test (``leaf_search.needs_query``) then
-settles most moves' legality without a query. (The answer comes ``attack.LATENCY`` clocks
-later, tagged with the ply; the next node at that ply is entered ``REENTRY`` clocks later at
-the soonest, so no answer is taken for another node's.)
-Board writes reach the planes two clocks after they are asked for: Settle waits the clock
-between.
+* the perft thread's board (``hdl.chip.chessboard.PerftBoard``: planes and piece memory) and
+  attack unit (``hdl.chip.attack``), which answers in-check and legality queries;
+* the generator core (``hdl.gen.core``) with its ROMs: a full-width node's moves (stage 2's
+  walk), written onto the move stack, a block RAM of moves;
+* the capture finder (``hdl.search.finder``): stage 1's moves one at a time;
+* make/unmake (``hdl.chip.make_unmake``), the perft thread's sequencer: the position (side to
+  move, castling rights, en passant square) and the board's writes, one square a clock;
+* what follows every square write: the evaluation's sums (``hdl.search.evaluator``) and the
+  position's hash (``hdl.search.zobrist``); the child evaluation (``hdl.search.child_eval``)
+  from the sums and the move under test;
+* the repetition table (``hdl.search.repetition``): the job's history and the hashes of the
+  nodes on the path;
+* the control (``hdl.search.search_control``): the node procedure, the per-ply records, the
+  killers and the counts.
 """
 
-from contextlib import contextmanager
-
-from amaranth import Const, Module, Mux, Signal
-from amaranth.lib import data, wiring
+from amaranth import Module, Mux, Signal
+from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.rules.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Color
-from posdata.engine.search.leaf_search import (
-    CONTEMPT,
-    FIFTY_PLIES,
-    MAX_EXTENSIONS,
-    QS_CHECK_PLIES,
-    QS_PLY_LIMIT,
-    REPETITION_PLIES,
-)
-from posdata.engine.search.searcher import MATE
+from posdata.engine.rules.defs import Color
 
-from ..chip.attack import LATENCY, AttackUnit
+from ..chip.attack import AttackUnit
 from ..chip.chessboard import PerftBoard, SquareWrite
 from ..chip.make_unmake import MakeUnmake
 from ..chip.move_stack import StackEntry
-from ..common.layouts import MoveLayout
 from ..gen.core import GeneratorCore
 from ..gen.rom import PosdataRom, StartRom
-from .child_eval import LATENCY as EVAL_LATENCY
 from .child_eval import ChildEval
-from .evaluator import SCORE, Sums, SumsUpdate
+from .evaluator import SCORE, Contents, SumsKeeper
 from .finder import MOVE, CaptureFinder
-from .records import (
-    FIFTY_BITS,
-    KILLER_SLOTS,
-    PLY_BITS,
-    RECORDS,
-    STACK_BITS,
-    HistoryWrite,
-    Job,
-    Past,
-    PlyRecords,
-    job_refused,
-)
+from .records import STACK_BITS, HistoryWrite, Job, Past
 from .repetition import RepetitionTable
+from .search_control import QS_PLY_LIMIT, STATES, SearchControl, Tag, fails_high
 from .zobrist import HashKeeper
-
-#: the control's states, as the ``phase`` output numbers them (where the clocks go)
-STATES = ("Idle", "Enter", "Next", "Walk", "Collect", "Collected", "Test", "Judge", "Make",
-          "Leave", "Unmake", "Settle", "Return", "Check", "Abort", "Kind", "Repeat")
-SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one between
-#: the fewest clocks from entering a node to entering the next node at its ply: Enter, Leave,
-#: Unmake (2), Return, Next, Test, Make (2), Settle, then Enter. A node's in-check answer,
-#: tagged with its ply only, must arrive before then.
-REENTRY = 10
-assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
-assert EVAL_LATENCY < LATENCY, "Judge takes the child's evaluation as the legality answer comes"
-#: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
-DRAIN = 7
-
-
-def _clamp(x, lo, hi):
-    return Mux(x < lo, lo, Mux(x > hi, hi, x))
-
-
-def fails_high(score, beta):
-    """Return's cutoff: the child's score, seen from the parent, reaches the parent's beta. A
-    module-level function so that fault injection can replace it (a stuck cutoff line:
-    tests/hdl/search/test_search_faults.py, tests/formal/test_search_window_fault.py)."""
-    return score >= beta
 
 
 class SearchThread(wiring.Component):
@@ -118,6 +57,11 @@ class SearchThread(wiring.Component):
     score : Out(SCORE); best : Out(MOVE); best_valid : Out(1)   the result
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
     phase : Out  the control's state (``STATES``), for clock accounts
+
+    Parameters
+    ----------
+    fails_high, ply_limit
+        The control's (``SearchControl``): the tests pass a faulty cutoff, a smaller limit.
     """
 
     load: In(SquareWrite)
@@ -136,621 +80,100 @@ class SearchThread(wiring.Component):
     clocks: Out(64)
     phase: Out(range(len(STATES)))
 
+    def __init__(self, fails_high=fails_high, ply_limit: int = QS_PLY_LIMIT):
+        self._fails_high = fails_high
+        self._ply_limit = ply_limit
+        super().__init__()
+
     def elaborate(self, platform):
         m = Module()
-        self._parts(m)
-        self._state(m)
-        self._comb(m)
-        with m.FSM():
-            self._idle(m)
-            self._enter(m)
-            self._next(m)
-            self._walk(m)
-            self._test(m)
-            self._make(m)
-            self._leave(m)
-            self._unmake(m)
-            self._settle(m)
-            self._return(m)
-            self._check(m)
-            self._abort(m)
-            self._kind(m)
-            self._repeat(m)
-        return m
-
-    @contextmanager
-    def _in(self, m, name):
-        """``m.State(name)``, numbered on the phase output."""
-        with m.State(name):
-            m.d.comb += self.phase.eq(STATES.index(name))
-            yield
-            if name not in ("Idle", "Abort"):  # last, so it wins over the state's own moves
-                with m.If(self.abort):
-                    m.d.sync += [self.done.eq(0), self._busy.eq(1), self.step.eq(0)]
-                    m.next = "Abort"
-
-    # --- parts and registers ---------------------------------------------------------------
-
-    def _parts(self, m):
-        m.submodules.board = self.board = board = PerftBoard()
-        # a query's tag: the in-check query of a node entered (and its ply), or a legality query
-        self.tag = data.StructLayout({"check": 1, "ply": PLY_BITS})
-        m.submodules.attack = self.unit = unit = AttackUnit(self.tag)
-        # the generator core walks the board's own planes, as in the perft thread
-        m.submodules.gen = self.gen = gen = GeneratorCore()
+        m.submodules.control = control = SearchControl(self._fails_high, self._ply_limit)
+        m.submodules.board = board = PerftBoard()
+        m.submodules.attack = unit = AttackUnit(Tag)
+        m.submodules.gen = gen = GeneratorCore()
         m.submodules.rom = rom = PosdataRom()
         m.submodules.starts = starts = StartRom()
+        m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
+        m.submodules.finder = finder = CaptureFinder()
+        m.submodules.make_unmake = moves = MakeUnmake(StackEntry, "chess")
+        m.submodules.sums = sums = SumsKeeper()
+        m.submodules.keeper = keeper = HashKeeper()
+        m.submodules.child_eval = child = ChildEval()
+        m.submodules.repeats = repeats = RepetitionTable()
+
+        # the host's side: the ports are the thread's own, flat, so one by one
+        for name in ("history", "job", "past", "start", "abort"):
+            m.d.comb += getattr(control, name).eq(getattr(self, name))
+        for name in ("busy", "done", "error", "score", "best", "best_valid", "nodes", "clocks",
+                     "phase"):
+            m.d.comb += getattr(self, name).eq(getattr(control, name))
+
+        # the board, the attack unit and the generator core, which walks the board's planes
+        # as in the perft thread
         wiring.connect(m, board.planes, gen.planes)
         wiring.connect(m, gen.walk, rom.a)
         wiring.connect(m, gen.starts, starts.a)
-        m.submodules.finder = self.finder = finder = CaptureFinder()
-        m.submodules.update = self.update = update = SumsUpdate()
-        # the children's evaluation, and (``null``) the node's own where its parent had none
-        m.submodules.child_eval = self.child_eval = child = ChildEval()
-        # make and unmake: the perft thread's sequencer, which keeps the position (side to
-        # move, castling rights, en passant square) and writes the board one square a clock
-        m.submodules.make_unmake = self.moves = moves = MakeUnmake(StackEntry, "chess")
+        wiring.connect(m, board.attack, unit.planes, finder.planes, child.planes)
+        wiring.connect(m, control.query, unit.query)
+        wiring.connect(m, unit.result, control.result)
+        wiring.connect(m, gen.moves, control.generated)
+        # (the core's control ports are flat)
+        m.d.comb += [gen.start.eq(control.core.start), gen.expand.eq(control.core.expand),
+                     control.core.done.eq(gen.done), control.core.busy.eq(gen.busy),
+                     control.kings.eq(board.attack.king)]
+
+        # the move stack: the walk's moves in, the node's moves out
+        wiring.connect(m, control.stack_write, stack.write_port())
+        wiring.connect(m, control.stack_read, stack.read_port())
+
+        # make and unmake: the board's write port (the host's load passes while idle), its
+        # probes of the move under test's squares, the position
+        wiring.connect(m, wiring.flipped(self.load), moves.host)
         wiring.connect(m, moves.write, board.write)
         wiring.connect(m, moves.probe_from, board.probe_a)
         wiring.connect(m, moves.probe_to, board.probe_b)
-        wiring.connect(m, wiring.flipped(self.load), moves.host)
-        m.d.comb += [moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king)]
-        m.submodules.stack = stack = Memory(shape=MOVE, depth=1 << STACK_BITS, init=[])
-        # read a clock after its address (block RAM): the cursor never moves in the clock
-        # before Next reads it (Next -> Test, Walk -> Collect, Leave -> Unmake come between)
-        self.stack_w, self.stack_r = stack.write_port(), stack.read_port()
-        wiring.connect(m, board.attack, unit.planes, finder.planes, child.planes)
-        m.d.comb += child.kings.eq(board.attack.king)
-        # one square write a clock (the host's load, make's or unmake's); the sums follow it
+        wiring.connect(m, control.sequencer, moves.control)
+        wiring.connect(m, control.hand, moves.hand)
+        wiring.connect(m, moves.use, control.use)
+        wiring.connect(m, moves.undo, control.undo)
+        position = moves.position
+        # (positions and pieces are values, not interfaces)
+        m.d.comb += [moves.root.eq(control.root), control.position.eq(position),
+                     gen.position.eq(position), keeper.position.eq(position),
+                     moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king),
+                     control.mover.eq(board.probe_a.piece),
+                     finder.side.eq(position.side), finder.ep_valid.eq(position.ep_valid),
+                     finder.ep_sq.eq(position.ep_sq)]
+        wiring.connect(m, control.finder, finder.cursors)
+
+        # every square write (the host's load, make's or unmake's) keeps the sums and the hash:
+        # what stood on the square goes out (the board's one lookup reads it; a load's is taken
+        # as nothing), what lands goes in. A load rebuilds both from nothing (a1 first), so
+        # they cannot drift from the planes: after an abort, a reset mid-write, or a load that
+        # overwrote a live board.
         w = moves.write
-        self.w_en, self.w_sq, self.w_color, self.w_piece = w.en, w.sq, w.color, w.piece
-        self.loading = Signal()  # the write is the host's load
-        self.sums = Signal(Sums)
-        old_black = board.attack.black.bit_select(self.w_sq, 1)
-        old_occ = board.attack.occupied.bit_select(self.w_sq, 1)
+        loading = ~control.busy & self.load.en
+        old_black = board.attack.black.bit_select(w.sq, 1)
+        old_occ = board.attack.occupied.bit_select(w.sq, 1)
+        old, new = Signal(Contents, name="old"), Signal(Contents, name="new")
         m.d.comb += [
-            # the board's one lookup: the square written, whose old piece the sums take out,
-            # else the core's (a walk writes nothing)
-            board.lookup.sq.eq(Mux(self.w_en, self.w_sq, gen.lookup.sq)),
-            gen.lookup.piece.eq(board.lookup.piece), gen.expand.eq(1),
-                # a load rebuilds the sums from nothing (a1 first), so they cannot drift from the
-            # planes: after an abort, a reset mid-write, or a load that overwrote a live board
-            update.sums.eq(Mux(self.loading & (self.w_sq == 0), 0, self.sums)),
-            update.sq.eq(self.w_sq),
-            update.old.color.eq(Mux(old_occ & ~self.loading,
-                                    Mux(old_black, Color.BLACK, Color.WHITE), Color.EMPTY)),
-            update.old.piece.eq(board.lookup.piece),
-            update.new.color.eq(self.w_color), update.new.piece.eq(self.w_piece),
-            child.sums.eq(self.sums),
+            # the square written, else the core's (a walk writes nothing)
+            board.lookup.sq.eq(Mux(w.en, w.sq, gen.lookup.sq)),
+            gen.lookup.piece.eq(board.lookup.piece),
+            old.color.eq(Mux(old_occ & ~loading,
+                             Mux(old_black, Color.BLACK, Color.WHITE), Color.EMPTY)),
+            old.piece.eq(board.lookup.piece),
+            new.color.eq(w.color), new.piece.eq(w.piece),
         ]
-        with m.If(self.w_en):
-            m.d.sync += self.sums.eq(update.after)
-        # the position's hash follows the same writes; the table holds the job's history and
-        # the hashes of the nodes on the path
-        m.submodules.keeper = self.keeper = keeper = HashKeeper()
-        pos = moves.position
-        m.d.comb += [keeper.en.eq(self.w_en), keeper.sq.eq(self.w_sq),
-                     keeper.old.eq(update.old), keeper.new.eq(update.new),
-                     keeper.restart.eq(self.loading & (self.w_sq == 0)),
-                     keeper.position.side.eq(pos.side), keeper.position.castle.eq(pos.castle),
-                     keeper.position.ep_valid.eq(pos.ep_valid),
-                     keeper.position.ep_sq.eq(pos.ep_sq)]
-        m.submodules.repeats = self.rep = RepetitionTable()
+        for keeping in (sums, keeper):
+            m.d.comb += [keeping.en.eq(w.en), keeping.sq.eq(w.sq), keeping.old.eq(old),
+                         keeping.new.eq(new), keeping.restart.eq(loading & (w.sq == 0))]
+        m.d.comb += control.hash.eq(keeper.hash)
 
-    def _state(self, m):
-        self.r = PlyRecords()
-        m.submodules.records = self.r.memory
-        self.ply = Signal(PLY_BITS)
-        pos = self.moves.position
-        self.side, self.castle, self.ep_valid, self.ep_sq = (pos.side, pos.castle,
-                                                             pos.ep_valid, pos.ep_sq)
-        self.sp = Signal(STACK_BITS)
-        self.root_ply = Signal(7)
-        self.ret = Signal(SCORE)       # the score a leaving node hands up
-        self.cand = Signal(MoveLayout)  # the move under test
-        self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
-        self.illegal = Signal()
-        self.eval_age = Signal(range(EVAL_LATENCY + 1))  # clocks since the move under test
-        self.kept = Signal(SCORE)       # a made child's evaluation, as the parent found it
-        self.own_eval = Signal()        # the node entered next evaluates itself (in Settle)
-        self.pinned = Signal()          # the pin test found the move under test legal
-        self.answers = Signal(2)
-        self.hist_len = Signal(range(REPETITION_PLIES + 1))  # the job's earlier positions
-        # the killers: per ply of the job the last two quiet moves that cut off there, the
-        # newer first (valid bits per ply, cleared as a job starts)
-        killers = Memory(shape=data.ArrayLayout(MoveLayout, KILLER_SLOTS), depth=RECORDS,
-                         init=[])
-        m.submodules.killers = killers
-        self.kill_r = killers.read_port(domain="comb")
-        self.kill_w = killers.write_port()
-        self.kill_valid = [Signal(RECORDS, name=f"killer{i}_valid") for i in range(KILLER_SLOTS)]
-        m.d.comb += [self.kill_r.addr.eq(self.ply), self.kill_w.addr.eq(self.ply)]
-        self.gives = Signal()          # the move under test may give check (kept for Make)
-        self.child_fifty = Signal(FIFTY_BITS)  # the halfmove counter after it
-        m.d.comb += [
-            self.child_eval.side.eq(self.side),
-            self.child_eval.move.eq(self.cand),
-            # the move's pieces (make/unmake probes the move under test's squares)
-            self.child_eval.mover.eq(self.board.probe_a.piece),
-            self.child_eval.captured.eq(self.board.probe_b.piece),
-            self.finder.side.eq(self.side), self.finder.ep_valid.eq(self.ep_valid),
-            self.finder.ep_sq.eq(self.ep_sq),
-        ]
-        m.d.sync += self.done.eq(0)
-        with m.If(self.eval_age != EVAL_LATENCY):
-            m.d.sync += self.eval_age.eq(self.eval_age + 1)
-        # a node is counted from a registered pulse, a clock after it is found: the 64-bit
-        # counter's carry chain then starts from a register, not from the control's decision
-        self.count = Signal()
-        m.d.sync += self.count.eq(0)
-        with m.If(self.count):
-            m.d.sync += self.nodes.eq(self.nodes + 1)
-        busy = Signal()
-        with m.If(busy):
-            m.d.sync += self.clocks.eq(self.clocks + 1)
-        self._busy = busy
-        m.d.comb += self.busy.eq(busy)
-        # the host writes while idle; make/unmake's hand is the move under test, its records
-        # (the move made from the ply, the undo record) the ply's
-        moves, r = self.moves, self.r
-        m.d.comb += [moves.control.host_ok.eq(~busy), self.loading.eq(~busy & self.load.en),
-                     moves.hand.entry.frm.eq(self.cand.frm), moves.hand.entry.to.eq(self.cand.to),
-                     moves.hand.entry.promote.eq(self.cand.flags.promotion),
-                     moves.hand.piece.eq(self.cand.promo),
-                     moves.hand.made.move.frm.eq(r.move.frm), moves.hand.made.move.to.eq(r.move.to),
-                     moves.hand.made.move.promote.eq(r.move.flags.promotion),
-                     moves.undo.q.eq(r.undo)]
-        with m.If(moves.use.record):
-            m.d.sync += r.move.eq(self.cand)
-        with m.If(moves.undo.en):
-            m.d.sync += r.undo.eq(moves.undo.data)
-
-    # --- states ----------------------------------------------------------------------------
-
-    def _idle(self, m):
-        r, job, past = self.r, self.job, self.past
-        refused = (job_refused(job.alpha, job.beta, job.depth, job.ply, job.ext)
-                   | (past.length > REPETITION_PLIES))
-        with self._in(m, "Idle"):
-            with m.If(self.history.en):  # the job's earlier positions, oldest first
-                m.d.comb += [self.rep.put.en.eq(1), self.rep.put.index.eq(self.history.index),
-                             self.rep.put.hash.eq(self.history.hash)]
-            with m.If(self.start & refused):
-                m.d.sync += [self.error.eq(1), self.done.eq(1), self.score.eq(0),
-                             self.best_valid.eq(0), self.nodes.eq(0), self.clocks.eq(0)]
-            with m.Elif(self.start):
-                m.d.sync += [
-                    self.error.eq(0),
-                    self._busy.eq(1), self.clocks.eq(0), self.nodes.eq(1),
-                    self.best_valid.eq(0), self.ply.eq(0), self.sp.eq(0),
-                    self.root_ply.eq(job.ply),
-                    r.alpha.eq(job.alpha), r.beta.eq(job.beta), r.depth.eq(job.depth),
-                    self.step.eq(0), self.own_eval.eq(job.depth == 0),
-                    r.ext.eq(job.ext), r.maybe.eq(1), r.fifty.eq(past.fifty),
-                    self.hist_len.eq(past.length),
-                ] + [valid.eq(0) for valid in self.kill_valid]
-                root = self.moves.root
-                m.d.comb += [self.moves.control.load.eq(1), root.side.eq(job.side),
-                             root.castle.eq(job.castle), root.ep_valid.eq(job.ep_valid),
-                             root.ep_sq.eq(job.ep_sq)]
-                m.next = "Settle"
-
-    @staticmethod
-    def _matters(depth, ext):
-        """Does being in check change a node's kind or depth? (leaf_search's node: the check
-        extension, then the evasions of the first quiescence plies)"""
-        return (((depth >= 0) & (ext < MAX_EXTENSIONS))
-                | ((depth <= 0) & (depth > -QS_CHECK_PLIES)))
-
-    def _enter(self, m):
-        r = self.r
-        depth = r.depth
-        q = self.unit.query.payload
-        with self._in(m, "Enter"):
-            m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
-                         r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
-                         r.found.eq(0), r.known.eq(0), r.evasion.eq(0)]
-            # in check? (the pin test's question, the node's kind, mate or stalemate's)
-            m.d.comb += [self.unit.query.valid.eq(1), q.tag.check.eq(1),
-                         q.query.sq.eq(self.board.attack.king[self.side]),
-                         q.query.clr_valid.eq(0), q.query.put_valid.eq(0),
-                         q.query.epc_valid.eq(0)]
-            # the node's hash, after the job's history: what the nodes below compare with
-            m.d.comb += [self.rep.put.en.eq(1), self.rep.put.index.eq(self.hist_len + self.ply),
-                         self.rep.put.hash.eq(self.keeper.hash)]
-            with m.If(depth <= -QS_PLY_LIMIT):
-                m.d.sync += self.ret.eq(_clamp(self._eval(), r.alpha, r.beta))
-                m.next = "Leave"
-            with m.Elif((depth <= 0) & r.maybe & self._matters(depth, r.ext)):
-                m.next = "Kind"
-            with m.Elif(depth <= 0):
-                self._stand_pat(m)
-            with m.Else():
-                self._full_width(m)
-
-    def _eval(self):
-        """The entered node's evaluation: the one its parent found for it, or its own (the
-        job's root, castling's child: Settle evaluates them)."""
-        return self.kept
-
-    def _stand_pat(self, m):
-        r, e = self.r, self._eval()
-        m.next = "Next"
-        with m.If(e >= r.beta):
-            m.d.sync += self.ret.eq(r.beta)
-            m.next = "Leave"
-        with m.Elif(e > r.alpha):
-            m.d.sync += r.alpha.eq(e)
-
-    def _full_width(self, m):
-        """A full-width node: a draw if it repeats a position or the fifty moves are up (never
-        the search's root)."""
-        r, rep = self.r, self.rep
-        draw = self._draw()
-        with m.If((self.root_ply == 0) & (self.ply == 0)):
-            m.next = "Next"
-        with m.Elif(r.fifty >= FIFTY_PLIES):
-            m.d.sync += self.ret.eq(draw)
-            m.next = "Leave"
-        with m.Else():
-            m.d.comb += [rep.start.eq(1), rep.top.eq(self.hist_len + self.ply),
-                         rep.count.eq(Mux(r.fifty > REPETITION_PLIES, REPETITION_PLIES,
-                                          r.fifty)),
-                         rep.hash.eq(self.keeper.hash)]
-            m.next = "Repeat"
-
-    def _kind(self, m):
-        """A quiescence node whose move may have given check waits for the answer: in check it
-        is extended to a full-width node (at the frontier, extensions left) or searches its
-        evasions (in the first QS_CHECK_PLIES); else it stands pat as any other."""
-        r = self.r
-        with self._in(m, "Kind"):
-            with m.If(r.known):
-                with m.If(r.incheck & (r.depth == 0) & (r.ext < MAX_EXTENSIONS)):
-                    m.d.sync += [r.depth.eq(1), r.ext.eq(r.ext + 1)]
-                    self._full_width(m)
-                with m.Elif(r.incheck & (r.depth > -QS_CHECK_PLIES)):
-                    m.d.sync += r.evasion.eq(1)
-                    m.next = "Next"
-                with m.Else():
-                    self._stand_pat(m)
-
-    def _repeat(self, m):
-        with self._in(m, "Repeat"):
-            with m.If(self.rep.done):
-                m.next = "Next"
-                with m.If(self.rep.repeated):
-                    m.d.sync += self.ret.eq(self._draw())
-                    m.next = "Leave"
-
-    def _draw(self):
-        """A repetition or fifty-move draw, clamped: CONTEMPT against the search root's side
-        (to move at an even ply from the root), as much for the other."""
-        even = ~(self.root_ply[0] ^ self.ply[0])
-        return _clamp(Mux(even, Const(-CONTEMPT, SCORE), Const(CONTEMPT, SCORE)),
-                      self.r.alpha, self.r.beta)
-
-    def _next(self, m):
-        r, f = self.r, self.finder
-        with self._in(m, "Next"):
-            m.d.sync += self.eval_age.eq(0)  # a new move under test from the next clock
-            with m.Switch(r.stage):
-                with m.Case(0):
-                    with m.If(f.promo_valid):
-                        m.d.sync += [self.cand.eq(f.promo_move),
-                                     r.promo_file.eq(f.promo_next_file)]
-                        m.next = "Test"
-                    with m.Else():  # no push promotion (left): the captures at once
-                        m.d.sync += r.stage.eq(1)
-                        self._next_capture(m)
-                with m.Case(1):
-                    self._next_capture(m)
-                with m.Case(2):
-                    with m.If(r.ptr != r.end):
-                        # past the first killer's place, over the second's if it is empty
-                        skip = (r.ptr == r.base) & ~r.killed[1]
-                        m.d.sync += [self.cand.eq(self.stack_r.data),
-                                     r.ptr.eq(r.ptr + Mux(skip, 2, 1))]
-                        m.next = "Test"
-                    with m.Elif(r.found):
-                        m.d.sync += self.ret.eq(r.alpha)
-                        m.next = "Leave"
-                    with m.Else():
-                        m.d.sync += self.step.eq(0)
-                        m.next = "Check"
-
-    def _next_capture(self, m):
-        r, f = self.r, self.finder
-        # while a victim is current the scan looks past it, so that a victim done and the next
-        # one found take one clock
-        with m.If(r.vvalid & f.aggressor_valid):
-            m.d.sync += [self.cand.eq(f.aggressor_move), r.slot.eq(f.aggressor_slot + 1)]
-            m.next = "Test"
-        with m.Elif(f.victim_valid):
-            m.d.sync += [r.vvalid.eq(1), r.vkind.eq(f.found_kind), r.vsq.eq(f.found_sq),
-                         r.slot.eq(0)]
-        with m.Elif((r.depth > 0) | r.evasion):
-            m.d.sync += [r.stage.eq(2), r.ptr.eq(self.sp)]
-            m.next = "Walk"
-        with m.Else():
-            m.d.sync += self.ret.eq(r.alpha)
-            m.next = "Leave"
-
-    def _walk(self, m):
-        """Stage 2: the generator's moves onto the stack, stage 1's left out; the ply's killers,
-        where the walk generates them, into the two places ahead of the others (base, base +
-        1), so that the reads take them first (leaf_search's order)."""
-        r, gen = self.r, self.gen
-        mv = gen.moves.payload
-        stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
-        hits = [self.kill_valid[i].bit_select(self.ply, 1)
-                & (mv.as_value() == self.kill_r.data[i].as_value()) for i in range(KILLER_SLOTS)]
-        with self._in(m, "Walk"):
-            m.d.comb += gen.start.eq(1)
-            m.d.sync += [self.sp.eq(self.sp + KILLER_SLOTS), r.killed.eq(0)]
-            m.next = "Collect"
-        with self._in(m, "Collect"):
-            m.d.comb += gen.moves.ready.eq(1)
-            with m.If(gen.moves.valid & ~stage1):
-                m.d.comb += self.stack_w.en.eq(1)
-                with m.If(hits[0]):
-                    m.d.comb += self.stack_w.addr.eq(r.base)
-                    m.d.sync += r.killed[0].eq(1)
-                with m.Elif(hits[1]):
-                    m.d.comb += self.stack_w.addr.eq(r.base + 1)
-                    m.d.sync += r.killed[1].eq(1)
-                with m.Else():
-                    m.d.sync += self.sp.eq(self.sp + 1)
-            with m.If(gen.done):
-                m.next = "Collected"
-        with self._in(m, "Collected"):
-            # the first move to read: a killer's place, or the first after them (the address a
-            # clock ahead of Next, as the block RAM wants)
-            first = Mux(r.killed[0], r.base, Mux(r.killed[1], r.base + 1, r.base + KILLER_SLOTS))
-            m.d.comb += self.stack_r.addr.eq(first)
-            m.d.sync += [r.end.eq(self.sp), r.ptr.eq(first)]
-            m.next = "Next"
-
-    def _test(self, m):
-        """One query a move, where the king stands after it; castling three: the king's square,
-        the square it crosses, and where it lands."""
-        unit, board, c = self.unit, self.board, self.cand
-        r = self.r
-        king = board.attack.king[self.side]
-        kf, kr, ff, fr = king[:3], king[3:], c.frm[:3], c.frm[3:]
-        on_a_line = (kf == ff) | (kr == fr) | (kf + fr == ff + kr) | (kf + kr == ff + fr)
-        needs_query = (board.probe_a.piece == KING) | c.flags.ep | r.incheck | on_a_line
-        with self._in(m, "Test"):
-            with m.If(self.step == 0):
-                m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0)]
-            with m.If(c.flags.castle & r.known):  # (the answer may extend the node first)
-                m.d.comb += unit.query.valid.eq(1)
-                m.d.sync += self.step.eq(self.step + 1)
-                with m.If(self.step == 2):
-                    m.next = "Judge"
-            with m.Elif(r.known):  # the pin test (leaf_search.needs_query)
-                with m.If(needs_query):
-                    m.d.comb += unit.query.valid.eq(1)
-                    m.next = "Judge"
-                with m.Else():  # legal: Judge waits for the child's evaluation only
-                    m.d.sync += self.pinned.eq(1)
-                    m.next = "Judge"
-        res = unit.result
-        answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
-        with self._in(m, "Judge"):
-            with m.If(self.pinned):
-                with m.If(self.eval_age == EVAL_LATENCY):
-                    self._decide(m)
-            with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
-                m.d.sync += self.step.eq(0)
-                with m.If(self.illegal | res.payload.attacked):
-                    m.next = "Next"
-                with m.Else():
-                    self._decide(m)
-
-    def _decide(self, m):
-        """A legal move: make it, or settle its child from the parent's evaluation of it."""
-        r, c = self.r, self.cand
-        child = r.depth - 1
-        e = self.child_eval.score
-        castle = c.flags.castle
-        mover, gives = self.board.probe_a.piece, self.gives_now
-        # the child's own evaluation: the parent's, kept for it; a castling's (not covered
-        # by ChildEval) from its board, where Settle waits a clock more
-        m.d.sync += [self.kept.eq(e), self.own_eval.eq(castle), self.gives.eq(gives),
-                     self.child_fifty.eq(Mux(c.flags.capture | (mover == PAWN), 0,
-                                             Mux(r.fifty == (1 << FIFTY_BITS) - 1, r.fifty,
-                                                 r.fifty + 1)))]
-        # a child whose move may give check is made: its kind waits for its in-check answer
-        with m.If((child > 0) | castle | (gives & self._matters(child, r.ext))):
-            m.d.comb += self.moves.control.make.eq(1)
-            m.next = "Make"
-        # a quiescence child settled from the parent: its node counted, no make
-        with m.Elif(child <= -QS_PLY_LIMIT):
-            m.d.sync += [self.count.eq(1), r.move.eq(self.cand),
-                         self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
-            m.next = "Return"
-        with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
-            m.d.sync += [self.count.eq(1), r.found.eq(1)]
-            m.next = "Next"
-        with m.Else():
-            m.d.comb += self.moves.control.make.eq(1)
-            m.next = "Make"
-
-    def _may_give_check(self, m, mover):
-        """leaf_search.may_give_check on square numbers: castling, en passant, a from-square
-        on a line with the enemy king (a discovered check), or the piece landing where its kind
-        would attack the enemy king's square with nothing between."""
-        c = self.cand
-        king = self.board.attack.king[~self.side]
-        kf, kr, ff, fr, tf, tr = king[:3], king[3:], c.frm[:3], c.frm[3:], c.to[:3], c.to[3:]
-
-        def on_line(f, r):
-            return (kf == f) | (kr == r) | (kf + r == f + kr) | (kf + kr == f + r)
-
-        orth = (kf == tf) | (kr == tr)
-        diag = (kf + tr == tf + kr) | (kf + kr == tf + tr)
-        piece = Mux(c.flags.promotion, c.promo, mover)
-        df = Signal(range(-7, 8))
-        dr = Signal(range(-7, 8))
-        m.d.comb += [df.eq(kf - tf), dr.eq(kr - tr)]
-        adf = Mux(df < 0, -df, df)
-        adr = Mux(dr < 0, -dr, dr)
-        ahead = Mux(self.side, dr == -1, dr == 1)
-        lands = Mux(piece == PAWN, (adf == 1) & ahead,
-                Mux(piece == KNIGHT, ((adf == 1) & (adr == 2)) | ((adf == 2) & (adr == 1)),
-                Mux(piece == BISHOP, diag,
-                Mux(piece == ROOK, orth,
-                Mux(piece == QUEEN, orth | diag, 0)))))
-        return c.flags.castle | c.flags.ep | on_line(ff, fr) | lands
-
-    def _comb(self, m):
-        """What the states share: the finder's cursors and the stack's read address from the
-        ply's records, the generator's position, the query of the move under test (Test) and
-        the answers it collects (Judge)."""
-        r, p, f, gen = self.r, self.ply, self.finder, self.gen
-        # the move under test may give check (Judge decides on it; make/unmake probes its
-        # from-square, so the mover is known)
-        self.gives_now = Signal()
-        m.d.comb += self.gives_now.eq(self._may_give_check(m, self.board.probe_a.piece))
-        vkind, vsq, current = r.vkind, r.vsq, r.vvalid
-        wrap = current & (vsq == 63)  # the scan goes on past the current victim
-        m.d.comb += [f.promo_file.eq(r.promo_file),
-                     f.victim_kind.eq(Mux(wrap, vkind + 1, vkind)),
-                     f.victim_sq.eq(Mux(wrap, 0, vsq)), f.victim_after.eq(current & ~wrap),
-                     f.target.eq(vsq), f.slot.eq(r.slot),
-                     self.stack_r.addr.eq(r.ptr)]
-        pos = gen.position
-        m.d.comb += [pos.side.eq(self.side), pos.castle.eq(self.castle),
-                     pos.ep_valid.eq(self.ep_valid), pos.ep_sq.eq(self.ep_sq),
-                     self.stack_w.addr.eq(self.sp), self.stack_w.data.eq(gen.moves.payload)]
-        c, side, board = self.cand, self.side, self.board  # (make/unmake probes c's squares)
-        king = board.attack.king[side]
-        ep_victim = Mux(side, c.to + 8, c.to - 8)[:6]
-        q = self.unit.query.payload.query
-        castling, last = c.flags.castle, self.step == 2
-        m.d.comb += [
-            q.by.eq(~side), q.clr.eq(c.frm), q.put.eq(c.to), q.epc.eq(ep_victim),
-            q.epc_valid.eq(c.flags.ep),
-            q.sq.eq(Mux(castling, Mux(self.step == 0, c.frm,
-                                      Mux(self.step == 1, (c.frm + c.to) >> 1, c.to)),
-                        Mux(board.probe_a.piece == KING, c.to, king))),
-            q.clr_valid.eq(~castling | last), q.put_valid.eq(~castling | last),
-        ]
-        m.d.comb += [self.unit.query.payload.tag.check.eq(0),
-                     self.unit.query.payload.tag.ply.eq(p)]
-        res = self.unit.result
-        with m.If(res.valid & res.payload.tag.check):
-            with m.If(res.payload.tag.ply == p):  # else a child's, left before its answer
-                m.d.sync += [r.incheck.eq(res.payload.attacked), r.known.eq(1)]
-                # the check extension of a full-width node (a quiescence node's is in Kind),
-                # on the node's one answer
-                with m.If(res.payload.attacked & ~r.known & (r.depth >= 1)
-                          & (r.ext < MAX_EXTENSIONS)):
-                    m.d.sync += [r.depth.eq(r.depth + 1), r.ext.eq(r.ext + 1)]
-        with m.Elif(res.valid):
-            m.d.sync += [self.answers.eq(self.answers + 1),
-                         self.illegal.eq(self.illegal | res.payload.attacked)]
-
-    def _make(self, m):
-        """Make/unmake writes the move's squares (begun as the move was judged legal); with
-        its last write, the child's ply: its window, one node more."""
-        r, p = self.r, self.ply
-        with self._in(m, "Make"):
-            with m.If(self.moves.control.made):
-                r.spill(m, p)
-                m.d.sync += [
-                    self.count.eq(1), self.ply.eq(p + 1),
-                    r.alpha.eq(-r.beta), r.beta.eq(-r.alpha), r.depth.eq(r.depth - 1),
-                    r.maybe.eq(self.gives), r.fifty.eq(self.child_fifty),
-                    self.step.eq(0),
-                ]
-                m.next = "Settle"
-
-    def _leave(self, m):
-        r, p = self.r, self.ply
-        with self._in(m, "Leave"):
-            m.d.sync += self.sp.eq(r.base)
-            with m.If(p == 0):
-                m.d.sync += [self.score.eq(self.ret), self.done.eq(1), self._busy.eq(0)]
-                m.next = "Idle"
-            with m.Else():
-                # back to the parent's side and records; unmake begins with them
-                m.d.comb += [self.moves.control.flip.eq(1), self.moves.control.unmake.eq(1)]
-                m.d.sync += [self.ply.eq(p - 1), self.step.eq(0)]
-                r.restore(m, p - 1)
-                m.next = "Unmake"
-
-    def _unmake(self, m):
-        with self._in(m, "Unmake"):
-            with m.If(self.moves.control.unmade):
-                m.next = "Return"  # the parent reads the planes in Next, a clock later
-
-    def _settle(self, m):
-        """The writes reach the planes; a node with no evaluation from its parent gets its
-        own, the child evaluation of no move, once the board it reads has settled."""
-        with self._in(m, "Settle"):
-            m.d.sync += self.step.eq(self.step + 1)
-            m.d.comb += self.child_eval.null.eq(self.own_eval)
-            with m.If(self.step == Mux(self.own_eval, SETTLE - 1 + EVAL_LATENCY, SETTLE - 2)):
-                m.d.sync += [self.step.eq(0), self.own_eval.eq(0)]
-                with m.If(self.own_eval):
-                    m.d.sync += self.kept.eq(self.child_eval.score)
-                m.next = "Enter"
-
-    def _return(self, m):
-        r = self.r
-        x = Signal(SCORE)
-        m.d.comb += x.eq(-self.ret)
-        with self._in(m, "Return"):
-            with m.If(fails_high(x, r.beta)):
-                self._note_best(m)
-                with m.If(r.stage == 2):  # a quiet move cut off: the ply's newer killer
-                    self._note_killer(m)
-                m.d.sync += self.ret.eq(r.beta)
-                m.next = "Leave"
-            with m.Else():
-                m.d.sync += r.found.eq(1)
-                with m.If(x > r.alpha):
-                    m.d.sync += r.alpha.eq(x)
-                    self._note_best(m)
-                m.next = "Next"
-
-    def _note_killer(self, m):
-        """leaf_search.note_killer: the move becomes the first killer, the first the second
-        (unless it is the first already)."""
-        ply, move, first = self.ply, self.r.move, self.kill_r.data[0]
-        valid0 = self.kill_valid[0].bit_select(ply, 1)
-        with m.If(~valid0 | (move.as_value() != first.as_value())):
-            m.d.comb += [self.kill_w.en.eq(1), self.kill_w.data[0].eq(move),
-                         self.kill_w.data[1].eq(first)]
-            m.d.sync += [self.kill_valid[0].bit_select(ply, 1).eq(1),
-                         self.kill_valid[1].bit_select(ply, 1).eq(valid0)]
-
-    def _note_best(self, m):
-        with m.If(self.ply == 0):
-            m.d.sync += [self.best.eq(self.r.move), self.best_valid.eq(1)]
-
-    def _abort(self, m):
-        """Drain what runs on: a walk under way (its moves taken and dropped), the attack unit's
-        answers still in flight; then Idle. Belt and braces: the next job's load (67 clocks)
-        outlasts both, but a shorter load (or a start without one) then finds nothing stale."""
-        with self._in(m, "Abort"):
-            m.d.comb += self.gen.moves.ready.eq(1)
-            with m.If(self.step != DRAIN):
-                m.d.sync += self.step.eq(self.step + 1)
-            with m.Elif(~self.gen.busy):
-                m.d.sync += [self._busy.eq(0), self.step.eq(0)]
-                m.next = "Idle"
-
-    def _check(self, m):
-        """No legal move at a full-width node: mated if in check, else stalemate."""
-        r, p = self.r, self.ply
-        mated = Signal(SCORE)
-        m.d.comb += mated.eq(-(MATE - (self.root_ply + p)))
-        with self._in(m, "Check"):
-            with m.If(r.known):
-                m.d.sync += self.ret.eq(Mux(r.incheck,
-                                            _clamp(mated, r.alpha, r.beta),
-                                            _clamp(Const(0, SCORE), r.alpha, r.beta)))
-                m.next = "Leave"
+        # the child evaluation: the sums, the move under test's pieces (probed by make/unmake)
+        m.d.comb += [child.sums.eq(sums.sums), child.kings.eq(board.attack.king),
+                     child.side.eq(position.side), child.mover.eq(board.probe_a.piece),
+                     child.captured.eq(board.probe_b.piece)]
+        wiring.connect(m, control.evaluation, child.ask)
+        wiring.connect(m, control.repetition, repeats)  # (the table's ports: Table, flipped)
+        return m

@@ -18,7 +18,7 @@ one write are read in its clock (two read ports) and XOR-ed into the piece hash 
 ``hash`` includes a write made in clock t from clock t + ``LAG`` on (writes may come one a
 clock). The position part is combinational: ``hash`` follows ``position`` in the same clock.
 After make's last write, in clock t, the child's hash is ready in clock t + 2, when the thread
-enters the child (its board planes also take two clocks: search_thread.SETTLE).
+enters the child (its board planes also take two clocks: search_control.SETTLE).
 """
 
 from amaranth import Array, Cat, Const, Module, Mux, Signal

@@ -1,4 +1,4 @@
-"""The search thread's alpha-beta control (hdl.search.search_thread): its window invariants.
+"""The search thread's alpha-beta control (hdl.search.search_control): its window invariants.
 
 * ``window`` (a proof): while a job is searched (any state but Idle and Abort) the current
   ply's record holds -WINDOW <= alpha < beta <= WINDOW; a node leaves (Leave) with its score
@@ -7,14 +7,14 @@
 * ``window-bounded`` (bounded from reset): the same claims, and the child's score as its parent
   takes it back (Unmake, Return), negated, within the parent's [alpha, beta].
 
-The control is checked alone: every part it drives and reads (the board, the attack unit, the
-generator core and its ROMs, the capture finder, the evaluation's sums, score and child
-evaluation, make/unmake) is replaced by a stand-in with the same ports whose outputs are free
-(``AnySeq``: any value, every clock). So the claims hold for any evaluation, any board, any
-legality answer, any order and number of moves, any timing of make and unmake. One assumption
-is made of them: the capture finder's moves are not castlings (stage 1 holds captures and
-promotions only; castling comes from the walk, at full-width nodes). The per-ply records
-memory and the move stack stay as built; the host's inputs (load, job, start, abort) are free.
+The control (``SearchControl``) is checked alone: every input port is free (``AnySeq``: any
+value, every clock), those from the parts it drives and reads (the board, the attack unit, the
+generator core, the move stack, the capture finder, the child evaluation, make/unmake, the
+hash and the repetition table) as well as the host's (load, job, start, abort). So the claims
+hold for any evaluation, any board, any legality answer, any order and number of moves, any
+timing of make and unmake. One assumption is made of them: the capture finder's moves are not
+castlings (stage 1 holds captures and promotions only; castling comes from the walk, at
+full-width nodes). The per-ply records memory and the killers stay as built.
 
 The proof is k-induction. The records of the plies above the current one live in a memory, read
 back as a child is left, so the invariant speaks of each of them: the harness gives the memory
@@ -29,15 +29,12 @@ two steps. Relating each record's window to the next one's (what the parent-take
 needs) is left to the bounded check: that chain over 41 records does not close in minutes.
 """
 
-import contextlib
-
-from amaranth import Cat, Const, Elaboratable, Module, Mux, Signal, Value
-from amaranth.asserts import AnySeq, Initial
+from amaranth import Cat, Elaboratable, Module, Mux, Signal
+from amaranth.asserts import Initial
 from amaranth.hdl import Assert, Assume, ResetSignal
 from amaranth.lib import data
 from amaranth.lib.memory import Memory
 
-import posdata.hdl.search.search_thread as search_thread
 from posdata.engine.search.leaf_search import (
     MAX_EXTENSIONS,
     MAX_JOB_DEPTH,
@@ -48,42 +45,10 @@ from posdata.engine.search.leaf_search import (
 )
 from posdata.hdl.common.layouts import MoveLayout
 from posdata.hdl.search.records import FIELDS, RECORDS, Job
-from posdata.hdl.search.search_thread import STATES, SearchThread
+from posdata.hdl.search.search_control import STATES, SearchControl, fails_high
 
 from .abstract import Inside
 from .harness_thread import free_inputs
-
-#: the parts search_thread builds, by the names it builds them with
-PARTS = ("PerftBoard", "AttackUnit", "GeneratorCore", "PosdataRom", "StartRom", "CaptureFinder",
-         "SumsUpdate", "ChildEval", "MakeUnmake", "HashKeeper", "RepetitionTable")
-
-
-def free_part(cls):
-    """A stand-in for the component class ``cls``: built with the same arguments (so its
-    ports are the same), every output free."""
-    class Free(cls):
-        def elaborate(self, platform):
-            m = Module()
-            for _, member, value in self.signature.flatten(self):
-                value = Value.cast(value)
-                if member.flow.name == "Out" and not isinstance(value, Const):  # a tie-off
-                    m.d.comb += value.eq(AnySeq(len(value)))
-            return m
-    Free.__name__ = Free.__qualname__ = f"Free{cls.__name__}"
-    return Free
-
-
-@contextlib.contextmanager
-def free_parts():
-    """While active, a SearchThread is built with free stand-ins for its parts."""
-    saved = {name: getattr(search_thread, name) for name in PARTS}
-    for name, cls in saved.items():
-        setattr(search_thread, name, free_part(cls))
-    try:
-        yield
-    finally:
-        for name, cls in saved.items():
-            setattr(search_thread, name, cls)
 
 
 class _RecordProbes:
@@ -116,19 +81,20 @@ class _RecordProbes:
 class SearchHarness(Elaboratable):
     GROUPS = ("window", "window-bounded")
 
-    def __init__(self, group: str = "window"):
+    def __init__(self, group: str = "window", fails_high=fails_high):
+        """``fails_high``: the control's cutoff (a faulty one: the checks must fail)."""
         assert group in self.GROUPS, group
         self.group = group
+        self.fails_high = fails_high
 
     def elaborate(self, platform):
         m = Module()
         m.d.comb += Assume(ResetSignal() == Initial())
-        with free_parts():
-            t = SearchThread()
-            with _RecordProbes(RECORDS if self.group == "window" else 0) as probes:
-                inside = Inside(t, platform)
-        m.submodules.thread = inside.fragment
-        # the host's side: any load, job, start and abort, every clock
+        t = SearchControl(self.fails_high)
+        with _RecordProbes(RECORDS if self.group == "window" else 0) as probes:
+            inside = Inside(t, platform)
+        m.submodules.control = inside.fragment
+        # the parts' answers and the host's side: anything, every clock
         free_inputs(m, t)
         f = t.finder
         for move in (f.promo_move, f.aggressor_move):

@@ -25,10 +25,11 @@ from .abstract import Inside, find_signals, free_read_port, free_start_port, pas
 
 
 def free_inputs(m, component):
-    """Every input port of ``component`` (at any depth of its signature) free, every clock."""
-    for path, member, value in component.signature.flatten(component):
-        if member.flow.name == "In":
-            value = Value.cast(value)
+    """Every input port of ``component`` (at any depth of its signature) free, every clock;
+    not a tie-off (an always-ready stream's ``ready``)."""
+    for _, member, value in component.signature.flatten(component):
+        value = Value.cast(value)
+        if member.flow.name == "In" and not isinstance(value, Const):
             m.d.comb += value.eq(AnySeq(len(value)))
 
 

@@ -1,23 +1,24 @@
-"""The search thread's window check can fail: with Return's cutoff line stuck at 0 (the seam
-tests/hdl/search/test_search_faults.py uses), a child whose score reaches the parent's beta
-raises the parent's alpha to it, and the bounded check of the same claims finds the
-counterexample from reset (a quiescence child that fails low is back in Return at step 14)."""
+"""The search thread's window check can fail: with Return's cutoff line stuck at 0 (the control
+built with a faulty ``fails_high``, as tests/hdl/search/test_search_faults.py builds the
+thread), a child whose score reaches the parent's beta raises the parent's alpha to it, and the
+bounded check of the same claims finds the counterexample from reset (the root's first child,
+made and left at once, is back in Return at step 12; the root's alpha reaches its beta at step
+13)."""
 
 import re
 from pathlib import Path
 
 from amaranth import Const
 
-import posdata.hdl.search.search_thread
-
 from .checks import BY_NAME, Check, run
+from .harness_search import SearchHarness
 
 
-def test_a_stuck_cutoff_breaks_the_window(monkeypatch):
-    monkeypatch.setattr(posdata.hdl.search.search_thread, "fails_high",
-                        lambda score, beta: Const(0))
+def test_a_stuck_cutoff_breaks_the_window():
     deep = BY_NAME["search-window-deep"]
-    check = Check("search-window-fault", deep.harness, "bmc", 16, False, deep.what)
+    check = Check("search-window-fault",
+                  lambda: SearchHarness("window-bounded", lambda score, beta: Const(0)),
+                  "bmc", deep.depth, False, deep.what)
     result = run(check)
     assert result.status == "FAIL", result.describe()
     assert result.vcd is not None and result.vcd.exists(), result.describe()

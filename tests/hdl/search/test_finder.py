@@ -27,26 +27,26 @@ def finder_moves(dut, fens):
             ctx.set(dut.ep_sq, max(board.ep, 0))
             moves, file = [], 0
             while file < 8:
-                ctx.set(dut.promo_file, file)
-                if not ctx.get(dut.promo_valid):
+                ctx.set(dut.cursors.promo_file, file)
+                if not ctx.get(dut.cursors.promo_valid):
                     break
-                moves.append(ctx.get(dut.promo_move))
-                file = ctx.get(dut.promo_next_file)
+                moves.append(ctx.get(dut.cursors.promo_move))
+                file = ctx.get(dut.cursors.promo_next_file)
             kind, sq = 0, 0
             while True:
-                ctx.set(dut.victim_kind, kind)
-                ctx.set(dut.victim_sq, sq)
-                if not ctx.get(dut.victim_valid):
+                ctx.set(dut.cursors.victim_kind, kind)
+                ctx.set(dut.cursors.victim_sq, sq)
+                if not ctx.get(dut.cursors.victim_valid):
                     break
-                kind, v = ctx.get(dut.found_kind), ctx.get(dut.found_sq)
-                ctx.set(dut.target, v)
+                kind, v = ctx.get(dut.cursors.found_kind), ctx.get(dut.cursors.found_sq)
+                ctx.set(dut.cursors.target, v)
                 slot = 0
                 while True:
-                    ctx.set(dut.slot, slot)
-                    if not ctx.get(dut.aggressor_valid):
+                    ctx.set(dut.cursors.slot, slot)
+                    if not ctx.get(dut.cursors.aggressor_valid):
                         break
-                    moves.append(ctx.get(dut.aggressor_move))
-                    slot = ctx.get(dut.aggressor_slot) + 1
+                    moves.append(ctx.get(dut.cursors.aggressor_move))
+                    slot = ctx.get(dut.cursors.aggressor_slot) + 1
                 kind, sq = (kind, v + 1) if v < 63 else (kind + 1, 0)
             out.append(moves)
 

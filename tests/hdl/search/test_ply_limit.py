@@ -6,7 +6,7 @@ import pytest
 
 from posdata.engine.rules.board import Board
 from posdata.engine.search import leaf_search as reference
-from posdata.hdl.search import search_thread
+from posdata.hdl.search.search_thread import SearchThread
 from tests.hw_positions import EXTRA_STARTS
 
 from .thread_bench import run_jobs
@@ -17,11 +17,10 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 @pytest.mark.parametrize("limit", [1, 2])
 def test_the_limit_node_returns_its_clamped_evaluation(monkeypatch, limit):
     monkeypatch.setattr(reference, "QS_PLY_LIMIT", limit)
-    monkeypatch.setattr(search_thread, "QS_PLY_LIMIT", limit)
     jobs = [(KIWIPETE, -30001, 30001, 0, 0), (KIWIPETE, -40, 60, 1, 2),
             (EXTRA_STARTS[0], -30001, 30001, 0, 0), (EXTRA_STARTS[3], 10, 11, 0, 0)]
     limits = 0
-    for job, got in zip(jobs, run_jobs(jobs)):
+    for job, got in zip(jobs, run_jobs(jobs, dut=SearchThread(ply_limit=limit))):
         want = reference.LeafSearch(Board(job[0])).run(*job[1:])
         limits += want.stats.limit
         assert (got.score, got.best_move, got.nodes) == (want.score, want.best_move,

@@ -62,31 +62,32 @@ async def fill(ctx, dut, entries):
 
 
 def begin(ctx, dut, top, count, key):
-    ctx.set(dut.start, 1)
-    ctx.set(dut.top, top)
-    ctx.set(dut.count, count)
-    ctx.set(dut.hash, key)
+    ctx.set(dut.scan.start, 1)
+    ctx.set(dut.scan.top, top)
+    ctx.set(dut.scan.count, count)
+    ctx.set(dut.scan.hash, key)
 
 
 async def answer(ctx, dut, rng=None) -> tuple[bool, int, int]:
     """After a start's clock: wait for done, checking busy on the way (and, with ``rng``, junk
     on the scan's inputs, which only a start takes); (repeated, reads, clocks from the start)."""
-    ctx.set(dut.start, 0)
+    ctx.set(dut.scan.start, 0)
     clocks = 1
-    while not ctx.get(dut.done):
-        assert ctx.get(dut.busy), f"not busy {clocks} clocks after the start, no done"
+    while not ctx.get(dut.scan.done):
+        assert ctx.get(dut.scan.busy), f"not busy {clocks} clocks after the start, no done"
         assert clocks < MOST_CLOCKS, "no done"
         if rng:
-            ctx.set(dut.top, rng.randrange(ENTRIES))
-            ctx.set(dut.count, rng.randrange(64))
-            ctx.set(dut.hash, rng.getrandbits(HASH_BITS))
+            ctx.set(dut.scan.top, rng.randrange(ENTRIES))
+            ctx.set(dut.scan.count, rng.randrange(64))
+            ctx.set(dut.scan.hash, rng.getrandbits(HASH_BITS))
         await ctx.tick()
         clocks += 1
-    assert not ctx.get(dut.busy), "busy in done's clock"
-    result = bool(ctx.get(dut.repeated)), ctx.get(dut.reads), clocks
+    assert not ctx.get(dut.scan.busy), "busy in done's clock"
+    result = bool(ctx.get(dut.scan.repeated)), ctx.get(dut.scan.reads), clocks
     await ctx.tick()
-    assert not ctx.get(dut.done), "done longer than a clock"
-    assert (bool(ctx.get(dut.repeated)), ctx.get(dut.reads)) == result[:2], "answer not held"
+    assert not ctx.get(dut.scan.done), "done longer than a clock"
+    assert (bool(ctx.get(dut.scan.repeated)), ctx.get(dut.scan.reads)) == result[:2], \
+        "answer not held"
     return result
 
 
@@ -268,7 +269,7 @@ def test_writes_and_the_scan():
         # later than entry 6, which is read in the write's clock)
         begin(ctx, dut, 8, 8, key)
         await ctx.tick()
-        ctx.set(dut.start, 0)
+        ctx.set(dut.scan.start, 0)
         ctx.set(dut.put, {"en": 1, "index": 2, "hash": key})
         await ctx.tick()
         ctx.set(dut.put.en, 0)
@@ -289,10 +290,10 @@ def test_a_start_while_busy_begins_again():
         for later in range(1, 6):  # the first scan (32 entries back, no hit) still running
             begin(ctx, dut, 40, 32, key)
             await ctx.tick()
-            ctx.set(dut.start, 0)
+            ctx.set(dut.scan.start, 0)
             for _ in range(later - 1):
                 await ctx.tick()
-                assert not ctx.get(dut.done)
+                assert not ctx.get(dut.scan.done)
             assert await scan(ctx, dut, 10, 32, key) == (True, 4, scan_clocks(4)), later
 
     run(bench)

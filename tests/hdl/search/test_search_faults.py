@@ -11,11 +11,11 @@ import pytest
 from amaranth import Const
 
 import posdata.hdl.search.evaluator
-import posdata.hdl.search.search_thread
 from posdata.engine.rules.board import Board
 from posdata.engine.rules.defs import KNIGHT, WHITE, move_uci, parse_square
 from posdata.engine.search.leaf_eval import pst_address, pst_words
 from posdata.engine.search.leaf_search import leaf_search
+from posdata.hdl.search.search_thread import SearchThread
 from posdata.sim.drivers.search_pysim import SearchSimulation
 from posdata.sim.runs.search_check import check_search, same
 
@@ -77,13 +77,11 @@ def test_corrupted_evaluation_word(monkeypatch, healthy):
     assert_localised(faulty, healthy, result.difference)
 
 
-def test_stuck_cutoff_in_the_alpha_beta_control(monkeypatch, healthy):
+def test_stuck_cutoff_in_the_alpha_beta_control(healthy):
     """Return's cutoff line stuck at 0: a node whose child reaches beta searches on (more nodes,
     its alpha raised to beta and past). The difference names the depth-1 node below the host's
     root where a quiescence child first fails high; its children agree."""
-    monkeypatch.setattr(posdata.hdl.search.search_thread, "fails_high",
-                        lambda score, beta: Const(0))
-    faulty = SearchSimulation()
+    faulty = SearchSimulation(SearchThread(fails_high=lambda score, beta: Const(0)))
     result = check_search(faulty, Board(KNIGHT_ENDING), 2, 2)
     assert not result.match
     fen, alpha, beta, depth, ply = first_node(result.difference)
