@@ -55,6 +55,8 @@ QUICK = {
     "synth-search": posdata("synth", "--search", "--board", "ulx3s-25f"),
     "search-chip": bench("search_chip.py"),
     "search-threads": bench("search_threads.py"),
+    # after search-chip: it reads that run's clocks by state
+    "search-pipeline": bench("search_pipeline.py"),
     "features": bench("search_features.py"),
     "bench-chip": bench("chip.py", "--engines", "0", "--positions", "initial"),
     "variants": bench("variants.py"),

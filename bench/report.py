@@ -327,6 +327,30 @@ def section_search_threads(r: dict) -> list[str]:
     return out
 
 
+def section_search_pipeline(r: dict) -> list[str]:
+    out = ["| segment | share /node | today /seg. | pipelined /seg. | today /node "
+           "| pipelined /node |", "|---|---|---|---|---|---|"]
+    for row in r["table"]:
+        cells = [row.get(k) for k in ("share", "today", "pipelined", "today_per_node",
+                                      "pipelined_per_node")]
+        out.append(f"| {row['segment']} | " + " | ".join(
+            "" if v is None else f"{v:.3f}" if i == 0 else f"{v:.2f}"
+            for i, v in enumerate(cells)) + " |")
+    today = r["today_model"]
+    out += ["", f"Host depth {r['depth']}, chip depth {r['chip_depth']}, {r['nodes']:,} nodes: "
+                f"today's rules give Next {today['Next']:.2f}, Test {today['Test']:.2f}, Judge "
+                f"{today['Judge']:.2f} clocks per node (the thread's own accounts beside them: "
+                f"{r['states_from'] or 'none'}); the pipelined stream {r['stream']:.2f}."]
+    if r.get("estimate") is not None:
+        loads = (f", {r['with_load']:.1f} with the loads" if r.get("with_load") is not None
+                 else "")
+        out.append(f"Estimate for the pipelined thread: kept {r['kept']:.2f} + stream "
+                   f"{r['stream']:.2f} = **{r['estimate']:.1f} clocks per node**{loads}.")
+    else:
+        out.append("No estimate: the search-chip run holds no clocks by state.")
+    return out
+
+
 def section_sim_models(r: dict) -> list[str]:
     out = ["| design | simulator | first compile (CPU) | run | speed | compile + run |",
            "|---|---|---|---|---|---|"]
@@ -580,6 +604,8 @@ SECTIONS = {
                     section_search_chip),
     "search-threads": ("Search boards with N threads, projected with the host and the link",
                        section_search_threads),
+    "search-pipeline": ("The pipelined thread's clocks per node, estimated from the "
+                        "reference's events", section_search_pipeline),
     "features": ("What each feature of the chip's search buys", section_features),
     "play": ("Playing strength: the chip's search against the software search", section_play),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",
