@@ -8,18 +8,22 @@ import time
 
 from ..common import children
 
+#: what a build is made from: a change elsewhere (the measurements a bench writes into docs/
+#: and the README while a run of them goes on) does not make its commit ``-dirty``
+SOURCES = (":/engine", ":/hdl", ":/sim", ":/pyproject.toml")
 
-def source_commit() -> str | None:
-    """The commit of the checkout posdata runs from (``-dirty`` when it has changes), or None
-    (an installed wheel, no git)."""
-    here = os.path.dirname(os.path.abspath(__file__))
+
+def source_commit(where: str | None = None) -> str | None:
+    """The commit of the checkout posdata runs from (or ``where``), ``-dirty`` when its
+    sources have changes; None for an installed wheel, or no git."""
+    here = where or os.path.dirname(os.path.abspath(__file__))
     try:
         head = children.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"],
                             capture_output=True, text=True, timeout=10)
         if head.returncode != 0:
             return None
-        dirty = children.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
-                             capture_output=True, text=True, timeout=10)
+        dirty = children.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no",
+                              "--", *SOURCES], capture_output=True, text=True, timeout=10)
     except (OSError, ValueError, subprocess.SubprocessError):
         return None
     return head.stdout.strip() + ("-dirty" if dirty.returncode == 0 and dirty.stdout.strip()
