@@ -37,14 +37,16 @@ from posdata.engine.rules.board import Board
 from posdata.engine.search.host_parallel import ParallelHostSearch, PooledLeaves
 from posdata.engine.search.host_search import HostSearch, ReferenceLeaf
 from posdata.hdl.link.protocol import (
-    COMMAND_HEADER,
     DEFAULT_BAUD,
-    REPLY_HEADER,
     RESULT_BYTES,
     UART_FRAME_BITS,
+    Cmd,
+    Err,
+    command_frame,
+    reply_frame,
 )
 from posdata.sim.cli.clock import Gateware, clock_for
-from posdata.sim.drivers.fpga_board import job_frames
+from posdata.sim.drivers.fpga_board import SerialTransport, job_frames
 from posdata.sim.drivers.interface import ShadowBoard
 from posdata.sim.drivers.search_cxxrtl import SearchModel
 from search_chip import GNUCHESS_DEPTH, gnuchess_path, gnuchess_search, gnuchess_version
@@ -52,10 +54,12 @@ from search_chip import GNUCHESS_DEPTH, gnuchess_path, gnuchess_search, gnuchess
 from results import add_json_option, write_json
 from search import POSITIONS
 
-EMPTY_REPLY = REPLY_HEADER + 1                   #: LOAD's, UPDATE's, SEARCH's: header, CRC
-RESULT_FRAME = COMMAND_HEADER + 1                #: RESULT has no payload
-RESULT_REPLY = REPLY_HEADER + RESULT_BYTES + 1
-V2_POLL_PAUSE = 0.02  #: the protocol-v2 client's pause between rounds of polls (SerialTransport)
+# the frames' sizes as the protocol builds them
+EMPTY_REPLY = len(reply_frame(Err.OK, Cmd.SEARCH))  #: LOAD's, UPDATE's, SEARCH's
+RESULT_FRAME = len(command_frame(Cmd.RESULT))
+RESULT_REPLY = len(reply_frame(Err.OK, Cmd.RESULT, bytes(RESULT_BYTES)))
+#: the protocol-v2 client's pause between rounds of polls: a real board's poll interval
+V2_POLL_PAUSE = SerialTransport.poll_interval
 
 
 class Round:

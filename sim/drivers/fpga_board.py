@@ -366,7 +366,9 @@ class BoardClient:
         asked between polls; when it answers True the job is aborted and
         ``engine.search.searcher.SearchStopped`` raised. ``limit`` (seconds): abort and raise
         ``BoardTimeout`` past it."""
-        self._start_jobs([(ENGINE_ALL, (board, alpha, beta, depth, ply, extensions))])
+        job = (board, alpha, beta, depth, ply, extensions)
+        check_job(*job)
+        self._start_jobs([(ENGINE_ALL, job)])
         deadline = None if limit is None else time.monotonic() + limit
         while True:
             result = self.result()
@@ -428,10 +430,8 @@ class BoardClient:
         """Each job's LOAD or UPDATE and its SEARCH to its thread (``starts``: (thread, job)
         pairs), written at once in pieces the board holds (``SEARCH_RX_BYTES``), every reply
         read before a refusal is raised, so the link stays in step; after a refusal the jobs
-        that started are aborted. A job the thread would refuse is refused here, naming the
-        problem, with nothing sent."""
-        for _, job in starts:
-            check_job(*job)
+        that started are aborted. The callers have refused the jobs the thread would refuse
+        (``check_job``), before anything is sent."""
         if not self._synced:
             self.ping()
         try:
