@@ -30,7 +30,7 @@ from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
 from ..image.variant import geometry_of
 from .attack import AttackUnit
-from .chessboard import PerftBoard, has_nightriders, plane_codes
+from .chessboard import PerftBoard, check_chip, optional_planes
 from .legality import LegalityCollector, tag_layout
 from .make_unmake import MakeUnmake, Undo
 from .move_stack import MoveStack, stack_entry
@@ -76,7 +76,7 @@ class PerftThread(wiring.Component):
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS):
         self._layout = check_layout(layout)
         self._variant = variant = get_variant(variant)
-        plane_codes(variant)  # refuse a variant the legality unit cannot test, at once
+        check_chip(variant)  # refuse a variant the thread cannot count, at once
         g = geometry_of(variant)
         self._entry = stack_entry(variant.chess960)
         super().__init__({
@@ -91,7 +91,7 @@ class PerftThread(wiring.Component):
         variant, entry = self._variant, self._entry
         m.submodules.board = board = PerftBoard(variant)
         m.submodules.core = core = GeneratorCore(self._layout, variant)
-        m.submodules.attack = attack = AttackUnit(tag_layout(entry), has_nightriders(variant))
+        m.submodules.attack = attack = AttackUnit(tag_layout(entry), optional_planes(variant))
         m.submodules.collector = collector = LegalityCollector(entry, variant)
         m.submodules.stack = stack = MoveStack(entry, variant.promotions, {"undo": Undo})
         m.submodules.make_unmake = moves = MakeUnmake(entry, variant)
