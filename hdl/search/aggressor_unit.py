@@ -67,6 +67,23 @@ def _encode(one_hot):
     return Cat(*(Cat(*(one_hot[j] for j in range(8) if j >> b & 1)).any() for b in range(3)))
 
 
+def _two_or_more(bits):
+    """Whether two bits or more of ``bits`` are set: per group of four whether any and whether
+    two are, then the same over the groups (a tree, not a count)."""
+    level = [(bits[i:i + 4].any(), _pair(bits[i:i + 4])) for i in range(0, len(bits), 4)]
+    while len(level) > 1:
+        groups = [level[i:i + 4] for i in range(0, len(level), 4)]
+        level = [(Cat(*(a for a, _ in g)).any(),
+                  Cat(*(t for _, t in g)).any() | _pair(Cat(*(a for a, _ in g)))) for g in groups]
+    return level[0][1]
+
+
+def _pair(bits):
+    """Whether some two of a few bits are both set."""
+    return Cat(*(bits[i] & bits[j] for i in range(len(bits))
+                 for j in range(i + 1, len(bits)))).any()
+
+
 class AggressorUnit(wiring.Component):
     """Ports
     -----
@@ -124,7 +141,7 @@ class AggressorUnit(wiring.Component):
         avail = Signal(N)
         m.d.comb += avail.eq(head.bits & ~taken)
         pick = lowest_one_hot(m, avail, "pick")
-        more = (avail & ~pick).any()
+        more = _two_or_more(avail)  # beside the pick, not after it: the head stays or goes
         present = level != 0
         write = valid2 & ~full
         pop = present & adv4 & ~more

@@ -16,7 +16,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..chip.attack import AttackPlanes
 from ..common.layouts import SQUARE
-from .aggressor_unit import Candidate, Cursor, AggressorUnit
+from .aggressor_unit import AggressorUnit, Candidate, Cursor
 from .attack_map import LATENCY as MAP_LATENCY
 from .attack_map import AttackMap
 from .victim_scan import VictimScan
