@@ -53,12 +53,12 @@ def describe(c) -> str:
     return f"{move_uci(move)} (move {move:#x}, victim kind {kind} on {v}, cursor slot {slot})"
 
 
-def first_difference(fen: str, got: list, want: list, what: str = "") -> str:
+def first_difference(fen: str, got: list, want: list, names=("pipeline", "finder")) -> str:
     """Empty when equal; else the FEN and the first candidate where they part."""
     if got == want:
         return ""
     i = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
     g = got[i] if i < len(got) else None
     w = want[i] if i < len(want) else None
-    return (f"{fen}{what}: candidate {i} differs: pipeline {describe(g)}, "
-            f"finder {describe(w)} ({len(got)} against {len(want)} candidates)")
+    return (f"{fen}: candidate {i} differs: {names[0]} {describe(g)}, {names[1]} {describe(w)} "
+            f"({len(got)} against {len(want)} candidates)")

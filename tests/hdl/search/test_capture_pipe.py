@@ -10,6 +10,7 @@ from posdata.engine.rules.board import Board
 from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.search.attack_map import LATENCY as MAP_LATENCY
 from posdata.hdl.search.capture_pipe import LATENCY, LATENCY_NEW_MAP, CapturePipe
+from posdata.hdl.search.finder import CaptureFinder
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
 from .capture_oracle import captures, first_difference
@@ -123,3 +124,48 @@ def test_latency_and_one_candidate_a_clock():
         n = len(entry)
         assert entry == list(range(LATENCY_NEW_MAP, LATENCY_NEW_MAP + n)), (fen, entry)
         assert back == list(range(LATENCY, LATENCY + n)), (fen, back)
+
+
+def test_the_oracle_is_the_gateware_finder():
+    """The oracle's captures and cursors are what stepping ``CaptureFinder`` from its cursors
+    gives (its move words and slots, not only the reference's order)."""
+    fens = positions()[:30]
+    dut = CaptureFinder()
+    got = []
+
+    async def bench(ctx):
+        for fen in fens:
+            board = Board(fen)
+            for name, value in planes_of(board).items():
+                ctx.set(getattr(dut.planes, name), value)
+            ctx.set(dut.planes.king[0], board.king[0])
+            ctx.set(dut.planes.king[1], board.king[1])
+            ctx.set(dut.side, board.side)
+            ctx.set(dut.ep_valid, board.ep >= 0)
+            ctx.set(dut.ep_sq, max(board.ep, 0))
+            f, seq, kind, sq, after = dut.cursors, [], 0, 0, 0
+            while True:
+                ctx.set(f.victim_kind, kind)
+                ctx.set(f.victim_sq, sq)
+                ctx.set(f.victim_after, after)
+                if not ctx.get(f.victim_valid):
+                    break
+                kind, v = ctx.get(f.found_kind), ctx.get(f.found_sq)
+                ctx.set(f.target, v)
+                slot = 0
+                while True:
+                    ctx.set(f.slot, slot)
+                    if not ctx.get(f.aggressor_valid):
+                        break
+                    slot = ctx.get(f.aggressor_slot) + 1
+                    seq.append((ctx.get(f.aggressor_move), kind, v, slot))
+                kind, sq, after = (kind, v, 1) if v < 63 else (kind + 1, 0, 0)
+            got.append(seq)
+
+    sim = Simulator(dut)
+    sim.add_testbench(bench)
+    sim.run()
+    for fen, seq in zip(fens, got):
+        want = captures(Board(fen))
+        names = ("reference", "CaptureFinder")
+        assert not first_difference(fen, want, seq, names), first_difference(fen, want, seq, names)
