@@ -5,9 +5,9 @@
                                           [--freq MHZ] [--keep DIR] [--part PART]
 
 ``--part`` builds one part of the pipelined thread instead (docs/chip_search.md, "The pipelined
-thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make,
-with a register on each port, so that the paths into and out of it are timed as between
-registers (those flip-flops are counted apart).
+thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, or
+today's capture finder beside them, with a register on each port, so that the paths into and
+out of it are timed as between registers; its own cells come from a synthesis without them.
 
 Yosys `synth_ecp5 -abc9`, then `nextpnr-ecp5 --out-of-context` (the YoWASP tools the synthesis
 flow uses). Prints the cells nextpnr placed against the device's, the routed Fmax and the critical
@@ -33,6 +33,7 @@ from posdata.hdl.boards.synth_targets import tool
 from posdata.hdl.search.aggressor_unit import AggressorUnit
 from posdata.hdl.search.attack_map import AttackMap
 from posdata.hdl.search.capture_pipe import CapturePipe
+from posdata.hdl.search.finder import CaptureFinder
 from posdata.hdl.search.search_thread import SearchThread
 from posdata.hdl.search.victim_scan import VictimScan
 from posdata.sim.cli.clock import Gateware, clock_for
@@ -41,7 +42,7 @@ CELLS = ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D")
 
 #: --part: the parts of the pipelined thread built alone
 PARTS = {"attack_map": AttackMap, "victim_scan": VictimScan, "aggressor_unit": AggressorUnit,
-         "capture_pipe": CapturePipe}
+         "capture_pipe": CapturePipe, "capture_finder": CaptureFinder}
 
 
 class PortRegisters(Elaboratable):
@@ -55,7 +56,6 @@ class PortRegisters(Elaboratable):
             port = Value.cast(port)
             name = "_".join(str(p) for p in path)
             self.pins.append((Signal(len(port), name=name), port, member.flow == wiring.In))
-        self.registers = sum(len(pin) for pin, _, _ in self.pins)
 
     def elaborate(self, platform):
         m = Module()
@@ -105,6 +105,14 @@ def main(argv=None) -> int:
     with open(os.path.join(work, "search.il"), "w") as f:
         f.write(rtlil.convert(shell, name="top", ports=shell.ports()) if shell
                 else rtlil.convert(SearchThread(), name="top"))
+    if shell:  # the part without its ports' registers, for its own cells
+        part = PARTS[args.part]()
+        ports = [Value.cast(v) for _, _, v in part.signature.flatten(part)]
+        with open(os.path.join(work, "part.il"), "w") as f:  # (an always-ready's ready is 1)
+            f.write(rtlil.convert(part, name="top",
+                                  ports=[p for p in ports if isinstance(p, Signal)]))
+        subprocess.run([tool("YOSYS"), "-q", "-p", "read_rtlil part.il; synth_ecp5 -top top "
+                        "-abc9; tee -q -o part_stat.txt stat"], cwd=work, check=True)
     print(f"yosys: synth_ecp5 (in {work}) ...", flush=True)
     subprocess.run([tool("YOSYS"), "-q", "-p",
                     "read_rtlil search.il; synth_ecp5 -top top -abc9 -json search.json; "
@@ -122,9 +130,11 @@ def main(argv=None) -> int:
             u = used[cell]
             print(f"{cell:<14} {u['used']:>6} / {u['available']:<6} "
                   f"{100 * u['used'] / u['available']:5.1f} %")
+    print(f"{'LUT4':<14} {cells(work, 'stat.txt', 'LUT4'):>6} (Yosys; besides PFUMX and L6MUX)")
     if shell:
-        print(f"{'':<14} of the flip-flops {shell.registers} are the ports' registers")
-    print(f"{'LUT4':<14} {lut4(work):>6} (Yosys; besides PFUMX and L6MUX)")
+        print(f"the part alone, its ports not registered (Yosys): "
+              f"{cells(work, 'part_stat.txt', 'LUT4')} LUT4, "
+              f"{cells(work, 'part_stat.txt', 'TRELLIS_FF')} TRELLIS_FF")
     fmax = statistics.median(fmaxes)
     chip = clock_for(Gateware("chip"), board="ulx3s-25f")
     beside = (f"; the ULX3S-25F perft chip's: {chip.mhz:.2f} MHz ({fmax / chip.mhz:.2f}x)"
@@ -140,10 +150,10 @@ def main(argv=None) -> int:
     return 0
 
 
-def lut4(work: str) -> int:
-    """Yosys' count of LUT4 cells in the synthesised netlist."""
-    with open(os.path.join(work, "stat.txt")) as f:
-        counts = [line.split() for line in f if line.split()[-1:] == ["LUT4"]]
+def cells(work: str, stat: str, cell: str) -> int:
+    """Yosys' count of ``cell`` in a synthesised netlist's statistics."""
+    with open(os.path.join(work, stat)) as f:
+        counts = [line.split() for line in f if line.split()[-1:] == [cell]]
     return int(counts[-1][0]) if counts else 0
 
 
