@@ -29,8 +29,9 @@ from posdata.engine.search.capture_finder import KNIGHT_STEPS
 
 from ..chip.attack import LINES, AttackPlanes, _gather, _line_index
 from ..common.layouts import SQUARE, MoveLayout
+from ..common.priority import lowest_one_hot, select
 from .finder import QUEEN_PROMOTION, SLOT_BITS, SLOTS
-from .victim_scan import Victim, lowest_one_hot, select
+from .victim_scan import Victim
 
 RECORDS = 2  #: the aggressor records queued between A3 and A4
 

@@ -24,6 +24,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..chip.attack import AttackPlanes
 from ..common.layouts import SQUARE
+from ..common.priority import lowest_one_hot, select
 from ..common.shift_fifo import ShiftFIFO
 from .attack_map import LATENCY as MAP_LATENCY
 from .finder import VICTIM_KINDS
@@ -37,22 +38,6 @@ ScanCursor = data.StructLayout({"kind": 3, "sq": SQUARE, "after": 1, "new_map": 
 
 #: a victim: its kind (0 queen .. 4 pawn) and square
 Victim = data.StructLayout({"kind": 3, "sq": SQUARE})
-
-
-def lowest_one_hot(m, bits, name: str):
-    """The lowest set bit of ``bits`` as a one-hot value (0 when none is set)."""
-    out = Signal(len(bits), name=name)
-    m.d.comb += out.eq(Cat(*(bits[i] & ~bits[:i].any() if i else bits[0]
-                             for i in range(len(bits)))))
-    return out
-
-
-def select(one_hot, values):
-    """The value ``one_hot`` names (an AND-OR: no priority, no encoder); 0 when none."""
-    out = 0
-    for bit, value in zip(one_hot, values):
-        out = out | Mux(bit, value, 0)
-    return out
 
 
 def _lowest_index(bits):
