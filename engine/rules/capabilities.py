@@ -23,7 +23,9 @@ from .variants import CHESS, VARIANTS, Variant, get_variant
 #: step is the king's alone
 CHIP_ATTACKS = (AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
                 | AttackKind.KNIGHT_LEAPER | AttackKind.KNIGHT_RIDER | AttackKind.KING_STEP
-                | AttackKind.PAWN)
+                | AttackKind.PAWN | AttackKind.FERZ_STEP | AttackKind.WAZIR_STEP
+                | AttackKind.ALFIL_LEAPER | AttackKind.DABBABA_LEAPER | AttackKind.FORWARD_WAZIR
+                | AttackKind.HOP_ORTHOGONAL | AttackKind.HOP_DIAGONAL)
 
 
 def table_problem(variant: Variant) -> str | None:
@@ -70,10 +72,15 @@ def chip_problem(variant: Variant) -> str | None:
         if kind & AttackKind.KING_STEP and p.code != KING:
             return f"its legality unit has no plane for the {p.name}'s king steps"
         if kind & AttackKind.WALKED:
-            return f"its legality unit has no plane for the {p.name}, which walks with modes"
+            return (f"its legality unit has no plane for the {p.name}'s captures, which only "
+                    f"its walk finds")
         if kind & ~CHIP_ATTACKS:
             kinds = (kind & ~CHIP_ATTACKS).name.lower().replace("_", " ").replace("|", ", ")
             return f"its legality unit has no plane for the {p.name}'s {kinds} attacks"
+    if variant.has_modes:
+        moded = next(p for p in variant.pieces if variant.moded(p.code))
+        return (f"its engines walk Sandström's tables, not the {moded.name}'s, which walks "
+                f"with modes")
     return None
 
 

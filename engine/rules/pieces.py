@@ -98,9 +98,12 @@ class AttackKind(IntFlag):
     ALFIL_LEAPER = 1 << 9       #: A
     DABBABA_RIDER = 1 << 10     #: DD
     ALFIL_RIDER = 1 << 11       #: AA
-    #: a piece with modes (engine.rules.pieces' walks): its attack is found by following its own
-    #: walk, not by a super-piece from the target; the gateware has no plane for it
+    #: a capture no plane of pieces seen from the target holds (a lame leap, a cannon's hop, a
+    #: range limit, directions other than forward): found only by following the piece's walk
     WALKED = 1 << 12
+    FORWARD_WAZIR = 1 << 13     #: fW: one step straight ahead, as its colour sees the board
+    HOP_ORTHOGONAL = 1 << 14    #: gR: over the first piece on a rook line, landing just beyond
+    HOP_DIAGONAL = 1 << 15      #: gB: the same on a bishop line
 
 
 _KIND_OF = {("W", True): AttackKind.ORTHOGONAL_RIDER, ("F", True): AttackKind.DIAGONAL_RIDER,
@@ -233,6 +236,26 @@ class PieceMoves:
         """The kinds it captures with, when every capturing component is symmetric (else the
         attack test walks its moves: ``scanned``)."""
         return _kinds([c for c in self.components if c.mode & CAPTURE])
+
+    @property
+    def plane_kinds(self) -> AttackKind:
+        """The kinds its captures fall into as planes of pieces seen from the target (the perft
+        chip's legality unit): the symmetric captures' kinds, a forward ferz's (a pawn's
+        capture thread) or forward wazir's, a grasshopper's hop along lines; WALKED for any
+        other capture."""
+        kinds = _kinds([c for c in self.components if c.symmetric_capture])
+        for c in self.components:
+            if not c.mode & CAPTURE or c.symmetric_capture:
+                continue
+            if c.lame or c.initial or c.limit:
+                kinds |= AttackKind.WALKED
+            elif c.hop == "g" and c.rider and c.atom in "WF" and not c.dirs:
+                kinds |= AttackKind.HOP_ORTHOGONAL if c.atom == "W" else AttackKind.HOP_DIAGONAL
+            elif not c.hop and not c.rider and c.dirs == "f" and c.atom in "WF":
+                kinds |= AttackKind.FORWARD_WAZIR if c.atom == "W" else AttackKind.PAWN
+            else:
+                kinds |= AttackKind.WALKED
+        return kinds
 
     @property
     def scanned(self) -> bool:

@@ -119,11 +119,12 @@ class Variant:
     # --- attack kinds ----------------------------------------------------------------------
 
     def attack_kinds(self, color: int, code: int) -> AttackKind:
-        """The gateware's view: WALKED for a piece with modes (its attack is its own walk's)."""
+        """The gateware's view: the planes its captures fall into (a piece with modes: its
+        capturing components', ``PieceMoves.plane_kinds``; WALKED where no plane holds them)."""
         if code == PAWN:
-            return AttackKind.WALKED if self.pawn else AttackKind.PAWN
+            return parse_piece(self.pawn, pawn=True).plane_kinds if self.pawn else AttackKind.PAWN
         moves = parse_piece(self.by_code[code].moves)
-        return moves.attack_kinds if moves.plain else AttackKind.WALKED
+        return moves.attack_kinds if moves.plain else moves.plane_kinds
 
     # --- modes -----------------------------------------------------------------------------
 

@@ -16,11 +16,21 @@ in a pipeline of five clocks:
   rays the first occupied square decides (an attacker of the ray's kind, or a blocker).
 * clock 5: any ray, leaper or the enemy king next to the square: the result, registered.
 
-A variant with nightriders (``nightrider=True``) adds a plane of them and eight more rays, one per
-knight leap from the square, ``NIGHTRIDER_REACH`` squares long at most: their squares are
-reckoned in clock 2 like the knight squares, their occupancy and attacker bits read one square
-at a time in clock 3, the move applied and the first occupied square taken in clock 4, like the
-lines. Nothing else changes, the latency included; without nightriders none of it is built.
+A variant with nightriders (``"nightrider"`` among ``optional``) adds a plane of them and eight
+more rays, one per knight leap from the square, ``NIGHTRIDER_REACH`` squares long at most: their
+squares are reckoned in clock 2 like the knight squares, their occupancy and attacker bits read
+one square at a time in clock 3, the move applied and the first occupied square taken in clock
+4, like the lines. Nothing else changes, the latency included; without nightriders none of it is
+built. So with the other optional planes (``OPTIONAL_PLANES``):
+
+* leapers (ferz, wazir, alfil, dabbaba, and the forward wazir, whose square lies behind the
+  tested one as its colour sees the board, as the pawn's do): squares of their own beside the
+  knight's, read the same way;
+* grasshoppers (``hop_orth``, ``hop_diag``: gR and gB lines): on each ray the square next to the
+  tested one must be occupied (the hurdle), and the first occupied square beyond it is an
+  attacker of the plane's kind; from the lines' occupancy, with the move applied, in clock 4.
+  Whatever a move does to a hurdle (vacate it, fill it) is on the lines, so no question is
+  answered from a stale board.
 
 A query names the square, the attacking side, and up to three squares the move changes: ``clr``
 (vacated: the from-square), ``put`` (now holds one of the mover's pieces: the to-square; an enemy
@@ -47,9 +57,35 @@ from ..common.layouts import SQUARE
 Datum = functools.partial(Signal, reset_less=True)
 
 
-def attack_planes(nightrider: bool = False) -> wiring.Signature:
-    """The board as the attack unit reads it: one bit per square (a1 = bit 0). The nightrider
-    plane only for a variant that has nightriders (the orthodox signature stays as it was)."""
+#: attacker planes built only for a variant whose pieces need them (hdl.chip.chessboard)
+OPTIONAL_PLANES = ("nightrider", "ferz", "wazir", "alfil", "dabbaba", "fwazir", "hop_orth",
+                   "hop_diag")
+
+#: the leaper planes' steps from the attacker, as (file step, rank step); "pawn": forward as the
+#: attacker's colour sees the board
+LEAPER_STEPS = {
+    "ferz": ((1, 1), (1, -1), (-1, -1), (-1, 1)),
+    "wazir": ((0, 1), (1, 0), (0, -1), (-1, 0)),
+    "alfil": ((2, 2), (2, -2), (-2, -2), (-2, 2)),
+    "dabbaba": ((0, 2), (2, 0), (0, -2), (-2, 0)),
+    "fwazir": ((0, "pawn"),),
+}
+
+#: the line kinds each grasshopper plane hops along
+HOP_LINES = {"hop_orth": ("rank", "file"), "hop_diag": ("diag", "anti")}
+
+
+def _check_optional(optional) -> tuple[str, ...]:
+    unknown = set(optional) - set(OPTIONAL_PLANES)
+    if unknown:
+        raise ValueError(f"no attacker plane named {', '.join(sorted(unknown))}: choose from "
+                         f"{', '.join(OPTIONAL_PLANES)}")
+    return tuple(name for name in OPTIONAL_PLANES if name in optional)
+
+
+def attack_planes(optional=()) -> wiring.Signature:
+    """The board as the attack unit reads it: one bit per square (a1 = bit 0). The optional
+    planes only for a variant that has their pieces (the orthodox signature stays as it was)."""
     members = {
         "occupied": Out(64),
         "black": Out(64),
@@ -59,8 +95,8 @@ def attack_planes(nightrider: bool = False) -> wiring.Signature:
         "pawn": Out(64),
         "king": Out(data.ArrayLayout(SQUARE, 2)),  # per colour (WHITE 0, BLACK 1)
     }
-    if nightrider:
-        members["nightrider"] = Out(64)
+    for name in _check_optional(optional):
+        members[name] = Out(64)
     return wiring.Signature(members)
 
 
@@ -152,15 +188,18 @@ class AttackUnit(wiring.Component):
     ----------
     tag_shape : shape
         Carried from a query to its result unchanged (what the caller needs to act on it).
-    nightrider : bool
-        Also the nightriders' rays (``planes.nightrider``): a variant with that attack kind.
+    optional : names from ``OPTIONAL_PLANES``
+        The optional planes read and their attacks tested (``hdl.chip.chessboard
+        .optional_planes``): the nightriders' rays, the leapers' squares, the grasshoppers'
+        hops.
     """
 
-    def __init__(self, tag_shape=1, nightrider: bool = False):
+    def __init__(self, tag_shape=1, optional=()):
         self._tag_shape = tag_shape
-        self._nightrider = nightrider
+        self._optional = optional = _check_optional(optional)
+        self._nightrider = "nightrider" in optional
         super().__init__({
-            "planes": In(attack_planes(nightrider)),
+            "planes": In(attack_planes(optional)),
             "query": In(query_stream(tag_shape)),
             "result": Out(result_stream(tag_shape)),
         })
@@ -201,6 +240,8 @@ class AttackUnit(wiring.Component):
         pawn_dr = Mux(q.by, 1, -1)  # a white pawn attacks upwards: it stands a rank below
         steps = [(df, dr, "knight") for df, dr in KNIGHT_STEPS]
         steps += [(-1, "pawn", "pawn"), (1, "pawn", "pawn")]
+        steps += [(df, dr, name) for name, leaps in LEAPER_STEPS.items()
+                  if name in self._optional for df, dr in leaps]
         leaper_squares = []
         for i, (df, dr, plane) in enumerate(steps):
             f2 = (file + df)[:4]   # 4 bits: a step off the board shows in bit 3 ...
@@ -239,9 +280,17 @@ class AttackUnit(wiring.Component):
                 d = Datum(8, name=f"{kind}_{name}_q")
                 m.d.sync += d.eq(mask)
                 delayed[name] = d
-            lines[kind] = (occ_r, att_r, pos_r, delayed)
+            hop_r = None
+            for plane, kinds in HOP_LINES.items():
+                if plane in self._optional and kind in kinds:
+                    hop = _gather(m, getattr(p, plane), kind, index, f"{kind}_hop")
+                    hop_r = Datum(8, name=f"{kind}_hop_q")
+                    m.d.sync += hop_r.eq(occ & hop & Mux(by, blk, ~blk))
+            lines[kind] = (occ_r, att_r, pos_r, delayed, hop_r)
         enemy = p.occupied & Mux(by, p.black, ~p.black)
-        planes = {"knight": p.knight & enemy, "pawn": p.pawn & enemy}
+        planes = {"knight": p.knight & enemy, "pawn": p.pawn & enemy,
+                  **{name: getattr(p, name) & enemy for name in LEAPER_STEPS
+                     if name in self._optional}}
         leapers = []
         for i, (sq, live, plane) in enumerate(leaper_squares):
             bit = Datum(name=f"leaper{i}")
@@ -255,7 +304,7 @@ class AttackUnit(wiring.Component):
 
         # --- clock 4: apply the move, first piece on each ray ------------------------------
         hits = []
-        for kind, (occ_r, att_r, pos_r, masks) in lines.items():
+        for kind, (occ_r, att_r, pos_r, masks, hop_r) in lines.items():
             occ = (occ_r & ~masks["clr"] & ~masks["epc"]) | masks["put"]
             att = att_r & ~masks["clr"] & ~masks["epc"] & ~masks["put"]
             above = Signal(8, name=f"{kind}_above")
@@ -269,6 +318,9 @@ class AttackUnit(wiring.Component):
             first_down = down & (~down + 1)
             att_rev = Cat(*reversed([att[i] for i in range(8)]))
             hits += [(first_up & att).any(), (first_down & att_rev).any()]
+            if hop_r is not None:
+                hits += self._hops(m, kind, occ, hop_r & ~masks["clr"] & ~masks["epc"]
+                                   & ~masks["put"], pos_r, above, below)
         for ray in riders:  # nearest first: a square attacks if nothing before it is occupied
             clear = Const(1)
             for occ, att in ray:
@@ -290,6 +342,24 @@ class AttackUnit(wiring.Component):
         m.d.comb += [self.result.valid.eq(valid4), self.result.payload.attacked.eq(attacked),
                      self.result.payload.tag.eq(tag4)]
         return m
+
+    @staticmethod
+    def _hops(m, kind, occ, att, pos, above, below):
+        """Clock 4: the grasshoppers' attacks along one line, both ways: the square next to the
+        tested one occupied, and the first occupied square beyond it an attacker."""
+        next_up = Signal(8, name=f"{kind}_next_up")
+        next_down = Signal(8, name=f"{kind}_next_down")
+        m.d.comb += [next_up.eq(Const(0x02, 8) << pos), next_down.eq((Const(1, 8) << pos) >> 1)]
+        hits = []
+        for near, side, reverse in ((next_up, above, False), (next_down, below, True)):
+            beyond = occ & side & ~near
+            seen, attackers = beyond, att
+            if reverse:  # the highest occupied square below: reverse the bits, as the rays do
+                seen = Cat(*reversed([beyond[i] for i in range(8)]))
+                attackers = Cat(*reversed([att[i] for i in range(8)]))
+            first = seen & (~seen + 1)
+            hits.append((occ & near).any() & (first & attackers).any())
+        return hits
 
     @staticmethod
     def _rider_squares(m, q):

@@ -26,17 +26,28 @@ from posdata.engine.rules.variants import CHESS, get_variant
 
 from ..common.layouts import PIECE, SQUARE
 from ..gen.chessboard import PieceLookup, Planes
-from .attack import attack_planes
+from .attack import OPTIONAL_PLANES, attack_planes
 
 #: attacker plane -> the attack kind that puts a piece in it
 PLANE_KINDS = {"orth": AttackKind.ORTHOGONAL_RIDER, "diag": AttackKind.DIAGONAL_RIDER,
                "knight": AttackKind.KNIGHT_LEAPER}
-#: planes built only for a variant with that kind (hdl.chip.attack's nightrider rays)
-OPTIONAL_PLANE_KINDS = {"nightrider": AttackKind.KNIGHT_RIDER}
+#: planes built only for a variant with that kind (hdl.chip.attack's nightrider rays, leapers
+#: and hops); without modes the pawns' plane holds the pawns (a code of their own)
+OPTIONAL_PLANE_KINDS = {"nightrider": AttackKind.KNIGHT_RIDER, "pawn": AttackKind.PAWN,
+                        "ferz": AttackKind.FERZ_STEP, "wazir": AttackKind.WAZIR_STEP,
+                        "alfil": AttackKind.ALFIL_LEAPER, "dabbaba": AttackKind.DABBABA_LEAPER,
+                        "fwazir": AttackKind.FORWARD_WAZIR,
+                        "hop_orth": AttackKind.HOP_ORTHOGONAL, "hop_diag": AttackKind.HOP_DIAGONAL}
+#: the planes every variant with modes has, used or not: its pieces are data (the walk image
+#: and which codes go into which plane), so that one chip's RTL serves all of them
+MODES_PLANES = ("pawn", "ferz", "wazir", "alfil", "dabbaba", "fwazir", "hop_orth", "hop_diag")
 #: what the legality unit answers for: the planes, the kings' squares, the pawns' plane
 SUPPORTED_KINDS = (AttackKind.ORTHOGONAL_RIDER | AttackKind.DIAGONAL_RIDER
                    | AttackKind.KNIGHT_LEAPER | AttackKind.KNIGHT_RIDER | AttackKind.KING_STEP
-                   | AttackKind.PAWN)
+                   | AttackKind.PAWN | AttackKind.FERZ_STEP | AttackKind.WAZIR_STEP
+                   | AttackKind.ALFIL_LEAPER | AttackKind.DABBABA_LEAPER
+                   | AttackKind.FORWARD_WAZIR | AttackKind.HOP_ORTHOGONAL
+                   | AttackKind.HOP_DIAGONAL)
 
 
 #: one square written: its colour and piece
@@ -51,7 +62,8 @@ class UnsupportedVariant(ValueError):
 def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
     """Per attacker plane, the piece codes in it (ascending); refuses kinds without a plane.
     A code means one piece kind for both colours (engine.rules.variants), so the planes are per
-    code. An optional plane (``OPTIONAL_PLANE_KINDS``) is listed only when some piece is in it."""
+    code. An optional plane (``OPTIONAL_PLANE_KINDS``) is listed when some piece is in it, and
+    ``MODES_PLANES`` always for a variant with modes."""
     variant = get_variant(variant)
     kinds_of = {**PLANE_KINDS, **OPTIONAL_PLANE_KINDS}
     out = {name: [] for name in kinds_of}
@@ -68,8 +80,24 @@ def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
         for name, plane_kind in kinds_of.items():
             if kind & plane_kind:
                 out[name].append(p.code)
+    kept = set(PLANE_KINDS) | (set(MODES_PLANES) if variant.has_modes else set())
+    if not variant.has_modes:
+        out["pawn"] = []  # the pawns' own plane (PerftBoard), as Sandström's geometry had it
     return {name: tuple(sorted(codes)) for name, codes in out.items()
-            if codes or name in PLANE_KINDS}
+            if codes or name in kept}
+
+
+def check_chip(variant=CHESS) -> None:
+    """The perft chip's own refusal, the declaration's line (engine.rules.capabilities): its
+    legality unit's planes, and its engines, which walk Sandström's tables only."""
+    plane_codes(variant)
+    if get_variant(variant).has_modes:
+        raise UnsupportedVariant(refusal(variant, "hw"))
+
+
+def optional_planes(variant=CHESS) -> tuple[str, ...]:
+    """The optional attacker planes the legality unit reads for ``variant``."""
+    return tuple(name for name in plane_codes(variant) if name in OPTIONAL_PLANES)
 
 
 def has_nightriders(variant=CHESS) -> bool:
@@ -97,8 +125,8 @@ class PerftBoard(wiring.Component):
 
     def __init__(self, variant=CHESS):
         self._planes = plane_codes(variant)
-        # a nightrider plane only for a variant with nightriders: orthodox ports as they were
-        attack = attack_planes("nightrider" in self._planes)
+        # optional planes only for a variant with their pieces: orthodox ports as they were
+        attack = attack_planes(optional_planes(variant))
         super().__init__({
             "write": In(SquareWrite), "planes": Out(Planes), "attack": Out(attack),
             "lookup": In(PieceLookup), "probe_a": In(PieceLookup), "probe_b": In(PieceLookup),
@@ -128,8 +156,11 @@ class PerftBoard(wiring.Component):
         kind = kinds.read_port(domain="comb")
         m.d.comb += kind.addr.eq(piece)
         values = {"empty": ~occupied, "black": color == Color.BLACK,
-                  **{name: occupied & kind.data[i] for i, name in enumerate(names)},
-                  "pawn": occupied & (piece == PAWN)}
+                  **{name: occupied & kind.data[i] for i, name in enumerate(names)
+                     if name != "pawn"},
+                  # with modes the pawns' plane is the table's: a berolina pawn is not in it
+                  "pawn": occupied & (kind.data[names.index("pawn")] if "pawn" in names
+                                      else piece == PAWN)}
         planes = {}
         for name, value in values.items():
             plane = Signal(64, name=name, reset_less=True, init=(1 << 64) - 1 if name == "empty"
@@ -154,8 +185,8 @@ class PerftBoard(wiring.Component):
             self.attack.king[0].eq(kings[0]),
             self.attack.king[1].eq(kings[1]),
         ]
-        if "nightrider" in planes:
-            m.d.comb += self.attack.nightrider.eq(planes["nightrider"])
+        for name in (n for n in OPTIONAL_PLANES if n in self._planes):
+            m.d.comb += getattr(self.attack, name).eq(planes[name])
 
         m.submodules.pieces = pieces = Memory(shape=PIECE, depth=64, init=[])
         wr = pieces.write_port()

@@ -21,7 +21,7 @@ from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import COUNT_BITS, ENGINE_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, check_layout
-from .chessboard import SquareWrite, plane_codes
+from .chessboard import SquareWrite, check_chip
 from .claims import ClaimCounter
 from .perft_engine import PerftEngine
 from .ports import CountControl, Listing, root_load
@@ -77,7 +77,7 @@ class PerftChip(wiring.Component):
         self._engines = engines
         self._layout = check_layout(layout)
         self._variant = variant
-        plane_codes(variant)  # a variant the legality unit cannot test: refused here, at once
+        check_chip(variant)  # a variant the chip cannot count: refused here, at once
         super().__init__(chip_signature(engines, variant))
 
     @property

@@ -30,7 +30,7 @@ from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
 from ..image.variant import Geometry
 from .attack import AttackUnit
-from .chessboard import PerftBoard, has_nightriders, plane_codes
+from .chessboard import PerftBoard, check_chip, optional_planes
 from .legality import LegalityCollector, tag_layout
 from .make_unmake import MakeUnmake, undo_layout
 from .modes import BareKing, chip_geometry
@@ -82,7 +82,7 @@ class PerftThread(wiring.Component):
                  geometry: Geometry | None = None):
         self._layout = check_layout(layout)
         self._variant = variant = get_variant(variant)
-        plane_codes(variant)  # refuse a variant the legality unit cannot test, at once
+        check_chip(variant)  # refuse a variant the thread cannot count, at once
         self._geometry = g = geometry or chip_geometry(variant)
         self._entry = stack_entry(variant.chess960, g.mode_bits > 0)
         super().__init__({
@@ -98,7 +98,7 @@ class PerftThread(wiring.Component):
         modes = g.mode_bits > 0
         m.submodules.board = board = PerftBoard(variant)
         m.submodules.core = core = GeneratorCore(self._layout, variant, g)
-        m.submodules.attack = attack = AttackUnit(tag_layout(entry), has_nightriders(variant))
+        m.submodules.attack = attack = AttackUnit(tag_layout(entry), optional_planes(variant))
         m.submodules.collector = collector = LegalityCollector(entry, variant, g)
         m.submodules.stack = stack = MoveStack(entry, variant.promotions,
                                                {"undo": undo_layout(modes)},

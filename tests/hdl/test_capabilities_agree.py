@@ -1,7 +1,7 @@
 """Where the gateware checks a variant itself, it agrees with the declaration
 (engine.rules.capabilities) for every variant and for made-up ones that reach each refusal: the
 generator's images (tables for Black's pieces that move by colour, the dense ROM's fields), the
-perft chip's attack planes, the Verilator model's tables, the boards' families. The cheap parts
+perft chip's attack planes and engines, the Verilator model's tables, the boards' families. The cheap parts
 (images, planes), not elaboration."""
 
 import pytest
@@ -9,7 +9,7 @@ import pytest
 from posdata.engine.rules.capabilities import BY_KEY, CHIP_ATTACKS, refusal, runs_on
 from posdata.engine.rules.variants import VARIANTS
 from posdata.hdl.boards.synth_targets import BOARDS
-from posdata.hdl.chip.chessboard import SUPPORTED_KINDS, UnsupportedVariant, plane_codes
+from posdata.hdl.chip.chessboard import SUPPORTED_KINDS, UnsupportedVariant, check_chip
 from posdata.hdl.image.variant import hardware_name, image_of
 from posdata.hdl.image.walks import walk_image
 from posdata.hdl.link.chip_frontend import check_board_variant
@@ -38,7 +38,7 @@ def generator_images(variant) -> None:
 
 @pytest.mark.parametrize("variant", CASES, ids=lambda v: v.name)
 def test_the_gateware_refuses_what_the_declaration_does(variant):
-    for key, check in (("gen", generator_images), ("hw", plane_codes)):
+    for key, check in (("gen", generator_images), ("hw", check_chip)):
         said = refused(check, variant)
         assert (said is None) == (key in runs_on(variant)), (key, said)
         assert said == refusal(variant, key), (key, said)

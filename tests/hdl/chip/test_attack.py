@@ -15,7 +15,7 @@ from posdata.engine.rules.defs import BLACK, EMPTY, KING, NO_PIECE, PAWN, WHITE,
 from posdata.engine.rules.fen import FenError
 from posdata.engine.rules.pieces import AttackKind
 from posdata.engine.rules.variants import get_variant
-from posdata.hdl.chip.attack import LATENCY, NIGHTRIDER_REACH, AttackUnit
+from posdata.hdl.chip.attack import LATENCY, NIGHTRIDER_REACH, OPTIONAL_PLANES, AttackUnit
 from posdata.sim.runs.variant_positions import sample_positions
 from tests.hw_positions import random_positions
 
@@ -23,28 +23,43 @@ S = parse_square
 
 #: attacker plane -> the attack kind whose pieces it holds (the variant's own definitions)
 PLANE_KIND = {"orth": AttackKind.ORTHOGONAL_RIDER, "diag": AttackKind.DIAGONAL_RIDER,
-              "knight": AttackKind.KNIGHT_LEAPER, "nightrider": AttackKind.KNIGHT_RIDER}
+              "knight": AttackKind.KNIGHT_LEAPER, "nightrider": AttackKind.KNIGHT_RIDER,
+              "ferz": AttackKind.FERZ_STEP, "wazir": AttackKind.WAZIR_STEP,
+              "alfil": AttackKind.ALFIL_LEAPER, "dabbaba": AttackKind.DABBABA_LEAPER,
+              "fwazir": AttackKind.FORWARD_WAZIR, "hop_orth": AttackKind.HOP_ORTHOGONAL,
+              "hop_diag": AttackKind.HOP_DIAGONAL}
+#: the variants whose pieces walk with modes, each with the optional planes of its own kinds
+WALKED_VARIANTS = ("grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk",
+                   "pawnsideways")
 
 
-def with_nightriders(variant) -> bool:
+def optional_of(variant) -> tuple[str, ...]:
+    """The optional planes ``variant``'s pieces attack from, by their attack kinds."""
     v = get_variant(variant)
-    return any(v.attack_kinds(WHITE, p.code) & AttackKind.KNIGHT_RIDER for p in v.pieces)
+    kinds = AttackKind(0)
+    for p in v.pieces:
+        kinds |= v.attack_kinds(WHITE, p.code)
+    return tuple(name for name, k in PLANE_KIND.items() if name in OPTIONAL_PLANES and kinds & k)
 
 
 def planes_of(board) -> dict[str, int]:
     variant = board.variant
+    optional = optional_of(variant)
 
     def plane(pred):
         return sum(1 << sq for sq in range(64) if board.color[sq] != EMPTY and pred(sq))
 
     def kind(sq):
         return variant.attack_kinds(board.color[sq], board.piece[sq])
+    # a pawn's plane: pawns capturing as pawns do (a berolina pawn's is the forward wazir's)
     planes = {"occupied": plane(lambda sq: True),
               "black": plane(lambda sq: board.color[sq] == BLACK),
-              "pawn": plane(lambda sq: board.piece[sq] == PAWN)}
+              "pawn": plane(lambda sq: board.piece[sq] == PAWN and kind(sq) == AttackKind.PAWN)}
     for name, k in PLANE_KIND.items():
-        if name != "nightrider" or with_nightriders(variant):
-            planes[name] = plane(lambda sq: board.piece[sq] != PAWN and bool(kind(sq) & k))
+        if name not in OPTIONAL_PLANES or name in optional:
+            planes[name] = plane(lambda sq: board.piece[sq] != PAWN and bool(kind(sq) & k)
+                                 or board.piece[sq] == PAWN and name == "fwazir"
+                                 and bool(kind(sq) & k))
     return planes
 
 
@@ -67,7 +82,7 @@ def reference(board, sq, by, clr, put, epc) -> bool:
 
 def run_queries(cases, variant="chess"):
     """cases: (fen, sq, by, clr, put, epc); returns the unit's answers, one query per clock."""
-    dut = AttackUnit(tag_shape=16, nightrider=with_nightriders(variant))
+    dut = AttackUnit(tag_shape=16, optional=optional_of(variant))
     answers = {}
 
     async def bench(ctx):
@@ -126,11 +141,12 @@ def test_random_queries():
     check(random_cases(800, seed=11))
 
 
-def crowded_nightrider_boards(count, seed):
-    """Random boards (not reached by play) with two to eight nightriders among other pieces,
-    so that rays are often blocked, by either colour, at each of their squares."""
+def crowded_boards(variant, count, seed, crowd):
+    """Random boards (not reached by play) with two to eight of the piece ``crowd`` (a letter)
+    among other pieces, so that its lines and leaps are often blocked, by either colour, at each
+    of their squares."""
     rng = random.Random(seed)
-    variant = get_variant("nightrider")
+    variant = get_variant(variant)
     others = [p.letter for p in variant.pieces if p.code not in (PAWN, KING)]
     fens = []
     while len(fens) < count:
@@ -138,9 +154,9 @@ def crowded_nightrider_boards(count, seed):
         board = [None] * 64
         board[squares[0]], board[squares[1]] = "K", "k"
         for i, sq in enumerate(squares[2:]):
-            letter = "n" if i < rng.randint(2, 8) else rng.choice(others + ["p"])
+            letter = crowd if i < rng.randint(2, 8) else rng.choice(others + ["p"])
             if letter == "p" and sq // 8 in (0, 7):
-                letter = "b"
+                letter = others[0]
             board[sq] = letter.upper() if rng.random() < 0.5 else letter
         ranks = []
         for r in range(7, -1, -1):
@@ -161,12 +177,12 @@ def crowded_nightrider_boards(count, seed):
     return fens
 
 
-def nightrider_playouts(count, seed):
+def playouts(variant, count, seed):
     """FENs from seeded random games from the variant's sample positions."""
     rng = random.Random(seed)
     fens = []
     while len(fens) < count:
-        board = Board(rng.choice(sample_positions("nightrider")), "nightrider")
+        board = Board(rng.choice(sample_positions(variant)), variant)
         for _ in range(rng.randint(0, 30)):
             legal = board.legal_moves()
             if not legal:
@@ -177,7 +193,7 @@ def nightrider_playouts(count, seed):
 
 
 def test_random_nightrider_queries():
-    fens = crowded_nightrider_boards(60, seed=5) + nightrider_playouts(20, seed=6)
+    fens = crowded_boards("nightrider", 60, seed=5, crowd="n") + playouts("nightrider", 20, seed=6)
     check(random_cases(800, seed=12, fens=fens, variant="nightrider"), "nightrider")
 
 
@@ -239,3 +255,69 @@ def test_directed(case):
     fen, sq, by, clr, put, epc, want = case
     assert reference(Board(fen), sq, by, clr, put, epc) == want  # the case says what it means
     assert run_queries([(fen, sq, by, clr, put, epc)]) == [want]
+
+
+#: per variant with modes, the piece its random boards are crowded with (the one whose attack
+#: is new to the unit)
+CROWD = {"grasshopper": "g", "hoppelpoppel": "n", "berolina": "p", "shatranj": "b",
+         "makruk": "s", "pawnsideways": "p"}
+
+
+@pytest.mark.parametrize("variant", WALKED_VARIANTS)
+def test_random_queries_of_pieces_with_modes(variant):
+    """Against the variant's ``attacked_by_kinds``, which follows each scanned piece's own walk
+    (the grasshopper's, the khon's, the pawns'): an independent way to the same answer."""
+    fens = crowded_boards(variant, 30, seed=7, crowd=CROWD[variant]) + playouts(variant, 10, 8)
+    check(random_cases(240, seed=13, fens=fens, variant=variant), variant)
+
+
+@pytest.mark.parametrize("case", [
+    # a grasshopper hops the hurdle next to the king (e2) and lands on it
+    ("4k3/8/8/8/4g3/8/4P3/4K3 w - - 0 1", S("e1"), BLACK, None, None, None, True),
+    # ... not when the square next to the king is empty, nor from next to the king
+    ("4k3/8/8/8/4g3/8/8/4K3 w - - 0 1", S("e1"), BLACK, None, None, None, False),
+    ("4k3/8/8/8/8/8/4g3/4K3 w - - 0 1", S("e1"), BLACK, None, None, None, False),
+    # ... nor over a piece between it and the hurdle (it hops the first piece it meets)
+    ("4k3/8/8/8/4g3/4N3/4P3/4K3 w - - 0 1", S("e1"), BLACK, None, None, None, False),
+    # a move makes the hurdle (d1-e2), or takes it away (e2-d3), or blocks beyond it (to e3)
+    ("4k3/8/8/8/4g3/8/8/3NK3 w - - 0 1", S("e1"), BLACK, S("d1"), S("e2"), None, True),
+    ("4k3/8/8/8/4g3/8/4B3/4K3 w - - 0 1", S("e1"), BLACK, S("e2"), S("d3"), None, False),
+    ("4k3/8/8/8/4g3/8/4P3/4K3 w - - 0 1", S("e1"), BLACK, S("f2"), S("e3"), None, False),
+    # on a diagonal, over empty squares to the hurdle; the king moves next to a hurdle
+    ("4k3/8/8/8/1g6/8/3P4/4K3 w - - 0 1", S("e1"), BLACK, None, None, None, True),
+    ("4k3/8/6g1/8/8/3P4/8/3K4 w - - 0 1", S("c2"), BLACK, S("d1"), S("c2"), None, True),
+    ("4k3/8/8/g7/8/2P5/8/3K4 w - - 0 1", S("d2"), BLACK, S("d1"), S("d2"), None, True),
+    # the hurdle taken: the king's capture of it is safe; a captured grasshopper attacks not
+    ("4k3/8/8/8/4g3/8/4p3/4K3 w - - 0 1", S("e2"), BLACK, S("e1"), S("e2"), None, False),
+    ("4k3/8/8/8/4g3/8/4P3/4K3 w - - 0 1", S("e1"), BLACK, S("a4"), S("e4"), None, False),
+    # a grasshopper of the tested side attacks nothing here
+    ("4k3/8/8/8/4G3/8/4P3/4K3 w - - 0 1", S("e1"), BLACK, None, None, None, False),
+], ids=lambda c: f"{c[0].split()[0]}-{c[1]}-{c[3]}")
+def test_grasshopper_directed(case):
+    fen, sq, by, clr, put, epc, want = case
+    board = Board(fen, "grasshopper", check_material=False)
+    assert reference(board, sq, by, clr, put, epc) == want  # the case says what it means
+    assert run_queries([(fen, sq, by, clr, put, epc)], "grasshopper") == [want]
+
+
+@pytest.mark.parametrize("variant, fen, sq, want", [
+    # a berolina pawn takes straight ahead, not on the diagonal
+    ("berolina", "4k3/8/8/8/8/4p3/8/4K3 w - - 0 1", "e2", True),
+    ("berolina", "4k3/8/8/8/8/3p4/8/4K3 w - - 0 1", "e2", False),
+    # a khon (FfW) takes forward as its colour sees the board: down for Black
+    ("makruk", "4k3/8/8/8/8/4s3/8/4K3 w - - 0 1", "e2", True),
+    ("makruk", "4k3/8/8/8/8/8/4s3/4K3 w - - 0 1", "e3", False),
+    ("makruk", "4k3/8/8/8/8/8/4s3/4K3 w - - 0 1", "d1", True),
+    # an alfil leaps two diagonally over a piece between; a ferz steps one diagonally
+    ("shatranj", "4k3/8/8/8/2b5/3P4/8/4K3 w - - 0 1", "e2", True),
+    ("shatranj", "4k3/8/8/8/8/3q4/8/4K3 w - - 0 1", "e2", True),
+    ("shatranj", "4k3/8/8/8/8/4q3/8/4K3 w - - 0 1", "e2", False),
+    # hoppelpoppel: the knibis captures as a bishop, the biskni as a knight
+    ("hoppelpoppel", "4k3/8/8/8/1n6/8/8/4K3 w - - 0 1", "e1", True),
+    ("hoppelpoppel", "4k3/8/8/8/8/3b4/8/4K3 w - - 0 1", "e1", True),
+    ("hoppelpoppel", "4k3/8/8/8/8/3n4/8/4K3 w - - 0 1", "e1", False),
+])
+def test_leapers_directed(variant, fen, sq, want):
+    case = (fen, S(sq), BLACK, None, None, None)
+    assert reference(Board(fen, variant, check_material=False), *case[1:]) == want
+    assert run_queries([case], variant) == [want]
