@@ -1,14 +1,16 @@
 """The perft chip counts the variants whose pieces walk with modes (hdl.chip.modes): one RTL for
 all six at the one geometry with modes, a variant its memories' contents; its counts equal the
 software's (engine.rules.perft) at every node of perft trees of each variant's sample positions
-(sim.runs.variant_positions), bulk and plain, and on the start position to depth 4. A first
-difference is shown as its line of moves and FEN, and where the legal moves first differ.
+(sim.runs.variant_positions) and a few beyond them, bulk and plain, and on the start position to
+depth 4. A first difference is shown as its line of moves and FEN, and where the legal moves
+first differ.
 
-CI: the compiled model (one library for the six, each variant an image it loads) on Berolina's
-and shatranj's samples at depth 2 (en passant's victim beside the square passed, a single
-promotion piece, the bare king), the RTL of two variants, and a planted walk fault in
-Amaranth's simulator. ``-m slow``: every variant at depth 3, the start positions at depth 4,
-the RTL of all six.
+``make test`` (the CI budget: a compiled model is half a minute of CPU) runs small cases in
+Amaranth's simulator: shatranj's bare king and single promotion piece at every node of
+perft(2) (tests/sim/cli/test_legs_cli.py counts Berolina's en passant through the command
+line), the threads of two variants' RTL, and a planted walk fault. ``-m slow`` runs the compiled
+model (one library for the six, each variant an image it loads) at every node of perft(3) of
+every variant's positions, the start positions to depth 4, and the whole chip's RTL of all six.
 """
 
 import dataclasses
@@ -23,6 +25,7 @@ from posdata.engine.rules.perft import perft
 from posdata.engine.rules.variants import get_variant
 from posdata.hdl.chip.modes import chip_geometry, modes_geometry
 from posdata.hdl.chip.perft_chip import PerftChip
+from posdata.hdl.chip.perft_thread import PerftThread
 from posdata.hdl.image import variant as variant_module
 from posdata.hdl.image.variant import MODED_VARIANTS
 from posdata.hdl.image.walks import walk_image
@@ -34,7 +37,6 @@ from posdata.sim.runs.variant_positions import sample_positions
 from ..gen.test_hw_variants import without_memory_contents
 
 MODED = [v.name for v in MODED_VARIANTS]
-CI = ("berolina", "shatranj")
 #: beyond the samples, whose trees reach these too deep: a pawnsideways pawn steps sideways
 #: onto the en passant square (a quiet move to where an en passant capture lands); shatranj's
 #: bare king ends the game below the root (the king alone against two) and at it (against three)
@@ -43,10 +45,12 @@ EXTRA = {"pawnsideways": ("4k3/4p3/3P4/8/8/8/8/4K3 b - - 0 1",),
 _chips = {}
 
 
-def chip_of(variant: str) -> ChipModel:
-    if variant not in _chips:
-        _chips[variant] = ChipModel(variant=variant)
-    return _chips[variant]
+def chip_of(variant: str, target: str = "cxxrtl"):
+    """One chip per variant and simulator, for the module."""
+    if (variant, target) not in _chips:
+        make = ChipModel if target == "cxxrtl" else ChipSimulation
+        _chips[variant, target] = make(variant=variant)
+    return _chips[variant, target]
 
 
 def every_node(chip, board: Board, depth: int, bulk: bool, line: tuple = ()) -> None:
@@ -77,10 +81,11 @@ def cases(variants):
             for v in variants for i, fen in enumerate(positions(v))]
 
 
-@pytest.mark.parametrize("variant, fen", cases(CI))
-def test_samples_at_every_node_of_perft2(variant, fen):
+@pytest.mark.parametrize("fen", [*EXTRA["shatranj"], sample_positions("shatranj")[2]])
+def test_shatranj_in_the_simulator(fen):
+    """The bare king below the root and at it, promotions to a ferz alone (pysim)."""
     for bulk in (True, False):
-        every_node(chip_of(variant), Board(fen, variant), 2, bulk)
+        every_node(chip_of("shatranj", "pysim"), Board(fen, "shatranj"), 2, bulk)
 
 
 @pytest.mark.slow
@@ -102,15 +107,15 @@ def test_start_position_to_depth_4(variant, bulk):
 
 # --- one RTL ------------------------------------------------------------------------------
 
-def chip_rtl(variant: str) -> str:
-    return rtlil.convert(PerftChip(variant=variant), name="top", emit_src=False)
+def rtl_of(unit) -> str:
+    return rtlil.convert(unit, name="top", emit_src=False)
 
 
-def same_rtl_but_memory_contents(names):
-    reference = chip_rtl(names[0])
+def same_rtl_but_memory_contents(names, unit=PerftChip):
+    reference = rtl_of(unit(variant=names[0]))
     stripped = without_memory_contents(reference)
     for name in names[1:]:
-        got = chip_rtl(name)
+        got = rtl_of(unit(variant=name))
         assert got != reference, name  # the stripper's own oracle: the contents differ
         if without_memory_contents(got) != stripped:
             diff = next(f"line {i}: {x!r} != {y!r}" for i, (x, y) in
@@ -120,11 +125,12 @@ def same_rtl_but_memory_contents(names):
 
 
 def test_one_rtl_for_the_variants_with_modes():
-    """Makruk (tables 8, promotion to a met on the sixth rank) and Berolina (tables 7, four
-    promotions, its pawn's en passant) are one chip but for memory contents."""
+    """Makruk's and Berolina's threads (tables 8 and 7, one promotion piece and four, the
+    bare king's rule and none) are one RTL but for memory contents: the thread holds all that
+    differs by variant beside the engine's ROMs."""
     assert {chip_geometry(v) for v in MODED} == {modes_geometry()}
     assert chip_geometry("chess").mode_bits == 0  # orthodox chess's chip is Sandström's
-    same_rtl_but_memory_contents(["makruk", "berolina"])
+    same_rtl_but_memory_contents(["makruk", "berolina"], PerftThread)
 
 
 @pytest.mark.slow
@@ -150,11 +156,11 @@ def tree_moves(variant: str, depth: int):
 
 
 def test_the_samples_reach_the_cases():
-    """The depth-2 CI trees and the depth-3 ones hold what the chip does per variant (else
-    the counts above would pass without it): Berolina's en passant (its victim beside the
-    square passed), pawnsideways' sideways step onto the en passant square (not a capture),
-    makruk's promotion on the sixth rank, grasshopper's promotion to a grasshopper, and
-    shatranj's bare king ending a game at a node that generates."""
+    """The positions' trees hold what the chip does per variant (else the counts above would
+    pass without it): Berolina's en passant (its victim beside the square passed),
+    pawnsideways' sideways step onto the en passant square (not a capture), makruk's
+    promotion on the sixth rank, grasshopper's promotion to a grasshopper, and shatranj's bare
+    king ending a game at a node that generates."""
     def found(variant, depth, test):
         return any(test(b, m) for b, m in tree_moves(variant, depth))
     assert found("berolina", 2, lambda b, m: m & EP and (m >> 6 & 7) == (m & 7))
