@@ -53,7 +53,9 @@ def modes_geometry() -> Geometry:
 def chip_geometry(variant) -> Geometry:
     """The geometry a perft chip of ``variant`` is built at (see the module's docstring)."""
     variant = get_variant(variant)
-    return modes_geometry() if variant.has_modes else geometry_of(variant)
+    if not variant.has_modes:
+        return geometry_of(variant)
+    return modes_geometry().union(walk_geometry(variant))  # a made-up variant's may be larger
 
 
 def root_layout(geometry: Geometry):
