@@ -25,7 +25,7 @@ help:
 	@echo "make bench-search  search nodes/s to depth 4 and the search signature; the search thread's clocks per node, its load, projected nodes/s at the 25F clock"
 	@echo "make bench-search-threads  a search board with 1, 2, 4 and 8 threads projected whole: the host's batches, its own time, the link's exchanges and the chip's clocks, beside GNU Chess"
 	@echo "make bench-search-pipeline  the pipelined search thread's clocks per node estimated from the reference's events over the bench tree: today's Next/Test/Judge modelled, the pipelined stream, the segments, the estimate and its sensitivities (STATES=\"...\": search_chip.py's clocks by state; MEASURED=C checks a built thread within 25 %)"
-	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes)"
+	@echo "make bench-search-area  the search thread alone on the ECP5 25F, out of context: cells, routed Fmax, critical path (minutes; PART=attack_map, victim_scan, aggressor_unit, capture_pipe or capture_finder: that part alone, its ports registered)"
 	@echo "make bench-features  what each feature of the chip's search buys: nodes and the clock estimate with the check extension, evasions, draws, structure terms, contempt and killers added one at a time (GAMES=100 also plays each row against the software search: hours)"
 	@echo "make bench-play  playing strength: the chip's search against the software search, 200 games at depth 3 through posdata match, two at once (score, Elo and its error bar, draws, threefold) and Win At Chess (solved counts; an hour or so)"
 	@echo "make bench-chip  the perft chip: clocks per leaf, leaves/s at Fmax, against software and Stockfish"
@@ -111,8 +111,9 @@ bench-variants: $(STAMP)
 	$(PY) bench/variants.py
 	$(PY) bench/variants.py --hw
 
+PART ?=
 bench-search-area: $(STAMP)
-	$(PY) bench/search_area.py
+	$(PY) bench/search_area.py $(if $(PART),--part $(PART))
 
 GAMES ?= 0
 bench-features: $(STAMP)

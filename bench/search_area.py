@@ -2,7 +2,12 @@
 (no pins, no board around it), beside the newest ULX3S-25F perft-chip build's Fmax.
 
     .venv/bin/python bench/search_area.py [--device 25k|85k] [--seed N | --seeds N,M,...]
-                                          [--freq MHZ] [--keep DIR]
+                                          [--freq MHZ] [--keep DIR] [--part PART]
+
+``--part`` builds one part of the pipelined thread instead (docs/chip_search.md, "The pipelined
+thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, or
+today's capture finder beside them, with a register on each port, so that the paths into and
+out of it are timed as between registers; its own cells come from a synthesis without them.
 
 Yosys `synth_ecp5 -abc9`, then `nextpnr-ecp5 --out-of-context` (the YoWASP tools the synthesis
 flow uses). Prints the cells nextpnr placed against the device's, the routed Fmax and the critical
@@ -20,13 +25,47 @@ import subprocess
 import sys
 import tempfile
 
+from amaranth import Elaboratable, Module, Signal, Value
 from amaranth.back import rtlil
+from amaranth.lib import wiring
 
 from posdata.hdl.boards.synth_targets import tool
+from posdata.hdl.search.aggressor_unit import AggressorUnit
+from posdata.hdl.search.attack_map import AttackMap
+from posdata.hdl.search.capture_pipe import CapturePipe
+from posdata.hdl.search.finder import CaptureFinder
 from posdata.hdl.search.search_thread import SearchThread
+from posdata.hdl.search.victim_scan import VictimScan
 from posdata.sim.cli.clock import Gateware, clock_for
 
 CELLS = ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D")
+
+#: --part: the parts of the pipelined thread built alone
+PARTS = {"attack_map": AttackMap, "victim_scan": VictimScan, "aggressor_unit": AggressorUnit,
+         "capture_pipe": CapturePipe, "capture_finder": CaptureFinder}
+
+
+class PortRegisters(Elaboratable):
+    """A component with a register on each of its ports' bits: what drives it and what reads
+    it in the thread are registers too."""
+
+    def __init__(self, component: wiring.Component):
+        self.component = component
+        self.pins = []   # (top-level signal, the component's port, port is an input)
+        for path, member, port in component.signature.flatten(component):
+            port = Value.cast(port)
+            name = "_".join(str(p) for p in path)
+            self.pins.append((Signal(len(port), name=name), port, member.flow == wiring.In))
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.part = self.component
+        for pin, port, inward in self.pins:
+            m.d.sync += (port.eq(pin) if inward else pin.eq(port))
+        return m
+
+    def ports(self):
+        return [pin for pin, _, _ in self.pins]
 
 
 def describe_path(path: list) -> str:
@@ -53,6 +92,8 @@ def main(argv=None) -> int:
     p.add_argument("--clocks-per-node", type=float, default=None,
                    help="for the projection (bench/search_chip.py's whole-tree figure)")
     p.add_argument("--keep", default=None, help="keep the build's files in DIR")
+    p.add_argument("--part", choices=sorted(PARTS), default=None,
+                   help="one part of the pipelined thread, its ports registered")
     args = p.parse_args(argv)
     try:
         seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
@@ -60,11 +101,22 @@ def main(argv=None) -> int:
         p.error(f"--seeds: comma-separated integers, not {args.seeds!r}")
     work = args.keep or tempfile.mkdtemp(prefix="posdata-search-area-")
     os.makedirs(work, exist_ok=True)
+    shell = PortRegisters(PARTS[args.part]()) if args.part else None
     with open(os.path.join(work, "search.il"), "w") as f:
-        f.write(rtlil.convert(SearchThread(), name="top"))
+        f.write(rtlil.convert(shell, name="top", ports=shell.ports()) if shell
+                else rtlil.convert(SearchThread(), name="top"))
+    if shell:  # the part without its ports' registers, for its own cells
+        part = PARTS[args.part]()
+        ports = [Value.cast(v) for _, _, v in part.signature.flatten(part)]
+        with open(os.path.join(work, "part.il"), "w") as f:  # (an always-ready's ready is 1)
+            f.write(rtlil.convert(part, name="top",
+                                  ports=[p for p in ports if isinstance(p, Signal)]))
+        subprocess.run([tool("YOSYS"), "-q", "-p", "read_rtlil part.il; synth_ecp5 -top top "
+                        "-abc9; tee -q -o part_stat.txt stat"], cwd=work, check=True)
     print(f"yosys: synth_ecp5 (in {work}) ...", flush=True)
     subprocess.run([tool("YOSYS"), "-q", "-p",
-                    "read_rtlil search.il; synth_ecp5 -top top -abc9 -json search.json"],
+                    "read_rtlil search.il; synth_ecp5 -top top -abc9 -json search.json; "
+                    "tee -q -o stat.txt stat"],
                    cwd=work, check=True)
     fmaxes = []
     for seed in seeds:
@@ -78,6 +130,11 @@ def main(argv=None) -> int:
             u = used[cell]
             print(f"{cell:<14} {u['used']:>6} / {u['available']:<6} "
                   f"{100 * u['used'] / u['available']:5.1f} %")
+    print(f"{'LUT4':<14} {cells(work, 'stat.txt', 'LUT4'):>6} (Yosys; besides PFUMX and L6MUX)")
+    if shell:
+        print(f"the part alone, its ports not registered (Yosys): "
+              f"{cells(work, 'part_stat.txt', 'LUT4')} LUT4, "
+              f"{cells(work, 'part_stat.txt', 'TRELLIS_FF')} TRELLIS_FF")
     fmax = statistics.median(fmaxes)
     chip = clock_for(Gateware("chip"), board="ulx3s-25f")
     beside = (f"; the ULX3S-25F perft chip's: {chip.mhz:.2f} MHz ({fmax / chip.mhz:.2f}x)"
@@ -91,6 +148,13 @@ def main(argv=None) -> int:
         print(f"critical path  {describe_path(path['path'])}" + (
             f" (seed {seeds[-1]})" if len(seeds) > 1 else ""))
     return 0
+
+
+def cells(work: str, stat: str, cell: str) -> int:
+    """Yosys' count of ``cell`` in a synthesised netlist's statistics."""
+    with open(os.path.join(work, stat)) as f:
+        counts = [line.split() for line in f if line.split()[-1:] == [cell]]
+    return int(counts[-1][0]) if counts else 0
 
 
 def place_and_route(work: str, device: str, freq: float, seed: int) -> dict:
