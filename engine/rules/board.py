@@ -421,6 +421,15 @@ class Board:
             color[cap_sq] = xside
             piece[cap_sq] = PAWN
 
+    def ep_victim(self) -> int:
+        """The square of the pawn an en passant capture takes now (NO_SQUARE without an en
+        passant square): the one that just passed it."""
+        if self.ep == NO_SQUARE:
+            return NO_SQUARE
+        if self.data.ep_by_history:
+            return self._ep_victim(1)
+        return self.ep + 8 if self.side == BLACK else self.ep - 8
+
     def _ep_victim(self, back: int) -> int:
         """The pawn an en passant capture takes, where it need not stand beside the square
         passed (Berolina): the last double step's to-square, ``back`` entries down the history

@@ -89,10 +89,9 @@ def plane_codes(variant=CHESS) -> dict[str, tuple[int, ...]]:
 
 def check_chip(variant=CHESS) -> None:
     """The perft chip's own refusal, the declaration's line (engine.rules.capabilities): its
-    legality unit's planes, and its engines, which walk Sandström's tables only."""
+    legality unit's planes (its engines walk Sandström's tables or, with modes, the walk
+    image: hdl.chip.modes)."""
     plane_codes(variant)
-    if get_variant(variant).has_modes:
-        raise UnsupportedVariant(refusal(variant, "hw"))
 
 
 def optional_planes(variant=CHESS) -> tuple[str, ...]:

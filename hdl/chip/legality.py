@@ -24,6 +24,7 @@ from ..common.contract import COUNT_BITS
 from ..common.layouts import SQUARE, MoveLayout
 from .attack import LATENCY, Query
 from .castling import CastleRules, castling_ports, step_toward
+from .modes import PromotionTable
 
 #: what a question is: a plain move's, or one of castling's three
 NORMAL, CASTLE_CHECK, CASTLE_CROSS, CASTLE_TO = range(4)
@@ -77,6 +78,8 @@ class LegalityCollector(wiring.Component):
     leaves : Out(64)
         Leaves counted since ``control.clear``.
     castling, rooks : In (Chess960 only)
+    ep_victim : In(SQUARE) (modes only)
+        The pawn an en passant capture takes (``hdl.chip.make_unmake``).
 
     Parameters
     ----------
@@ -84,12 +87,17 @@ class LegalityCollector(wiring.Component):
         A stack entry (``hdl.chip.move_stack.stack_entry``).
     variant : engine.rules.variants name
         Its promotion sets (how many leaves a promotion counts) and castling.
+    geometry : hdl.image.variant.Geometry, optional
+        With modes: the promotion sets as a table (``hdl.chip.modes``), en passant marked in
+        the entry and its victim an input.
     """
 
-    def __init__(self, entry, variant):
+    def __init__(self, entry, variant, geometry=None):
         self._entry = entry
         self._variant = variant = get_variant(variant)
         self._chess960 = variant.chess960
+        self._modes = geometry is not None and geometry.mode_bits > 0
+        self._promo_bits = geometry.promo_bits if self._modes else None
         question = stream.Signature(question_layout(entry), always_ready=True)
         super().__init__({
             "moves": In(stream.Signature(MoveLayout)),
@@ -100,6 +108,7 @@ class LegalityCollector(wiring.Component):
             "push": Out(stream.Signature(entry, always_ready=True)),
             "leaves": Out(COUNT_BITS),
             **castling_ports(variant),
+            **({"ep_victim": In(SQUARE)} if self._modes else {}),
         })
 
     def elaborate(self, platform):
@@ -127,6 +136,8 @@ class LegalityCollector(wiring.Component):
                      tag.move.promote.eq(word.flags.promotion)]
         if self._chess960:
             m.d.comb += tag.move.castle.eq(word.flags.castle)
+        if self._modes:
+            m.d.comb += tag.move.ep.eq(word.flags.ep)
 
         with m.If(self.leaf.valid):
             m.d.comb += [self.ask.valid.eq(1), self.ask.payload.eq(self.leaf.payload)]
@@ -137,6 +148,8 @@ class LegalityCollector(wiring.Component):
                          self.push.p.promote.eq(word.flags.promotion)]
             if self._chess960:
                 m.d.comb += self.push.p.castle.eq(word.flags.castle)
+            if self._modes:
+                m.d.comb += self.push.p.ep.eq(word.flags.ep)
         with m.Elif(self.control.collect):
             last_part = ~word.flags.castle | (castle_part == 2)
             m.d.comb += [self.moves.ready.eq(last_part), self.ask.valid.eq(self.moves.valid)]
@@ -162,7 +175,8 @@ class LegalityCollector(wiring.Component):
                              tag.part.eq(NORMAL),
                              query.clr.eq(word.frm), query.clr_valid.eq(1),
                              query.put.eq(word.to), query.put_valid.eq(1),
-                             query.epc.eq(word.to ^ 8), query.epc_valid.eq(word.flags.ep)]
+                             query.epc.eq(self.ep_victim if self._modes else word.to ^ 8),
+                             query.epc_valid.eq(word.flags.ep)]
 
     def _ask_castling_960(self, m, castle_part):
         """Chess960: on the board before the move, the king's square, then each square it
@@ -218,8 +232,14 @@ class LegalityCollector(wiring.Component):
 
         promotions = self._variant.promotions
         counts = [len(promotions[WHITE]), len(promotions[BLACK])]
-        promo_leaves = (Const(counts[WHITE]) if counts[WHITE] == counts[BLACK]
-                        else Mux(self.side, counts[BLACK], counts[WHITE]))
+        if self._modes:  # a table: one RTL for every variant with modes
+            m.submodules.promotions = table = PromotionTable(promotions, self._promo_bits)
+            m.d.comb += table.side.eq(self.side)
+            promo_leaves = table.count
+        elif counts[WHITE] == counts[BLACK]:
+            promo_leaves = Const(counts[WHITE])
+        else:
+            promo_leaves = Mux(self.side, counts[BLACK], counts[WHITE])
         leaves = self.leaves
         count_leg = answered & decided & legal  # a legal move came out of the unit
         with m.If(count_leg & result.tag.leaf):

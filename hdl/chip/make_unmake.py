@@ -27,6 +27,7 @@ from ..gen.chessboard import PieceLookup
 from .castling import CastleRules, castling_ports, step_toward, two_apart
 from .chessboard import SquareWrite
 from .legality import CASTLE_CHECK, CASTLE_CROSS, CASTLE_TO, NORMAL, question_layout
+from .modes import RootWithVictim
 from .move_stack import StackUse, hand, record_port
 
 #: the thread control's side of make/unmake: begin making the move in hand, or unmaking the
@@ -46,6 +47,11 @@ Undo = data.StructLayout({
     "castle": 1, "ep": 1,
     "rights": 4, "ep_valid": 1, "ep_sq": SQUARE,
 })
+
+
+def undo_layout(modes: bool) -> data.StructLayout:
+    """The undo record; with modes also en passant's victim before the move."""
+    return data.StructLayout({**Undo.members, "ep_victim": SQUARE}) if modes else Undo
 
 
 def restore_after_unmake(undo, rights, ep_valid, ep_sq):
@@ -76,6 +82,9 @@ class MakeUnmake(wiring.Component):
     hand : In(hand(entry)), use : Out(StackUse), undo : Out(record_port(Undo))
         The move stack's move in hand and records.
     castling, rooks : In (Chess960 only)
+    ep_victim : Out(SQUARE) (modes only)
+        The square of the pawn an en passant capture takes: the last double step's to-square
+        (a Berolina pawn passes diagonally: it does not stand behind the square it crossed).
 
     Parameters
     ----------
@@ -83,19 +92,26 @@ class MakeUnmake(wiring.Component):
         A stack entry (``hdl.chip.move_stack.stack_entry``).
     variant : engine.rules.variants name
         Chess960 castles from the position's squares, marked in the entry.
+    modes : bool
+        Pawns with modes (``hdl.chip.modes``): en passant is marked in the entry, its victim
+        kept with the position and loaded with the root (``hdl.chip.modes.root_layout``).
     """
 
-    def __init__(self, entry, variant):
+    def __init__(self, entry, variant, modes: bool = False):
         self._entry = entry
         self._variant = variant = get_variant(variant)
         self._chess960 = variant.chess960
+        self._modes = modes
+        victim = {"ep_victim": Out(SQUARE)} if modes else {}
         super().__init__({
-            "control": In(SequencerControl), "root": In(Position), "position": Out(Position),
+            "control": In(SequencerControl), "root": In(RootWithVictim if modes else Position),
+            "position": Out(Position), **victim,
             "host": In(SquareWrite), "write": Out(SquareWrite),
             "probe_from": Out(PieceLookup), "probe_to": Out(PieceLookup),
             "empty": In(64), "king": In(data.ArrayLayout(SQUARE, 2)),
             "ask": Out(stream.Signature(question_layout(entry), always_ready=True)),
-            "hand": In(hand(entry)), "use": Out(StackUse), "undo": Out(record_port(Undo)),
+            "hand": In(hand(entry)), "use": Out(StackUse),
+            "undo": Out(record_port(undo_layout(modes))),
             **castling_ports(variant),
         })
 
@@ -105,6 +121,8 @@ class MakeUnmake(wiring.Component):
         with m.If(ctl.load):
             m.d.sync += [pos.side.eq(self.root.side), pos.castle.eq(self.root.castle),
                          pos.ep_valid.eq(self.root.ep_valid), pos.ep_sq.eq(self.root.ep_sq)]
+            if self._modes:
+                m.d.sync += self.ep_victim.eq(self.root.ep_victim)
         with m.If(ctl.flip):
             m.d.sync += pos.side.eq(~pos.side)
 
@@ -144,12 +162,20 @@ class MakeUnmake(wiring.Component):
         else:
             is_castle = (piece_f == KING) & two_apart(entry.frm[:3], entry.to[:3])
             occupied_to = to_occupied
-        is_ep = (piece_f == PAWN) & pos.ep_valid & (entry.to == pos.ep_sq) & (df != 0)
+        if self._modes:  # the generator marked it: a pawn may step there without taking
+            is_ep = entry.ep
+        else:
+            is_ep = (piece_f == PAWN) & pos.ep_valid & (entry.to == pos.ep_sq) & (df != 0)
         return {"moved": piece_f, "placed": Mux(entry.promote, self.hand.piece, piece_f),
                 "is_castle": is_castle, "is_ep": is_ep,
                 "captured": Mux(is_ep, PAWN, Mux(occupied_to, piece_t, NO_PIECE))}
 
     # --- helpers --------------------------------------------------------------------------
+
+    def _victim(self):
+        """The en passant victim's square (the position's before the move: make writes it in
+        the clock the position changes, unmake after restoring it)."""
+        return self.ep_victim if self._modes else self.hand.made.move.to ^ 8
 
     def _put(self, m, sq, color, piece):
         m.d.comb += [self.write.en.eq(1), self.write.sq.eq(sq), self.write.color.eq(color),
@@ -206,6 +232,8 @@ class MakeUnmake(wiring.Component):
                          self.undo.data.rights.eq(pos.castle),
                          self.undo.data.ep_valid.eq(pos.ep_valid),
                          self.undo.data.ep_sq.eq(pos.ep_sq)]
+            if self._modes:
+                m.d.comb += self.undo.data.ep_victim.eq(self.ep_victim)
             m.next = "Make-From"
 
         def made_it():
@@ -214,6 +242,8 @@ class MakeUnmake(wiring.Component):
             double_step = (undo.moved == PAWN) & two_apart(made.frm[3:], made.to[3:])
             m.d.sync += [pos.castle.eq(rules.rights_after), pos.ep_valid.eq(double_step),
                          pos.ep_sq.eq((made.frm + made.to)[1:]), pos.side.eq(~pos.side)]
+            if self._modes:  # read only while ep_valid: after a double step, its pawn
+                m.d.sync += self.ep_victim.eq(made.to)
             with m.If(self.control.store_all):
                 m.next = "Leaf-Test"
             with m.Else():
@@ -257,7 +287,7 @@ class MakeUnmake(wiring.Component):
                 made_it()
         with m.State("Make-Ep"):
             m.d.comb += self.control.phase.eq(Phase.MAKE)
-            self._clear(m, made.to ^ 8)
+            self._clear(m, self._victim())
             made_it()
         with m.State("Make-Rook-From"):
             m.d.comb += self.control.phase.eq(Phase.MAKE)
@@ -312,6 +342,8 @@ class MakeUnmake(wiring.Component):
             with m.Else():
                 self._clear(m, made.to, keep_to)
             m.d.sync += restore_after_unmake(undo, pos.castle, pos.ep_valid, pos.ep_sq)
+            if self._modes:
+                m.d.sync += self.ep_victim.eq(undo.ep_victim)
             with m.If(undo.ep):
                 m.next = "Unmake-Ep"
             with m.Elif(undo.castle):
@@ -319,7 +351,7 @@ class MakeUnmake(wiring.Component):
             with m.Else():
                 unmade()
         with m.State("Unmake-Ep"):
-            self._put(m, made.to ^ 8, ~pos.side, PAWN)
+            self._put(m, self._victim(), ~pos.side, PAWN)
             unmade()
         with m.State("Unmake-Rook-To"):
             m.d.comb += self.control.phase.eq(Phase.UNMAKE)

@@ -30,16 +30,21 @@ from posdata.engine.rules.defs import BLACK, WHITE
 
 from ..common.contract import MAX_PLIES, STACK_DEPTH
 from ..common.layouts import PIECE, SQUARE
+from .modes import PromotionTable
 
 #: one move on the stack
 StackEntry = data.StructLayout({"frm": SQUARE, "to": SQUARE, "promote": 1})
 
 
-def stack_entry(chess960: bool) -> data.StructLayout:
-    """A stack entry; Chess960 marks castling (a king's move of one file, or none, may be one)."""
-    if not chess960:
+def stack_entry(chess960: bool, modes: bool = False) -> data.StructLayout:
+    """A stack entry; Chess960 marks castling (a king's move of one file, or none, may be one),
+    a chip with modes en passant (a pawn with modes may step onto the en passant square
+    without taking: pawnsideways' sideways step, Berolina's diagonal one)."""
+    if not chess960 and not modes:
         return StackEntry
-    return data.StructLayout({"frm": SQUARE, "to": SQUARE, "promote": 1, "castle": 1})
+    return data.StructLayout({"frm": SQUARE, "to": SQUARE, "promote": 1,
+                              **({"castle": 1} if chess960 else {}),
+                              **({"ep": 1} if modes else {})})
 
 
 def made_layout(entry) -> data.StructLayout:
@@ -118,16 +123,22 @@ class MoveStack(wiring.Component):
         Further per-ply records.
     depth, plies : int
         Stack entries and ply records.
+    promo_bits : int or None
+        The promotion sets as a table of that index width (``hdl.chip.modes.PromotionTable``:
+        a chip with modes, one RTL for every variant), else as constants.
     """
 
     def __init__(self, entry, promotions, records: dict | None = None,
-                 depth: int = STACK_DEPTH, plies: int = MAX_PLIES):
+                 depth: int = STACK_DEPTH, plies: int = MAX_PLIES,
+                 promo_bits: int | None = None):
         self._entry = entry
         self._promotions = promotions
         self._records = dict(records or {})
         self._depth = depth
         self._plies = plies
-        self._promo_bits = max(1, (max(len(p) for p in promotions) - 1).bit_length())
+        self._by_table = promo_bits is not None
+        self._promo_bits = promo_bits if self._by_table else \
+            max(1, (max(len(p) for p in promotions) - 1).bit_length())
         clash = set(self._records) & {"control", "side", "push", "hand", "use", "overflow"}
         if clash:
             raise ValueError(f"record names {sorted(clash)} are the stack's own ports")
@@ -142,6 +153,7 @@ class MoveStack(wiring.Component):
         m = Module()
         ctl = self.control
         depth = self._depth
+        self._tables = []
 
         # An entry used is always read below ``top`` and a push writes at ``top``, so a read
         # never meets a write to its entry: ``no_rw_check`` lets the read return anything on a
@@ -174,9 +186,9 @@ class MoveStack(wiring.Component):
             m.d.sync += cursor_next.eq(Mux(ctl.draining, node_first + 1, cursor_next + 1))
         promo_more = Signal()
         with m.If(promo_w.en):
-            m.d.sync += promo_more.eq(self._more_after(promo_w.data))
+            m.d.sync += promo_more.eq(self._more_after(m, promo_w.data))
         cached["cursor_next"] = (cursor_next, cursor_r.data + 1)
-        cached["promo_more"] = (promo_more, self._more_after(promo_r.data))
+        cached["promo_more"] = (promo_more, self._more_after(m, promo_r.data))
         with m.If(ctl.reload):
             m.d.sync += [reg.eq(value) for reg, value in cached.values()]
 
@@ -253,17 +265,29 @@ class MoveStack(wiring.Component):
             m.d.comb += [w.en.eq(port.en), w.data.eq(port.data), port.q.eq(cached[name][0])]
         return records, cached
 
-    def _more_after(self, index):
+    def _read_table(self, m, index):
+        """A promotion table read at ``index`` for ``side`` (hdl.chip.modes)."""
+        table = PromotionTable(self._promotions, self._promo_bits)
+        m.submodules[f"promotions{len(self._tables)}"] = table
+        self._tables.append(table)
+        m.d.comb += [table.side.eq(self.side), table.index.eq(index)]
+        return table
+
+    def _more_after(self, m, index):
         """Whether the side's promotion set has a piece after ``index`` (``side`` is the ply's
         mover whenever an index is written or read back); side-free when both sides promote to
         as many pieces."""
+        if self._by_table:
+            return ~self._read_table(m, index).last
         counts = [len(self._promotions[WHITE]), len(self._promotions[BLACK])]
         if counts[WHITE] == counts[BLACK]:
             return index != counts[WHITE] - 1
         return Mux(self.side, index != counts[BLACK] - 1, index != counts[WHITE] - 1)
 
     def _piece(self, m, promo):
-        """The piece the ply's promotion index names, for its side (constants)."""
+        """The piece the ply's promotion index names, for its side (constants, or a table)."""
+        if self._by_table:
+            return self._read_table(m, promo).piece
         promotions = self._promotions
         piece = Signal(PIECE)
         differ = promotions[WHITE] != promotions[BLACK]

@@ -15,7 +15,9 @@ from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import COUNT_BITS, THREADS, Phase
 from ..gen.rom import DEFAULT_LAYOUT, PosdataRom, StartRom, check_layout
+from ..image.variant import Geometry
 from .kept_register import KeptRegister
+from .modes import chip_geometry
 from .perft_thread import PerftThread
 from .ports import CountControl, Listing, root_load
 from .thread_control import ClaimPort
@@ -51,13 +53,19 @@ class PerftEngine(wiring.Component):
         The ROMs' layout (``hdl.gen.rom``).
     variant : engine.rules.variants name
         The ROMs' tables and the threads' pieces (``hdl.chip.perft_thread``).
+    geometry : hdl.image.variant.Geometry
+        The ROMs' widths (default ``hdl.chip.modes.chip_geometry``: with modes, one for every
+        variant that has them).
     """
 
-    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
         self._layout = check_layout(layout)
         self._variant = variant
+        self._geometry = geometry = geometry or chip_geometry(variant)
         super().__init__({
-            "load": In(root_load(variant)), "count": In(CountControl), "listing": In(Listing),
+            "load": In(root_load(variant, geometry)), "count": In(CountControl),
+            "listing": In(Listing),
             "claims": Out(ClaimPort).array(THREADS),
             "busy": Out(1), "lister_busy": Out(1), "leaves": Out(COUNT_BITS), "overflow": Out(1),
             "phases": Out(Phase).array(THREADS),
@@ -65,10 +73,11 @@ class PerftEngine(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.rom = rom = PosdataRom(self._layout, self._variant)
-        m.submodules.starts = starts = StartRom(self._layout, self._variant, split=True)
+        g = self._geometry
+        m.submodules.rom = rom = PosdataRom(self._layout, self._variant, g)
+        m.submodules.starts = starts = StartRom(self._layout, self._variant, g, split=True)
         # what the chip broadcasts, a clock later
-        load = root_load(self._variant).create(path=("load_held",))
+        load = root_load(self._variant, g).create(path=("load_held",))
         count = CountControl.create(path=("count_held",))  # its abort: per thread, below
         listing = Listing.create(path=("listing_held",))
         broadcast = [*_values(self.load), self.count.start, self.count.depth, self.count.bulk,
@@ -79,7 +88,7 @@ class PerftEngine(wiring.Component):
         m.d.comb += [held.d.eq(Cat(*broadcast)), Cat(*held_values).eq(held.q)]
         threads = []
         for i, (walk, start_port) in enumerate(((rom.a, starts.a), (rom.b, starts.b))):
-            m.submodules[f"thread{i}"] = thread = PerftThread(self._layout, self._variant)
+            m.submodules[f"thread{i}"] = thread = PerftThread(self._layout, self._variant, g)
             m.submodules[f"abort{i}"] = abort = KeptRegister()
             threads.append(thread)
             wiring.connect(m, thread.walk, walk)

@@ -28,11 +28,12 @@ from posdata.engine.rules.variants import CHESS, get_variant
 from ..common.contract import COUNT_BITS, Phase
 from ..gen.core import GeneratorCore
 from ..gen.rom import DEFAULT_LAYOUT, check_layout, read_port, start_port
-from ..image.variant import geometry_of
+from ..image.variant import Geometry
 from .attack import AttackUnit
 from .chessboard import PerftBoard, check_chip, optional_planes
 from .legality import LegalityCollector, tag_layout
-from .make_unmake import MakeUnmake, Undo
+from .make_unmake import MakeUnmake, undo_layout
+from .modes import BareKing, chip_geometry
 from .move_stack import MoveStack, stack_entry
 from .ports import CountControl, Listing, root_load
 from .thread_control import ClaimPort, ThreadControl
@@ -41,7 +42,7 @@ from .thread_control import ClaimPort, ThreadControl
 class PerftThread(wiring.Component):
     """Ports
     -----
-    load : In(root_load(variant))
+    load : In(root_load(variant, geometry))
         The root position's board (while idle), one square per clock; its side to move, castling
         rights and en passant square (latched at start); Chess960's castling squares (held
         through a count).
@@ -71,16 +72,21 @@ class PerftThread(wiring.Component):
         Its pieces' attacker planes (``hdl.chip.chessboard``), its promotion sets (per side, any
         count: a small constant table, and a promotion counts as many leaves as its side has
         pieces), its walk ROM's geometry, Chess960's castling.
+    geometry : hdl.image.variant.Geometry
+        The walk ROM's (default ``hdl.chip.modes.chip_geometry``). With modes the generator
+        walks the walk image, and the thread takes from tables what differs by variant
+        (``hdl.chip.modes``: promotions, the bare king) and keeps en passant's victim.
     """
 
-    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS):
+    def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
+                 geometry: Geometry | None = None):
         self._layout = check_layout(layout)
         self._variant = variant = get_variant(variant)
         check_chip(variant)  # refuse a variant the thread cannot count, at once
-        g = geometry_of(variant)
-        self._entry = stack_entry(variant.chess960)
+        self._geometry = g = geometry or chip_geometry(variant)
+        self._entry = stack_entry(variant.chess960, g.mode_bits > 0)
         super().__init__({
-            "load": In(root_load(variant)), "count": In(CountControl), "listing": In(Listing),
+            "load": In(root_load(variant, g)), "count": In(CountControl), "listing": In(Listing),
             "claim": Out(ClaimPort),
             "walk": Out(read_port(g)), "starts": Out(start_port(g)),
             "busy": Out(1), "leaves": Out(COUNT_BITS), "overflow": Out(1), "phase": Out(Phase),
@@ -88,13 +94,16 @@ class PerftThread(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        variant, entry = self._variant, self._entry
+        variant, entry, g = self._variant, self._entry, self._geometry
+        modes = g.mode_bits > 0
         m.submodules.board = board = PerftBoard(variant)
-        m.submodules.core = core = GeneratorCore(self._layout, variant)
+        m.submodules.core = core = GeneratorCore(self._layout, variant, g)
         m.submodules.attack = attack = AttackUnit(tag_layout(entry), optional_planes(variant))
-        m.submodules.collector = collector = LegalityCollector(entry, variant)
-        m.submodules.stack = stack = MoveStack(entry, variant.promotions, {"undo": Undo})
-        m.submodules.make_unmake = moves = MakeUnmake(entry, variant)
+        m.submodules.collector = collector = LegalityCollector(entry, variant, g)
+        m.submodules.stack = stack = MoveStack(entry, variant.promotions,
+                                               {"undo": undo_layout(modes)},
+                                               promo_bits=g.promo_bits if modes else None)
+        m.submodules.make_unmake = moves = MakeUnmake(entry, variant, modes)
         m.submodules.control = control = ThreadControl(entry)
 
         # the board and the generator core
@@ -107,11 +116,20 @@ class PerftThread(wiring.Component):
                      control.core.done.eq(core.done), control.core.cycles.eq(core.cycles),
                      core.position.eq(moves.position)]
         # the core's one stream: to the collector while a node is generated, out of the thread
-        # while the root's moves are listed pseudo-legal (never both at once)
+        # while the root's moves are listed pseudo-legal (never both at once); a node whose
+        # game has ended (modes: the bare king) has none, its moves taken and dropped
+        valid = core.moves.valid
+        ready = collector.moves.ready | control.generated.ready
+        if modes:
+            m.submodules.bare_king = bare_king = BareKing(variant)
+            m.d.comb += [bare_king.empty.eq(board.planes.empty),
+                         bare_king.black.eq(board.planes.black),
+                         bare_king.side.eq(moves.position.side),
+                         collector.ep_victim.eq(moves.ep_victim)]
+            valid, ready = valid & ~bare_king.ended, ready | bare_king.ended
         for consumer in (collector.moves, control.generated):
-            m.d.comb += [consumer.valid.eq(core.moves.valid),
-                         consumer.payload.eq(core.moves.payload)]
-        m.d.comb += core.moves.ready.eq(collector.moves.ready | control.generated.ready)
+            m.d.comb += [consumer.valid.eq(valid), consumer.payload.eq(core.moves.payload)]
+        m.d.comb += core.moves.ready.eq(ready)
 
         # legality: the collector asks the attack unit, and so does make/unmake for a leaf
         wiring.connect(m, collector.ask, attack.query)

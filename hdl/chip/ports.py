@@ -18,21 +18,24 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.rules.variants import get_variant
 
 from ..common.contract import DEPTH_BITS, ORTHODOX_CASTLING, ORTHODOX_ROOKS, ROOK_FILE_BITS
-from ..common.layouts import Castling, MoveLayout, Position
+from ..common.layouts import Castling, MoveLayout
 from .chessboard import SquareWrite
+from .modes import chip_geometry, root_layout
 
 
-def root_position(variant) -> wiring.Signature:
-    """The root's side, rights and en passant square; Chess960's castling squares too."""
-    members = {"root": Out(Position)}
+def root_position(variant, geometry=None) -> wiring.Signature:
+    """The root's side, rights and en passant square (at a geometry with modes its victim too:
+    ``hdl.chip.modes.root_layout``); Chess960's castling squares too."""
+    members = {"root": Out(root_layout(geometry or chip_geometry(variant)))}
     if get_variant(variant).chess960:
         members["castling"] = Out(Castling, init=ORTHODOX_CASTLING)
         members["rooks"] = Out(data.ArrayLayout(ROOK_FILE_BITS, 4), init=ORTHODOX_ROOKS)
     return wiring.Signature(members)
 
 
-def root_load(variant) -> wiring.Signature:
-    return wiring.Signature({"write": Out(SquareWrite), "position": Out(root_position(variant))})
+def root_load(variant, geometry=None) -> wiring.Signature:
+    return wiring.Signature({"write": Out(SquareWrite),
+                             "position": Out(root_position(variant, geometry))})
 
 
 CountControl = wiring.Signature({

@@ -123,6 +123,17 @@ def position_word(board) -> int:
     return word
 
 
+def root_word(board, modes: bool = False) -> int:
+    """What the perft chip takes as its root's position: the POSITION_FIELDS word, and for a
+    chip with modes (hdl.chip.modes) en passant's victim above it (Berolina's pawn passes
+    diagonally: its square does not follow from the en passant square)."""
+    word = position_word(board)
+    if modes:
+        victim = board.ep_victim()
+        word |= max(victim, 0) << sum(bits for _, bits in POSITION_FIELDS)
+    return word
+
+
 # --- the split rule ------------------------------------------------------------------------
 
 #: the ply whose nodes the threads claim: 2, where the initial position has 400 nodes (enough

@@ -10,7 +10,8 @@
 At a geometry with modes (``hdl.image.variant.Geometry.mode_bits``: a variant whose pieces walk
 with modes, or any variant built so) the dense ROM holds the walk image instead
 (``hdl.image.walks``: each word also carries its successors' modes and skips) and the start
-table its first square, base and first mode, one port, whole; the walker is ``hdl.gen.legs``.
+table its first square, base and first mode, whole (a perft engine reads it on two ports); the
+walker is ``hdl.gen.legs``.
 
 Both give the walker the same word for the same square (``nextpos | nextdir << 6``; the dense
 layout adds ``skip``, how far on the nextdir entry is stored) and the same two bits derived
@@ -91,14 +92,13 @@ def check_layout(layout: str) -> str:
     return layout
 
 
-def check_modes(geometry: Geometry, layout: str, split: bool = False,
-                typed_scan: bool = False, split_lookup: bool = False) -> None:
+def check_modes(geometry: Geometry, layout: str, typed_scan: bool = False,
+                split_lookup: bool = False) -> None:
     """A geometry with modes (the walk image, hdl.image.walks) is walked from the dense layout
-    by the ECP5's generator: refuse what it does not have, in one line."""
+    by the ECP5's generator and perft chip: refuse what it does not have, in one line."""
     if not geometry.mode_bits:
         return
     for asked, what in ((layout == "sparse", "the sparse layout"),
-                        (split, "a split start table (the perft chip's)"),
                         (typed_scan or split_lookup, "the iCE40's typed scan and split lookup")):
         if asked:
             raise ValueError(f"walks with modes are stored in the dense layout's walk image: "
@@ -222,6 +222,8 @@ class StartRom(wiring.Component):
         ECP5 block RAM read on two ports is at most 18 bits wide: split, a perft engine's
         two-port table is one DP16KD, whole (26 bits) two.
         A move generator reads one port, which a whole table fits in one DP16KD (512 x 36).
+        At a geometry with modes the table is whole either way (no pawn fields: a pawn walks
+        its entries), its 24-bit words two DP16KD on two ports.
     """
 
     def __init__(self, layout: str = DEFAULT_LAYOUT, variant=CHESS,
@@ -231,7 +233,7 @@ class StartRom(wiring.Component):
         self._layout = check_layout(layout)
         self._image = held_image(variant, image)
         self._geometry = rom_geometry(variant, geometry)
-        check_modes(self._geometry, layout, split)
+        check_modes(self._geometry, layout)
         port = start_port(self._geometry)
         super().__init__({"a": In(port), "b": In(port)})
 

@@ -75,7 +75,12 @@ class Gateware:
         return " ".join(words)
 
     def no_clock(self, build_dir: str = "build") -> str:
-        """The line in place of a time when no build holds what ran."""
+        """The line in place of a time when no build holds what ran (nor can: a chip of a
+        geometry no ECP5 board builds, the variants with modes')."""
+        if self.design == "chip" and not same_geometry("chess", self.variant):
+            from posdata.engine.rules.capabilities import refusal
+            if refusal(self.variant, "ecp5"):
+                return f"none: no board builds {self.describe()}; give --mhz"
         return (f"none: no synthesis in {build_dir}/synth holds {self.describe()}; "
                 f"`{self.synth_command()}` makes one, or give --mhz")
 

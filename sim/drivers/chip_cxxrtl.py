@@ -12,6 +12,7 @@ import ctypes
 from dataclasses import dataclass, field
 
 from posdata.engine.rules.defs import MAX_MOVES
+from posdata.engine.rules.variants import get_variant
 from posdata.hdl.common.contract import (
     DEFAULT_LAYOUT,
     EVERY_ENGINE,
@@ -20,7 +21,7 @@ from posdata.hdl.common.contract import (
     castle_rooks_word,
     castling_word,
     default_split,
-    position_word,
+    root_word,
     square_codes,
 )
 
@@ -99,13 +100,15 @@ class ChipModel(CompiledModel):
                  layout: str | None = None, variant: str = "chess"):
         self.engines = engines
         self.variant = variant if isinstance(variant, str) else variant.name
+        self._modes = get_variant(self.variant).has_modes  # its root carries the ep victim
         params = chip_params(engines, layout, self.variant)
         super().__init__(library or self.build(verbose, params))
         self._moves = (u32 * MAX_MOVES)()
         self.threads = self.lib.posdata_chip_threads()
 
     def _load(self, board) -> None:
-        self.lib.posdata_chip_load(self.handle, square_codes(board), position_word(board))
+        self.lib.posdata_chip_load(self.handle, square_codes(board),
+                                   root_word(board, self._modes))
         self.lib.posdata_chip_castling(self.handle, *pack_castling(board))
 
     def perft(self, board, depth: int, bulk: bool = True, split: int | None = None,

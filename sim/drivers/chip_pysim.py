@@ -5,7 +5,7 @@ second), so for small counts, fault injection and waveforms (``vcd``).
 One simulation lives as long as the object (sim.drivers.pysim_runner), so the design is elaborated
 once."""
 
-from posdata.hdl.common.contract import PHASE_NAMES, SQUARES, default_split, position_word
+from posdata.hdl.common.contract import PHASE_NAMES, SQUARES, default_split, root_word
 
 from .chip_cxxrtl import ChipCount, check_engine, pack_castling
 from .interface import Generation, WatchdogError
@@ -37,7 +37,8 @@ class ChipSimulation(PysimRunner):
             ctx.set(write.piece, board.piece[sq])
             await ctx.tick()
         ctx.set(write.en, 0)
-        ctx.set(position.root.as_value(), position_word(board))
+        modes = "ep_victim" in position.root.shape().members  # a chip with modes
+        ctx.set(position.root.as_value(), root_word(board, modes))
         if "castling" in position.signature.members:
             castling, rooks = pack_castling(board)
             ctx.set(position.castling.as_value(), castling)

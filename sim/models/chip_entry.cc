@@ -32,7 +32,8 @@ void posdata_chip_destroy(void *handle) { delete static_cast<Chip *>(handle); }
 uint32_t posdata_chip_threads() { return POSDATA_THREADS; }
 
 // The whole board (a square code per square, a1 first: colour | piece << POSDATA_COLOR_BITS), then
-// the root's side, castling rights and en passant square (hdl.common.contract.position_word).
+// the root's side, castling rights and en passant square (hdl.common.contract.root_word; a chip
+// with modes also takes en passant's victim in it).
 void posdata_chip_load(void *handle, const uint8_t *squares, uint32_t root) {
   Chip &chip = *static_cast<Chip *>(handle);
   for (uint32_t sq = 0; sq < POSDATA_SQUARES; sq++) {

@@ -126,10 +126,10 @@ void copy(size_t k, cxxrtl::value<Bits> *memory, uint64_t words) {
 
 
 #: one memory's initialisation as Yosys's write_verilog emits it: an initial block that sets
-#: each word
+#: each word (in hex, or in decimal where the word is 32 bits wide)
 _VERILOG_INIT = re.compile(r"^  initial begin\n(?P<body>(?:    [^\n]*\n)*?)  end\n", re.M)
 _VERILOG_WORD = re.compile(r"^    (?P<memory>\\\S+ |\w+)\[(?P<index>\d+)\] = "
-                           r"(?P<bits>\d+)'h(?P<hex>[0-9a-f]+);$")
+                           r"(?P<bits>\d+)'(?P<base>[hd])(?P<digits>[0-9a-f]+);$")
 _MODULE_HEADER = re.compile(r"^module \S+\(.*?\);\n", re.M | re.S)
 
 
@@ -149,7 +149,7 @@ def split_verilog(verilog: str) -> tuple[str, list[Block]]:
             raise ToolchainError("the exported Verilog initialises a memory's words out of "
                                  "order (sim.models.memory_images)")
         per_word = -(-bits // CHUNK_BITS)
-        chunks = [int(w["hex"], 16) >> CHUNK_BITS * c & 0xFFFFFFFF
+        chunks = [int(w["digits"], 16 if w["base"] == "h" else 10) >> CHUNK_BITS * c & 0xFFFFFFFF
                   for w in words for c in range(per_word)]
         k = len(blocks)
         blocks.append(Block(bits, len(words), tuple(chunks)))

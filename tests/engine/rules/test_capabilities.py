@@ -53,9 +53,9 @@ def test_a_refusal_is_one_line_naming_the_variant_and_what_runs_it():
     line = refusal("amazon", "search")
     assert line.startswith("the chip's search plays orthodox chess only, not amazon (")
     assert line.endswith("amazon runs on sw, gen, hw, ecp5 (posdata variants)")
-    line = refusal("grasshopper", "hw", "the perft chip (--backend hw)")
-    assert line.startswith("the perft chip (--backend hw) does not play grasshopper (")
-    assert "\n" not in line and "walks with modes" in line
+    line = refusal("grasshopper", "ecp5", "the board's perft chip")
+    assert line.startswith("the board's perft chip does not play grasshopper (")
+    assert "\n" not in line and "en passant victim" in line
 
 
 def test_only_places_that_play_chess_alone_say_so():

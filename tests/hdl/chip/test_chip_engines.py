@@ -72,12 +72,12 @@ def test_faulty_engine_is_named(monkeypatch):
         """The walk ROM, its image one word off in the second engine (engines elaborate in
         order); their start entries stay right."""
 
-        def __init__(self, layout, variant):
+        def __init__(self, layout, variant, geometry=None):
             calls.append(len(calls))
             image = variant_image(variant)
             if len(calls) == 2:
                 image = image.with_word(rom_address(KNIGHT, g1, g1), g1 | g1 << 6)
-            super().__init__(layout, variant, image=image)
+            super().__init__(layout, variant, geometry, image=image)
     monkeypatch.setattr(posdata.hdl.chip.perft_engine, "PosdataRom", FaultyRom)
     chip = ChipSimulation(engines=3)
     fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"

@@ -86,7 +86,7 @@ def test_geometry_switch():
 @pytest.mark.filterwarnings("ignore:.*created but never used")
 def test_what_the_walk_image_cannot_be_stored_in_is_refused_in_one_line():
     attempts = [lambda: MoveGenerator("sparse", "makruk"),
-                lambda: StartRom(variant="berolina", split=True),
+                lambda: StartRom("sparse", variant="berolina"),
                 lambda: MoveGenerator(variant="grasshopper", typed_scan=True,
                                       registered_heads=True, split_lookup=True)]
     for attempt in attempts:

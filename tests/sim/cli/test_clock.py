@@ -121,7 +121,7 @@ def test_which_build_holds_what_ran(builds, ran, mhz):
 
 @pytest.mark.parametrize("ran, command", [
     (Gateware("chip", engines=2), "posdata synth --board ulx3s-85f --engines 2"),
-    (Gateware("chip", "makruk"), "posdata synth --board ulx3s-25f --variant makruk"),
+    (Gateware("chip", "amazon"), "posdata synth --board ulx3s-25f --variant amazon"),
     (Gateware("search", threads=4), "posdata synth --board ulx3s-85f --search --threads 4"),
     (Gateware("search"), "posdata synth --board ulx3s-25f --search"),
     (Gateware("generator", "grasshopper"),
@@ -135,6 +135,12 @@ def test_no_build_says_which_synth_makes_one(tmp_path, ran, command):
     assert line.startswith("none: no synthesis in build/synth holds ") and f"`{command}`" in line
     args = build_parser().parse_args(command.split()[1:])
     assert args.command == "synth"
+
+
+def test_no_board_builds_the_chip_with_modes():
+    """No ECP5 board builds a chip with modes, so none is suggested; --mhz still is."""
+    line = Gateware("chip", "berolina").no_clock()
+    assert line == "none: no board builds the perft chip, berolina's ROM geometry; give --mhz"
 
 
 @pytest.mark.parametrize("argv", [["--engines", "2"], ["--variant", "amazon"]])

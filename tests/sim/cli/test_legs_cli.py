@@ -74,18 +74,32 @@ def test_variants_lists_every_variant_with_its_definitions(capsys):
     assert list(rows) == list(VARIANT_NAMES)
     assert {p["moves"] for p in rows["hoppelpoppel"]["pieces"]} >= {"mNcB", "mBcN"}
     assert {"sw", "gen", "hw"} <= set(rows["chess"]["runs_on"])
-    assert rows["grasshopper"]["runs_on"] == ["sw", "gen"]  # the walker follows modes
+    assert rows["grasshopper"]["runs_on"] == ["sw", "gen", "hw"]  # the walker follows modes
     status, out, _ = run_cli(["variants"], capsys)
     assert status == 0 and "G grasshopper gQ" in out and "S khon FfW" in out
 
 
-@pytest.mark.parametrize("backend, words", [("hw", "legality unit")])
-def test_the_gateware_refuses_a_variant_with_modes_in_one_line(backend, words, capsys):
-    """The perft chip refuses (its legality unit); the generator runs every variant
-    (tests/hdl/gen/test_hw_legs.py)."""
-    status, out, err = run_cli(["perft", "--variant", "makruk", "--backend", backend,
-                                "--depth", "1"], capsys)
-    assert status == 2 and words in err and err.count("\n") == 1
+def test_a_board_refuses_a_variant_with_modes_in_one_line(capsys):
+    """The perft chip counts the variants with modes (tests/hdl/chip/test_chip_modes.py); a
+    board does not (the host does not check a board's variant yet)."""
+    status, out, err = run_cli(["perft", "--variant", "makruk", "--backend", "hw",
+                                "--target", "board", "--port", "/dev/null", "--depth", "1"],
+                               capsys)
+    assert status == 2 and out == "" and "makruk" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("mode", ["--bulk", "--plain"])
+def test_the_chip_counts_a_variant_with_modes(mode, capsys):
+    """perft --backend both --variant: Berolina's en passant, its victim beside the square
+    passed, counted on the chip in Amaranth's simulator (one for both runs) equal to the
+    software."""
+    fen = "4k3/2p1p3/8/1P1P1P2/8/8/8/4K3 b - - 0 1"
+    status, out, err = run_cli(["perft", "--variant", "berolina", "--fen", fen, "--backend",
+                                "both", "--target", "pysim", "--depth", "2", mode, "--json"],
+                               capsys)
+    result = json.loads(out)
+    assert status == 0, err
+    assert result["match"] and result["nodes"] == result["sw_nodes"] == 140, result
 
 
 def test_the_simulator_runs_a_variant_with_modes(capsys):

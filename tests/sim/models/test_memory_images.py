@@ -101,3 +101,14 @@ def test_encode_and_read_are_inverse():
     blocks = [memory_images.Block(17, 2, (1, 0x1FFFF)),
               memory_images.Block(64, 1, (0xFFFFFFFF, 1))]
     assert memory_images.read(memory_images.encode(blocks), "test") == blocks
+
+
+def test_the_verilog_split_reads_decimal_words():
+    """Yosys writes a 32-bit word in decimal (the walk ROM with modes at the chip's geometry):
+    read as its value, not refused, and taken out of the Verilog."""
+    verilog = ("module top(clk);\n  input clk;\n  reg [31:0] mem [1:0];\n"
+               "  initial begin\n    mem[0] = 32'd3221225992;\n    mem[1] = 32'd7;\n  end\n"
+               "endmodule\n")
+    out, blocks = memory_images.split_verilog(verilog)
+    assert blocks == [memory_images.Block(32, 2, (3221225992, 7))]
+    assert "32'd" not in out

@@ -60,11 +60,3 @@ def test_perft_backend_gen_runs_a_variant_with_modes(capsys):
     board = Board("3k4/2s1s3/8/8/8/8/2S1S3/3K4 w - - 0 1", "makruk")
     from posdata.engine.rules.perft import perft
     assert f"nodes    {perft(board, 2)}" in out
-
-
-def test_perft_backend_hw_refuses_a_variant_it_cannot_decide(capsys):
-    """The perft chip's legality unit has no plane for a walked attack: one line, exit 2."""
-    status = main(["perft", "--variant", "grasshopper", "--backend", "hw", "--depth", "1"])
-    err = capsys.readouterr().err
-    assert status == 2 and "legality unit" in err and "grasshopper" in err
-    assert err.count("\n") == 1
