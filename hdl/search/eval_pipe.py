@@ -122,7 +122,7 @@ class EvalPipe(wiring.Component):
         placed = Mux(mv.flags.promotion, mv.promo, self.mover)
         victim = Mux(side, mv.to + 8, mv.to - 8)[:6]
         writes = [(~side, self.captured, mv.to), (side, placed, mv.to),
-                  (side, self.mover, mv.frm), (~side, Mux(mv.flags.ep, PAWN, 0), victim)]
+                  (side, self.mover, mv.frm), (~side, Mux(mv.flags.ep, Const(PAWN, PIECE), 0), victim)]
         image = evaluator.pst_words()  # the sums' own image (where a fault is injected)
         words = []
         for i, (color, piece, sq) in enumerate(writes):

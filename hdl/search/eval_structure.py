@@ -47,6 +47,23 @@ PASSED_DIFF = tuple(mg - eg for mg, eg in zip(PASSED_MG, PASSED_EG))
 PASSED_DIFF_SHAPE = signed(max(abs(d) for d in PASSED_DIFF).bit_length() + 5)  # x MAX_PAWNS
 
 
+def _signed_sum(m, values, name):
+    """The sum of the signed ``values``, a balanced tree of adds (``structure._sum``'s wires
+    are unsigned)."""
+    values = list(values)
+    level = 0
+    while len(values) > 1:
+        pairs = []
+        for i in range(0, len(values) - 1, 2):
+            total = values[i] + values[i + 1]
+            wire = Signal(total.shape(), name=f"{name}_{level}_{i // 2}")
+            m.d.comb += wire.eq(total)
+            pairs.append(wire)
+        values = pairs + values[len(values) & ~1:]
+        level += 1
+    return values[0]
+
+
 def _reg(m, value, shape, name):
     out = Signal(shape, name=name)
     m.d.sync += out.eq(value)
@@ -172,5 +189,5 @@ def term_sums(m, penalty, passed_eg, passed_diff, bonus):
                      out.passed_eg.eq(_sum(m, passed_eg[color], f"passed_eg_sum{color}")),
                      out.rooks.eq(_sum(m, bonus[color], f"rooks_sum{color}"))]
         sums.append(out)
-        diffs.append(_sum(m, passed_diff[color], f"passed_diff_sum{color}"))
+        diffs.append(_signed_sum(m, passed_diff[color], f"passed_diff_sum{color}"))
     return sums, diffs
