@@ -12,8 +12,8 @@ From the inputs' clock (0, the clock the thread's candidate is formed in; its re
 * E1 (2): the child's sums (phase weights, piece-square sum in part); the pawns per file, the
   passed pawns, the shields' values (``eval_structure``); the kings' table words;
 * E2 (3): the phase; the kings' middlegame-less-endgame words and the phase into multipliers,
-  the shields and the enemy's weights into two more; the structure's tables; the kings' words
-  and bishop pairs as the child's side less the other's;
+  the shields and the enemy's weights into two more; the structure's tables; the piece-square
+  sum; the kings' words and bishop pairs as the child's side less the other's;
 * E3 (4): the structure's sums, the passed pawns' middlegame-less-endgame weight and the phase
   into two more multipliers; the piece-square sum for the side to move (the kings' words in);
 * E4 (5): the kings' and the shields' products, per term the side's less the other's, summed
@@ -60,13 +60,6 @@ def _reg(m, value, shape, name):
     out = Signal(shape, name=name)
     m.d.sync += out.eq(value)
     return out
-
-
-def _later(m, value, shape, name, clocks=1):
-    """``value`` ``clocks`` clocks later."""
-    for i in range(clocks):
-        value = _reg(m, value, shape, f"{name}_{i + 1}")
-    return value
 
 
 def _shifted(product, shift):
