@@ -6,10 +6,10 @@
 
 ``--part`` builds one part of the pipelined thread instead (docs/chip_search.md, "The pipelined
 thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, the
-evaluation's stages, or today's capture finder beside them, with a register on each port, so
-that the paths into and out of it are timed as between registers; its own cells come from a
-synthesis without them. A part is elaborated for the ECP5 (its block RAM and multipliers as the
-primitives with their registers: hdl/search/ecp5_cells.py).
+evaluation's stages, or today's capture finder or child evaluation beside them, with a register
+on each port, so that the paths into and out of it are timed as between registers; its own
+cells come from a synthesis without them. A part is elaborated for the ECP5 (its block RAM and
+multipliers as the primitives with their registers: hdl/search/ecp5_cells.py).
 
 Yosys `synth_ecp5 -abc9`, then `nextpnr-ecp5 --out-of-context` (the YoWASP tools the synthesis
 flow uses). Prints the cells nextpnr placed against the device's, the routed Fmax and the critical
@@ -35,6 +35,7 @@ from posdata.hdl.boards.synth_targets import tool
 from posdata.hdl.search.aggressor_unit import AggressorUnit
 from posdata.hdl.search.attack_map import AttackMap
 from posdata.hdl.search.capture_pipe import CapturePipe
+from posdata.hdl.search.child_eval import ChildEval
 from posdata.hdl.search.eval_pipe import EvalPipe
 from posdata.hdl.search.finder import CaptureFinder
 from posdata.hdl.search.search_thread import SearchThread
@@ -45,7 +46,8 @@ CELLS = ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D")
 
 #: --part: the parts of the pipelined thread built alone
 PARTS = {"attack_map": AttackMap, "victim_scan": VictimScan, "aggressor_unit": AggressorUnit,
-         "capture_pipe": CapturePipe, "capture_finder": CaptureFinder, "eval_pipe": EvalPipe}
+         "capture_pipe": CapturePipe, "capture_finder": CaptureFinder, "eval_pipe": EvalPipe,
+         "child_eval": ChildEval}
 
 
 class ECP5:

@@ -114,8 +114,9 @@ class EvalPipe(wiring.Component):
         mv, side, live = self.move, self.side, ~self.null
         placed = Mux(mv.flags.promotion, mv.promo, self.mover)
         victim = Mux(side, mv.to + 8, mv.to - 8)[:6]
+        ep_pawn = Mux(mv.flags.ep, Const(PAWN, PIECE), 0)
         writes = [(~side, self.captured, mv.to), (side, placed, mv.to),
-                  (side, self.mover, mv.frm), (~side, Mux(mv.flags.ep, Const(PAWN, PIECE), 0), victim)]
+                  (side, self.mover, mv.frm), (~side, ep_pawn, victim)]
         image = evaluator.pst_words()  # the sums' own image (where a fault is injected)
         words = []
         for i, (color, piece, sq) in enumerate(writes):
