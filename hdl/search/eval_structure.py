@@ -33,7 +33,18 @@ from posdata.engine.search.eval import (
 
 from ..common.layouts import SQUARE
 from . import structure
-from .structure import PAWN_RANKS, StructureTerms, _count, _narrow, _sum, _table, _wire
+from .structure import (
+    PASSED,
+    PAWN_RANKS,
+    PENALTY,
+    ROOKS,
+    StructureTerms,
+    _count,
+    _narrow,
+    _sum,
+    _table,
+    _wire,
+)
 
 COLORS = (WHITE, BLACK)
 
@@ -44,7 +55,9 @@ assert ROOK_OPEN_FILE == 1 << OPEN_SHIFT and ROOK_HALF_OPEN_FILE == 1 << HALF_SH
 
 #: middlegame less endgame per relative rank: what the passed pawns' blend multiplies
 PASSED_DIFF = tuple(mg - eg for mg, eg in zip(PASSED_MG, PASSED_EG))
-PASSED_DIFF_SHAPE = signed(max(abs(d) for d in PASSED_DIFF).bit_length() + 5)  # x MAX_PAWNS
+#: a rank's count as the tables index it (``_narrow``ed to MAX_PAWNS' bits)
+_MOST = (1 << MAX_PAWNS.bit_length()) - 1
+PASSED_DIFF_SHAPE = signed((max(abs(d) for d in PASSED_DIFF) * _MOST).bit_length() + 1)
 
 
 def _signed_sum(m, values, name):
@@ -175,16 +188,16 @@ def term_tables(m, counts, passed, files, rooks):
 
 
 #: the terms' sums per colour, E3's outputs
-Sums = data.StructLayout({"penalty": 9, "passed_eg": 11, "rooks": 8})
+TermSums = data.StructLayout({"penalty": PENALTY, "passed_eg": PASSED, "rooks": ROOKS})
 
 
 def term_sums(m, penalty, passed_eg, passed_diff, bonus):
     """E3: per colour the penalty, the passed pawns' endgame weight and the rooks' bonus,
-    registered (``Sums``); the passed pawns' middlegame-less-endgame weight, not registered (the
-    multiplier's input registers take it)."""
+    registered (``TermSums``); the passed pawns' middlegame-less-endgame weight, not
+    registered (the multiplier's input registers take it)."""
     sums, diffs = [], []
     for color in COLORS:
-        out = Signal(Sums, name=f"term_sums{color}")
+        out = Signal(TermSums, name=f"term_sums{color}")
         m.d.sync += [out.penalty.eq(_sum(m, penalty[color], f"penalty_sum{color}")),
                      out.passed_eg.eq(_sum(m, passed_eg[color], f"passed_eg_sum{color}")),
                      out.rooks.eq(_sum(m, bonus[color], f"rooks_sum{color}"))]
