@@ -41,6 +41,7 @@ from ..common.layouts import PIECE, SQUARE, MoveLayout
 from . import eval_structure as st
 from . import evaluator
 from .ecp5_cells import Product, RomPair
+from .eval_structure import _reg
 from .evaluator import SCORE, Sums
 
 LATENCY = 7  #: clocks from the inputs to ``score``
@@ -54,12 +55,6 @@ Window = data.StructLayout({"neg_alpha": SCORE, "neg_beta": SCORE})
 #: a child settled without making it: it stands pat (score >= -alpha, its parent's alpha
 #: stays); its score clamped to the window (its value at the ply limit)
 Verdict = data.StructLayout({"stands": 1, "clamped": SCORE})
-
-
-def _reg(m, value, shape, name):
-    out = Signal(shape, name=name)
-    m.d.sync += out.eq(value)
-    return out
 
 
 def _shifted(product, shift):
