@@ -5,9 +5,11 @@
                                           [--freq MHZ] [--keep DIR] [--part PART]
 
 ``--part`` builds one part of the pipelined thread instead (docs/chip_search.md, "The pipelined
-thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, or
-today's capture finder beside them, with a register on each port, so that the paths into and
-out of it are timed as between registers; its own cells come from a synthesis without them.
+thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, the
+evaluation's stages, or today's capture finder or child evaluation beside them, with a register
+on each port, so that the paths into and out of it are timed as between registers; its own
+cells come from a synthesis without them. A part is elaborated for the ECP5 (its block RAM and
+multipliers as the primitives with their registers: hdl/search/ecp5_cells.py).
 
 Yosys `synth_ecp5 -abc9`, then `nextpnr-ecp5 --out-of-context` (the YoWASP tools the synthesis
 flow uses). Prints the cells nextpnr placed against the device's, the routed Fmax and the critical
@@ -33,6 +35,8 @@ from posdata.hdl.boards.synth_targets import tool
 from posdata.hdl.search.aggressor_unit import AggressorUnit
 from posdata.hdl.search.attack_map import AttackMap
 from posdata.hdl.search.capture_pipe import CapturePipe
+from posdata.hdl.search.child_eval import ChildEval
+from posdata.hdl.search.eval_pipe import EvalPipe
 from posdata.hdl.search.finder import CaptureFinder
 from posdata.hdl.search.search_thread import SearchThread
 from posdata.hdl.search.victim_scan import VictimScan
@@ -42,7 +46,13 @@ CELLS = ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D")
 
 #: --part: the parts of the pipelined thread built alone
 PARTS = {"attack_map": AttackMap, "victim_scan": VictimScan, "aggressor_unit": AggressorUnit,
-         "capture_pipe": CapturePipe, "capture_finder": CaptureFinder}
+         "capture_pipe": CapturePipe, "capture_finder": CaptureFinder, "eval_pipe": EvalPipe,
+         "child_eval": ChildEval}
+
+
+class ECP5:
+    """What a part reads of its platform: the family (hdl/search/ecp5_cells.py)."""
+    family = "ecp5"
 
 
 class PortRegisters(Elaboratable):
@@ -103,13 +113,13 @@ def main(argv=None) -> int:
     os.makedirs(work, exist_ok=True)
     shell = PortRegisters(PARTS[args.part]()) if args.part else None
     with open(os.path.join(work, "search.il"), "w") as f:
-        f.write(rtlil.convert(shell, name="top", ports=shell.ports()) if shell
+        f.write(rtlil.convert(shell, name="top", ports=shell.ports(), platform=ECP5()) if shell
                 else rtlil.convert(SearchThread(), name="top"))
     if shell:  # the part without its ports' registers, for its own cells
         part = PARTS[args.part]()
         ports = [Value.cast(v) for _, _, v in part.signature.flatten(part)]
         with open(os.path.join(work, "part.il"), "w") as f:  # (an always-ready's ready is 1)
-            f.write(rtlil.convert(part, name="top",
+            f.write(rtlil.convert(part, name="top", platform=ECP5(),
                                   ports=[p for p in ports if isinstance(p, Signal)]))
         subprocess.run([tool("YOSYS"), "-q", "-p", "read_rtlil part.il; synth_ecp5 -top top "
                         "-abc9; tee -q -o part_stat.txt stat"], cwd=work, check=True)

@@ -131,6 +131,67 @@ def _narrow(value, most: int) -> Value:
     return value[:max(most, 1).bit_length()]
 
 
+def pawns_after(m, pawn, black, mv, side, mover, null):
+    """Per colour, the pawns after the move ``mv`` (``null``: none) by rank (PAWN_RANKS), 8 bits
+    a rank, from the board's ``pawn`` and ``black`` planes: logic, not registered."""
+    live = ~null
+    # the squares a move empties or fills, one-hot over the pawns' ranks
+    squares = [r * 8 + f for r in PAWN_RANKS for f in range(8)]
+    frm_hot = _wire(m, Cat(live & (mv.frm == sq) for sq in squares), "frm_hot")
+    to_hot = _wire(m, Cat(live & (mv.to == sq) for sq in squares), "to_hot")
+    # the en passant victim, on the pawns' ranks
+    base = squares[0]
+    victim = ep_victim(Cat(Const(0, base), to_hot, Const(0, 64 - base - len(squares))), side)
+    cleared = _wire(m, Mux(mv.flags.ep, victim[base:base + len(squares)], 0) | frm_hot,
+                    "cleared")  # the to-square aside: it takes the placed piece
+    placed = Mux(mv.flags.promotion, mv.promo, mover)
+    puts = [_wire(m, (side == color) & (placed == PAWN), f"put{color}") for color in
+            (WHITE, BLACK)]
+    sides = (~black, black)
+    pawns = ({}, {})
+    for r in PAWN_RANKS:
+        rows = ([], [])
+        for f in range(8):
+            sq = r * 8 + f
+            i = squares.index(sq)
+            left = pawn[sq] & ~cleared[i]
+            for color in (WHITE, BLACK):
+                # the placed pawn on the to-square, else the board's unless cleared
+                rows[color].append(Mux(to_hot[i], puts[color], left & sides[color][sq]))
+        for color in (WHITE, BLACK):
+            pawns[color][r] = _wire(m, Cat(rows[color]), f"pawns{color}_{r}")
+    return pawns
+
+
+def shield_values(m, color, near, enemy_files, king) -> list:
+    """shield_penalty's three values, one a file around the king (0 for a king off its first
+    two ranks): the own pawns one and two ranks ahead (``near``: the rows one, two and three
+    ranks up) and whether the enemy has a pawn on the file (``enemy_files``)."""
+    file, rank = king[:3], king[3:]
+    home = 0 if color == WHITE else 7
+    forward = 1 if color == WHITE else -1
+    at_home = (rank == home) | (rank == home + forward)
+    on_first = rank == home
+
+    def around(bits, name):
+        """The three bits of the king's file and its neighbours (0 off the board)."""
+        return _wire(m, Cat(Const(0), bits, Const(0)).bit_select(file, 3), name)
+
+    # the king on its first rank looks at ranks 2 and 3 (relative), on its second 3 and 4
+    one = around(Mux(on_first, near[0], near[1]), f"shield{color}_one")
+    two = around(Mux(on_first, near[1], near[2]), f"shield{color}_two")
+    on_board = around(Const(0xFF, 8), f"shield{color}_files")
+    covered = around(enemy_files, f"shield{color}_covered")
+    values = []
+    for i in range(3):
+        values.append(_table(m, Cat(one[i], two[i], covered[i], on_board[i] & at_home), [
+            0 if not looked or one_ else SHIELD_ADVANCED if two_ else
+            SHIELD_MISSING + (0 if covered_ else SHIELD_OPEN)
+            for looked in (0, 1) for covered_ in (0, 1) for two_ in (0, 1)
+            for one_ in (0, 1)], f"shield{color}_{i}"))
+    return values
+
+
 class StructureTerms(wiring.Component):
     """Ports
     -----
@@ -188,36 +249,9 @@ class StructureTerms(wiring.Component):
     # --- clock 1: the child's pawns, its rooks per file, its kings ---------------------------
 
     def _pawns_after(self, m):
-        """Per colour, the pawns after the move by rank (PAWN_RANKS), 8 bits a rank: logic of
-        the planes and the move, not registered."""
-        p, mv, side = self.planes, self.move, self.side
-        live = ~self.null
-        # the squares a move empties or fills, one-hot over the pawns' ranks
-        squares = [r * 8 + f for r in PAWN_RANKS for f in range(8)]
-        frm_hot = _wire(m, Cat(live & (mv.frm == sq) for sq in squares), "frm_hot")
-        to_hot = _wire(m, Cat(live & (mv.to == sq) for sq in squares), "to_hot")
-        # the en passant victim, on the pawns' ranks
-        base = squares[0]
-        victim = ep_victim(Cat(Const(0, base), to_hot, Const(0, 64 - base - len(squares))), side)
-        cleared = _wire(m, Mux(mv.flags.ep, victim[base:base + len(squares)], 0) | frm_hot,
-                        "cleared")  # the to-square aside: it takes the placed piece
-        placed = Mux(mv.flags.promotion, mv.promo, self.mover)
-        puts = [_wire(m, (side == color) & (placed == PAWN), f"put{color}") for color in
-                (WHITE, BLACK)]
-        sides = (~p.black, p.black)
-        pawns = ({}, {})
-        for r in PAWN_RANKS:
-            rows = ([], [])
-            for f in range(8):
-                sq = r * 8 + f
-                i = squares.index(sq)
-                left = p.pawn[sq] & ~cleared[i]
-                for color in (WHITE, BLACK):
-                    # the placed pawn on the to-square, else the board's unless cleared
-                    rows[color].append(Mux(to_hot[i], puts[color], left & sides[color][sq]))
-            for color in (WHITE, BLACK):
-                pawns[color][r] = _wire(m, Cat(rows[color]), f"pawns{color}_{r}")
-        return pawns
+        """Per colour, the pawns after the move by rank (PAWN_RANKS), 8 bits a rank."""
+        p = self.planes
+        return pawns_after(m, p.pawn, p.black, self.move, self.side, self.mover, self.null)
 
     @staticmethod
     def _file_counts(m, color, own):
@@ -359,28 +393,5 @@ class StructureTerms(wiring.Component):
 
     @staticmethod
     def _shield(m, color, near, enemy_files, king):
-        """shield_penalty: for a king on its first two ranks, per file of the three around it,
-        the own pawns one and two ranks ahead and whether the enemy has a pawn on the file."""
-        file, rank = king[:3], king[3:]
-        home = 0 if color == WHITE else 7
-        forward = 1 if color == WHITE else -1
-        at_home = (rank == home) | (rank == home + forward)
-        on_first = rank == home
-
-        def around(bits, name):
-            """The three bits of the king's file and its neighbours (0 off the board)."""
-            return _wire(m, Cat(Const(0), bits, Const(0)).bit_select(file, 3), name)
-
-        # the king on its first rank looks at ranks 2 and 3 (relative), on its second 3 and 4
-        one = around(Mux(on_first, near[0], near[1]), f"shield{color}_one")
-        two = around(Mux(on_first, near[1], near[2]), f"shield{color}_two")
-        on_board = around(Const(0xFF, 8), f"shield{color}_files")
-        covered = around(enemy_files, f"shield{color}_covered")
-        values = []
-        for i in range(3):
-            values.append(_table(m, Cat(one[i], two[i], covered[i], on_board[i] & at_home), [
-                0 if not looked or one_ else SHIELD_ADVANCED if two_ else
-                SHIELD_MISSING + (0 if covered_ else SHIELD_OPEN)
-                for looked in (0, 1) for covered_ in (0, 1) for two_ in (0, 1)
-                for one_ in (0, 1)], f"shield{color}_{i}"))
-        return _sum(m, values, f"shield{color}")
+        """shield_penalty: the three files' values (``shield_values``) summed."""
+        return _sum(m, shield_values(m, color, near, enemy_files, king), f"shield{color}")
