@@ -1,8 +1,8 @@
 """Where the gateware checks a variant itself, it agrees with the declaration
 (engine.rules.capabilities) for every variant and for made-up ones that reach each refusal: the
 generator's images (tables for Black's pieces that move by colour, the dense ROM's fields), the
-perft chip's attack planes and engines, the Verilator model's tables, the boards' families. The cheap parts
-(images, planes), not elaboration."""
+perft chip's attack planes and engines, the Verilator model's tables, the boards' families. The
+cheap parts (images, planes), not elaboration."""
 
 import pytest
 
