@@ -484,10 +484,12 @@ def section_variants_hw(r: dict) -> list[str]:
 
 
 def section_variants_chip(r: dict) -> list[str]:
-    out = ["| variant | depth | leaves | chip clocks | clocks/leaf |", "|---|---|---|---|---|"]
+    out = ["| variant | depth | leaves | chip clocks | clocks/leaf | vs chess |",
+           "|---|---|---|---|---|---|"]
     for v in r["variants"]:
+        ratio = f"{v['vs_chess']:.2f}x" if "vs_chess" in v else ""
         out.append(f"| {v['variant']} | {v['depth']} | {thousands(v['leaves'])} | "
-                   f"{thousands(v['clocks'])} | {v['clocks_per_leaf']:.3f} |")
+                   f"{thousands(v['clocks'])} | {v['clocks_per_leaf']:.3f} | {ratio} |")
     out += ["", "Bulk perft of each variant's start position on its compiled perft chip (one "
                 "engine); every count equals the software's. Bulk counting pays per node, so a "
                 "variant with more moves per position spends fewer clocks per leaf."]
