@@ -74,6 +74,9 @@ LONG = {
                                 "--build-dir", "build/search4"),
     "synth-seeds": posdata("synth", "--board", "ulx3s-25f", "--seeds", "3"),
     "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
+    # the pipelined thread's stages alone beside the parts they replace: minutes a part
+    "search-stages": bench("search_area.py", "--part",
+                           "capture_pipe,eval_pipe,capture_finder,child_eval"),
     # two cold compiles of each design and simulator: minutes
     "bench-sim-models": bench("model_sim.py"),
     "variants-synth": bench("variants.py", "--hw", "--synth"),

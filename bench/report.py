@@ -294,6 +294,23 @@ def section_search_chip(r: dict) -> list[str]:
     return out
 
 
+def section_search_stages(r: dict) -> list[str]:
+    out = ["| part | Fmax (MHz) | LUT4 alone | FF alone | DP16KD | MULT18X18D | critical path |",
+           "|---|---|---|---|---|---|---|"]
+    for p in r["parts"]:
+        out.append(f"| {p['part']} | {p['fmax_mhz']:.2f} | {thousands(p.get('alone_lut4', 0))} "
+                   f"| {thousands(p.get('alone_ff', 0))} | {p.get('dp16kd', 0)} | "
+                   f"{p.get('mult18x18d', 0)} | {p.get('critical_path', '')} |")
+    out += ["", f"Each part alone on the ECP5 {r['device']} out of context (Yosys synth_ecp5 "
+                f"-abc9, nextpnr-ecp5, seed {', '.join(map(str, r['seeds']))}, target "
+                f"{r['target_mhz']:g} MHz), its ports registered so that every path runs between "
+                "registers; its cells from a synthesis without those registers. The capture "
+                "pipe and the evaluation pipe are the pipelined thread's stages "
+                "(docs/chip_search.md); the capture finder and the child evaluation are the "
+                "parts of today's thread they replace."]
+    return out
+
+
 def section_search_threads(r: dict) -> list[str]:
     out = ["| threads | nodes | rounds | jobs | match | host s | link s | chip s | total s "
            "| projected nodes/s | vs GNU Chess | protocol-v2 client's link s | clock |",
@@ -608,6 +625,8 @@ SECTIONS = {
                        section_search_threads),
     "search-pipeline": ("The pipelined thread's clocks per node, estimated from the "
                         "reference's events", section_search_pipeline),
+    "search-stages": ("The pipelined thread's stages alone on the 25F, beside the parts they "
+                      "replace", section_search_stages),
     "features": ("What each feature of the chip's search buys", section_features),
     "play": ("Playing strength: the chip's search against the software search", section_play),
     "synth": ("ULX3S-25F build (the board: perft chip, UART front end, self-test)",

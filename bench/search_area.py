@@ -2,9 +2,10 @@
 (no pins, no board around it), beside the newest ULX3S-25F perft-chip build's Fmax.
 
     .venv/bin/python bench/search_area.py [--device 25k|85k] [--seed N | --seeds N,M,...]
-                                          [--freq MHZ] [--keep DIR] [--part PART]
+                                          [--freq MHZ] [--keep DIR] [--part PART,...]
+                                          [--json FILE]
 
-``--part`` builds one part of the pipelined thread instead (docs/chip_search.md, "The pipelined
+``--part`` builds parts of the pipelined thread instead, one after another (docs/chip_search.md, "The pipelined
 thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, the
 evaluation's stages, or today's capture finder or child evaluation beside them, with a register
 on each port, so that the paths into and out of it are timed as between registers; its own
@@ -41,6 +42,8 @@ from posdata.hdl.search.finder import CaptureFinder
 from posdata.hdl.search.search_thread import SearchThread
 from posdata.hdl.search.victim_scan import VictimScan
 from posdata.sim.cli.clock import Gateware, clock_for
+
+from results import add_json_option, write_json
 
 CELLS = ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "MULT18X18D")
 
@@ -102,21 +105,41 @@ def main(argv=None) -> int:
     p.add_argument("--clocks-per-node", type=float, default=None,
                    help="for the projection (bench/search_chip.py's whole-tree figure)")
     p.add_argument("--keep", default=None, help="keep the build's files in DIR")
-    p.add_argument("--part", choices=sorted(PARTS), default=None,
-                   help="one part of the pipelined thread, its ports registered")
+    p.add_argument("--part", default=None,
+                   help="parts of the pipelined thread, comma-separated, each alone with its "
+                        f"ports registered: {', '.join(sorted(PARTS))}")
+    add_json_option(p)
     args = p.parse_args(argv)
     try:
         seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
     except ValueError:
         p.error(f"--seeds: comma-separated integers, not {args.seeds!r}")
+    parts = args.part.split(",") if args.part else [None]
+    unknown = [part for part in parts if part is not None and part not in PARTS]
+    if unknown:
+        p.error(f"--part: no part named {', '.join(unknown)}: choose from "
+                f"{', '.join(sorted(PARTS))}")
     work = args.keep or tempfile.mkdtemp(prefix="posdata-search-area-")
+    rows = []
+    for part in parts:
+        if part:
+            print(f"== {part}", flush=True)
+        rows.append(build(os.path.join(work, part or "thread"), part, args, seeds))
+    write_json(args.json, {"device": args.device, "seeds": seeds, "target_mhz": args.freq,
+                           "parts": rows})
+    return 0
+
+
+def build(work: str, name: str | None, args, seeds: list[int]) -> dict:
+    """Synthesise, place and route the thread (``name`` None) or one part with its ports
+    registered; print and return its cells, Fmax and critical path."""
     os.makedirs(work, exist_ok=True)
-    shell = PortRegisters(PARTS[args.part]()) if args.part else None
+    shell = PortRegisters(PARTS[name]()) if name else None
     with open(os.path.join(work, "search.il"), "w") as f:
         f.write(rtlil.convert(shell, name="top", ports=shell.ports(), platform=ECP5()) if shell
                 else rtlil.convert(SearchThread(), name="top"))
     if shell:  # the part without its ports' registers, for its own cells
-        part = PARTS[args.part]()
+        part = PARTS[name]()
         ports = [Value.cast(v) for _, _, v in part.signature.flatten(part)]
         with open(os.path.join(work, "part.il"), "w") as f:  # (an always-ready's ready is 1)
             f.write(rtlil.convert(part, name="top", platform=ECP5(),
@@ -135,17 +158,21 @@ def main(argv=None) -> int:
         if len(seeds) > 1:
             print(f"seed {seed:<9} {fmaxes[-1]:.2f} MHz", flush=True)
     used = report["utilization"]
+    row = {"part": name or "thread", "fmax_mhz": round(statistics.median(fmaxes), 2),
+           "lut4": cells(work, "stat.txt", "LUT4"),
+           **{cell.lower(): used[cell]["used"] for cell in CELLS if cell in used}}
     for cell in CELLS:
         if cell in used:
             u = used[cell]
             print(f"{cell:<14} {u['used']:>6} / {u['available']:<6} "
                   f"{100 * u['used'] / u['available']:5.1f} %")
-    print(f"{'LUT4':<14} {cells(work, 'stat.txt', 'LUT4'):>6} (Yosys; besides PFUMX and L6MUX)")
+    print(f"{'LUT4':<14} {row['lut4']:>6} (Yosys; besides PFUMX and L6MUX)")
     if shell:
-        print(f"the part alone, its ports not registered (Yosys): "
-              f"{cells(work, 'part_stat.txt', 'LUT4')} LUT4, "
-              f"{cells(work, 'part_stat.txt', 'TRELLIS_FF')} TRELLIS_FF")
-    fmax = statistics.median(fmaxes)
+        row["alone_lut4"] = cells(work, "part_stat.txt", "LUT4")
+        row["alone_ff"] = cells(work, "part_stat.txt", "TRELLIS_FF")
+        print(f"the part alone, its ports not registered (Yosys): {row['alone_lut4']} LUT4, "
+              f"{row['alone_ff']} TRELLIS_FF")
+    fmax = row["fmax_mhz"]
     chip = clock_for(Gateware("chip"), board="ulx3s-25f")
     beside = (f"; the ULX3S-25F perft chip's: {chip.mhz:.2f} MHz ({fmax / chip.mhz:.2f}x)"
               if chip else "")
@@ -155,9 +182,10 @@ def main(argv=None) -> int:
         print(f"projected      {fmax / args.clocks_per_node:.2f} M nodes/s per thread at "
               f"{args.clocks_per_node} clocks per node")
     for path in report.get("critical_paths", [])[:1]:
-        print(f"critical path  {describe_path(path['path'])}" + (
+        row["critical_path"] = describe_path(path["path"])
+        print(f"critical path  {row['critical_path']}" + (
             f" (seed {seeds[-1]})" if len(seeds) > 1 else ""))
-    return 0
+    return row
 
 
 def cells(work: str, stat: str, cell: str) -> int:
