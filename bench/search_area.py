@@ -5,12 +5,13 @@
                                           [--freq MHZ] [--keep DIR] [--part PART,...]
                                           [--json FILE]
 
-``--part`` builds parts of the pipelined thread instead, one after another (docs/chip_search.md, "The pipelined
-thread"): the attack map, the victim scan, the aggressor unit or the capture pipe they make, the
-evaluation's stages, or today's capture finder or child evaluation beside them, with a register
-on each port, so that the paths into and out of it are timed as between registers; its own
-cells come from a synthesis without them. A part is elaborated for the ECP5 (its block RAM and
-multipliers as the primitives with their registers: hdl/search/ecp5_cells.py).
+``--part`` builds parts of the pipelined thread instead, one after another (docs/chip_search.md,
+"The pipelined thread"): the attack map, the victim scan, the aggressor unit or the capture
+pipe they make, the evaluation's stages, or today's capture finder or child evaluation beside
+them, with a register on each port, so that the paths into and out of it are timed as between
+registers; its own cells come from a synthesis without them. A part is elaborated for the ECP5
+(its block RAM and multipliers as the primitives with their registers:
+hdl/search/ecp5_cells.py).
 
 Yosys `synth_ecp5 -abc9`, then `nextpnr-ecp5 --out-of-context` (the YoWASP tools the synthesis
 flow uses). Prints the cells nextpnr placed against the device's, the routed Fmax and the critical

@@ -120,7 +120,7 @@ NIGHTRIDER_REACH = max(len(ray) for sq in range(64)
                        for ray in parse_piece(KIND_DEFINITION[AttackKind.KNIGHT_RIDER]).rays(sq))
 
 
-def _line_index(kind: str, sq):
+def line_index(kind: str, sq):
     """Which line of ``kind`` passes through ``sq`` (a Value), and the position on it."""
     file, rank = sq[:3], sq[3:]
     if kind == "rank":
@@ -151,7 +151,7 @@ def _line_squares(kind: str, index: int) -> list[int | None]:
 LINES = {"rank": 8, "file": 8, "diag": 15, "anti": 15}  #: kind -> number of lines
 
 
-def _gather(m, plane, kind: str, index, name: str):
+def gather_line(m, plane, kind: str, index, name: str):
     """The eight bits of ``plane`` along line ``index`` (a Value) of ``kind``."""
     bits = Signal(8, name=name)
     choices = []
@@ -223,13 +223,13 @@ class AttackUnit(wiring.Component):
         m.d.sync += [valid2.eq(valid1), tag2.eq(tag1), q2.eq(q)]
         where = {}
         for kind in LINES:
-            index, pos = _line_index(kind, q.sq)
+            index, pos = line_index(kind, q.sq)
             index_r = Datum(4, name=f"{kind}_index")
             pos_r = Datum(3, name=f"{kind}_pos")
             m.d.sync += [index_r.eq(index), pos_r.eq(pos)]
             masks = {}
             for name in ("clr", "put", "epc"):  # a one-hot mask of the position, or 0
-                sq_index, sq_pos = _line_index(kind, getattr(q, name))
+                sq_index, sq_pos = line_index(kind, getattr(q, name))
                 on = getattr(q, f"{name}_valid") & (sq_index == index)
                 mask = Datum(8, name=f"{kind}_{name}_mask")
                 m.d.sync += mask.eq(Mux(on, Const(1, 8) << sq_pos, 0))
@@ -267,9 +267,9 @@ class AttackUnit(wiring.Component):
         lines = {}
         for kind, (index, pos, masks) in where.items():
             slider = p.orth if kind in ("rank", "file") else p.diag
-            occ = _gather(m, p.occupied, kind, index, f"{kind}_occ")
-            blk = _gather(m, p.black, kind, index, f"{kind}_black")
-            sld = _gather(m, slider, kind, index, f"{kind}_slider")
+            occ = gather_line(m, p.occupied, kind, index, f"{kind}_occ")
+            blk = gather_line(m, p.black, kind, index, f"{kind}_black")
+            sld = gather_line(m, slider, kind, index, f"{kind}_slider")
             # registered: occupancy, and "an attacker of this line's kind" per position
             occ_r = Datum(8, name=f"{kind}_occ_q")
             att_r = Datum(8, name=f"{kind}_att_q")
@@ -283,7 +283,7 @@ class AttackUnit(wiring.Component):
             hop_r = None
             for plane, kinds in HOP_LINES.items():
                 if plane in self._optional and kind in kinds:
-                    hop = _gather(m, getattr(p, plane), kind, index, f"{kind}_hop")
+                    hop = gather_line(m, getattr(p, plane), kind, index, f"{kind}_hop")
                     hop_r = Datum(8, name=f"{kind}_hop_q")
                     m.d.sync += hop_r.eq(occ & hop & Mux(by, blk, ~blk))
             lines[kind] = (occ_r, att_r, pos_r, delayed, hop_r)

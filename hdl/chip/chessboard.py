@@ -99,11 +99,6 @@ def optional_planes(variant=CHESS) -> tuple[str, ...]:
     return tuple(name for name in plane_codes(variant) if name in OPTIONAL_PLANES)
 
 
-def has_nightriders(variant=CHESS) -> bool:
-    """Does the legality unit need its nightrider rays for ``variant``?"""
-    return "nightrider" in plane_codes(variant)
-
-
 class PerftBoard(wiring.Component):
     """Ports
     -----

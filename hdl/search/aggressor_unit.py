@@ -27,7 +27,7 @@ from amaranth.lib.wiring import In, Out
 from posdata.engine.rules.defs import CAPTURE, EP, PAWN_MOVE
 from posdata.engine.search.capture_finder import KNIGHT_STEPS
 
-from ..chip.attack import LINES, AttackPlanes, _gather, _line_index
+from ..chip.attack import LINES, AttackPlanes, gather_line, line_index
 from ..common.layouts import SQUARE, MoveLayout
 from ..common.priority import lowest_one_hot, select
 from .finder import QUEEN_PROMOTION, SLOT_BITS, SLOTS
@@ -183,7 +183,7 @@ class AggressorUnit(wiring.Component):
                s1["allowed"].eq(Mux(mine, floor, Const((1 << N) - 1, N))),
                s1["king"].eq(near(kdf) & near(kdr) & (king != sq))]
         for kind in LINES:
-            index, pos = _line_index(kind, sq)
+            index, pos = line_index(kind, sq)
             s1[f"{kind}_index"] = Signal(4, name=f"a1_{kind}_index")
             s1[f"{kind}_pos"] = Signal(3, name=f"a1_{kind}_pos")
             now += [s1[f"{kind}_index"].eq(index), s1[f"{kind}_pos"].eq(pos)]
@@ -221,7 +221,7 @@ class AggressorUnit(wiring.Component):
         for kind in LINES:
             lone = riders["lone_orth" if kind in ("rank", "file") else "lone_diag"]
             for what, plane in (("occ", p.occupied), ("lone", lone), ("queen", riders["queen"])):
-                bits = _gather(m, plane, kind, s1[f"{kind}_index"], f"a2_{kind}_{what}_in")
+                bits = gather_line(m, plane, kind, s1[f"{kind}_index"], f"a2_{kind}_{what}_in")
                 s2[f"{kind}_{what}"] = Signal(8, name=f"a2_{kind}_{what}")
                 now.append(s2[f"{kind}_{what}"].eq(bits))
             # the line's own index: the rank of a rank, the file of a file

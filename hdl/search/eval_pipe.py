@@ -41,7 +41,7 @@ from ..common.layouts import PIECE, SQUARE, MoveLayout
 from . import eval_structure as st
 from . import evaluator
 from .ecp5_cells import Product, RomPair
-from .eval_structure import _reg
+from .eval_structure import reg
 from .evaluator import SCORE, Sums
 
 LATENCY = 7  #: clocks from the inputs to ``score``
@@ -126,23 +126,23 @@ class EvalPipe(wiring.Component):
     def _t_inputs(self, m):
         """T's registers: the inputs, the board's rooks per file, the parent's weights."""
         s, w = self.sums, self.sums.weights
-        t = {"move": _reg(m, self.move, MoveLayout, "t_move"),
-             "side": _reg(m, self.side, 1, "t_side"),
-             "null": _reg(m, self.null, 1, "t_null"),
-             "mover": _reg(m, self.mover, PIECE, "t_mover"),
-             "captured": _reg(m, self.captured, PIECE, "t_captured"),
-             "pst": _reg(m, s.pst, signed(16), "t_pst"),
-             "bishops": _reg(m, s.bishops, data.ArrayLayout(4, 2), "t_bishops"),
-             "kings": _reg(m, self.kings, data.ArrayLayout(SQUARE, 2), "t_kings"),
-             "board_kings": _reg(m, self.planes.king, data.ArrayLayout(SQUARE, 2),
+        t = {"move": reg(m, self.move, MoveLayout, "t_move"),
+             "side": reg(m, self.side, 1, "t_side"),
+             "null": reg(m, self.null, 1, "t_null"),
+             "mover": reg(m, self.mover, PIECE, "t_mover"),
+             "captured": reg(m, self.captured, PIECE, "t_captured"),
+             "pst": reg(m, s.pst, signed(16), "t_pst"),
+             "bishops": reg(m, s.bishops, data.ArrayLayout(4, 2), "t_bishops"),
+             "kings": reg(m, self.kings, data.ArrayLayout(SQUARE, 2), "t_kings"),
+             "board_kings": reg(m, self.planes.king, data.ArrayLayout(SQUARE, 2),
                                  "t_board_kings"),
-             "pawn": _reg(m, self.planes.pawn, 64, "t_pawn"),
-             "black": _reg(m, self.planes.black, 64, "t_black"),
+             "pawn": reg(m, self.planes.pawn, 64, "t_pawn"),
+             "black": reg(m, self.planes.black, 64, "t_black"),
              "rooks": st.board_rooks(m, self.planes),
              # both sides' weights, the mover's and the other's (ChildEval's 9-bit sums)
-             "weight": _reg(m, w[WHITE] + w[BLACK], 10, "t_weight"),
-             "w_mover": _reg(m, Mux(self.side, w[BLACK], w[WHITE]), 9, "t_w_mover"),
-             "w_other": _reg(m, Mux(self.side, w[WHITE], w[BLACK]), 9, "t_w_other")}
+             "weight": reg(m, w[WHITE] + w[BLACK], 10, "t_weight"),
+             "w_mover": reg(m, Mux(self.side, w[BLACK], w[WHITE]), 9, "t_w_mover"),
+             "w_other": reg(m, Mux(self.side, w[WHITE], w[BLACK]), 9, "t_w_other")}
         return t
 
     def _t(self, m, t):
@@ -156,18 +156,18 @@ class EvalPipe(wiring.Component):
                                             "board_king"),
               "kings": st.kings_after(m, t["kings"], mv, side, mover, null, "king"),
               # the side to move in the child (with ``null``, the position's)
-              "side2": _reg(m, side ^ live, 1, "e1_side2")}
+              "side2": reg(m, side ^ live, 1, "e1_side2")}
         pairs = []
         for color in COLORS:
             mine = side == color
             b = (t["bishops"][color] + (live & mine & (placed == BISHOP))
                  - (live & mine & (mover == BISHOP))
                  - (live & ~mine & (t["captured"] == BISHOP)))
-            pairs.append(_reg(m, b[:4] >= 2, 1, f"e1_pair{color}"))
+            pairs.append(reg(m, b[:4] >= 2, 1, f"e1_pair{color}"))
         e1["pairs"] = pairs
         for name, shape in (("pst", signed(16)), ("weight", 10), ("w_mover", 9),
                             ("w_other", 9), ("side", 1)):
-            e1[name] = _reg(m, t[name], shape, f"e1_{name}")
+            e1[name] = reg(m, t[name], shape, f"e1_{name}")
         return e1
 
     # --- E1, E2: the child's sums, the phase, the structure's tables --------------------------
@@ -175,24 +175,24 @@ class EvalPipe(wiring.Component):
     def _e1(self, m, e1, words):
         (v_old, w_old), (v_new, w_new), (v_from, w_from), (v_ep, _) = words
         mover_dw = w_new - w_from  # a promotion's weight
-        e2 = {"pst_part": _reg(m, (v_new - v_old) - (v_from + v_ep), signed(16), "e2_pst_part"),
-              "weight": _reg(m, (e1["weight"] - w_old) + mover_dw, 10, "e2_weight"),
-              "w_mover": _reg(m, e1["w_mover"] + mover_dw, 9, "e2_w_mover"),
-              "w_other": _reg(m, e1["w_other"] - w_old, 9, "e2_w_other")}
+        e2 = {"pst_part": reg(m, (v_new - v_old) - (v_from + v_ep), signed(16), "e2_pst_part"),
+              "weight": reg(m, (e1["weight"] - w_old) + mover_dw, 10, "e2_weight"),
+              "w_mover": reg(m, e1["w_mover"] + mover_dw, 9, "e2_w_mover"),
+              "w_other": reg(m, e1["w_other"] - w_old, 9, "e2_w_other")}
         counts, passed, files, shield = st.pawn_features(m, e1["pawns"], e1["board_kings"])
         e2.update(counts=counts, passed=passed, files=files, shield=shield)
-        e2["rooks"] = [[_reg(m, n, 4, f"e2_rooks{c}_{f}") for f, n in enumerate(e1["rooks"][c])]
+        e2["rooks"] = [[reg(m, n, 4, f"e2_rooks{c}_{f}") for f, n in enumerate(e1["rooks"][c])]
                        for c in COLORS]
         eg, diff = Array(Const(v, signed(9)) for v in KING_EG), Array(
             Const(v, signed(9)) for v in KING_DIFF)
         e2["king_eg"], e2["king_diff"] = [], []
         for color in COLORS:
             own = e1["kings"][color] ^ (56 if color == BLACK else 0)
-            e2["king_eg"].append(_reg(m, eg[own], signed(9), f"e2_king_eg{color}"))
-            e2["king_diff"].append(_reg(m, diff[own], signed(9), f"e2_king_diff{color}"))
+            e2["king_eg"].append(reg(m, eg[own], signed(9), f"e2_king_eg{color}"))
+            e2["king_diff"].append(reg(m, diff[own], signed(9), f"e2_king_diff{color}"))
         for name, shape in (("pst", signed(16)), ("side", 1), ("side2", 1)):
-            e2[name] = _reg(m, e1[name], shape, f"e2_{name}")
-        e2["pairs"] = [_reg(m, p, 1, f"e2_pair{c}") for c, p in enumerate(e1["pairs"])]
+            e2[name] = reg(m, e1[name], shape, f"e2_{name}")
+        e2["pairs"] = [reg(m, p, 1, f"e2_pair{c}") for c, p in enumerate(e1["pairs"])]
         return e2
 
     def _e2(self, m, e2):
@@ -207,7 +207,7 @@ class EvalPipe(wiring.Component):
             # each shield scaled by the enemy's weight
             enemy = Mux(side == color, e2["w_other"], e2["w_mover"])
             m.submodules[f"shield_product{color}"] = shield = Product()
-            m.d.comb += [shield.a.eq(st._sum(m, e2["shield"][color], f"shield_sum{color}")),
+            m.d.comb += [shield.a.eq(st.sum_tree(m, e2["shield"][color], f"shield_sum{color}")),
                          shield.b.eq(enemy)]
             e3["shields"].append(shield)
         e3["tables"] = st.term_tables(m, e2["counts"], e2["passed"], e2["files"], e2["rooks"])
@@ -216,10 +216,10 @@ class EvalPipe(wiring.Component):
             Mux(side2, e2[n][WHITE], e2[n][BLACK]) for n in ("king_eg", "pairs")]
         kings = ((own[0] + Mux(own[1], BISHOP_PAIR, 0))
                  - (other[0] + Mux(other[1], BISHOP_PAIR, 0)))
-        e3["kings_eg"] = _reg(m, kings, signed(10), "e3_kings_eg")
-        e3["pst"] = _reg(m, e2["pst"] + e2["pst_part"], signed(16), "e3_pst")
-        e3["phase"] = _reg(m, phase, phase.shape(), "e3_phase")
-        e3["side2"] = _reg(m, side2, 1, "e3_side2")
+        e3["kings_eg"] = reg(m, kings, signed(10), "e3_kings_eg")
+        e3["pst"] = reg(m, e2["pst"] + e2["pst_part"], signed(16), "e3_pst")
+        e3["phase"] = reg(m, phase, phase.shape(), "e3_phase")
+        e3["side2"] = reg(m, side2, 1, "e3_side2")
         return e3
 
     # --- E3-E6: the sums, the products, the score, the window ---------------------------------
@@ -233,9 +233,9 @@ class EvalPipe(wiring.Component):
             m.d.comb += [passed.a.eq(diffs[color]), passed.b.eq(e3["phase"])]
             e4["passed"].append(passed)
         pst = e3["pst"]
-        e4["base"] = _reg(m, Mux(side2, e3["kings_eg"] - pst, e3["kings_eg"] + pst), SCORE,
+        e4["base"] = reg(m, Mux(side2, e3["kings_eg"] - pst, e3["kings_eg"] + pst), SCORE,
                           "e4_base")
-        e4["side2"] = _reg(m, side2, 1, "e4_side2")
+        e4["side2"] = reg(m, side2, 1, "e4_side2")
         return e4
 
     def _e4(self, m, e4):
@@ -253,12 +253,12 @@ class EvalPipe(wiring.Component):
         eg, penalty, rooks = ([getattr(s, n) for s in sums]
                               for n in ("passed_eg", "penalty", "rooks"))
         e5 = {"parts": [
-            _reg(m, (own(kings) - other(kings)) + (other(shields) - own(shields)), SCORE,
+            reg(m, (own(kings) - other(kings)) + (other(shields) - own(shields)), SCORE,
                  "e5_part0"),
-            _reg(m, (own(eg) - other(eg)) + (other(penalty) - own(penalty)), SCORE, "e5_part1"),
-            _reg(m, (own(rooks) - other(rooks)) + e4["base"], SCORE, "e5_part2")],
+            reg(m, (own(eg) - other(eg)) + (other(penalty) - own(penalty)), SCORE, "e5_part1"),
+            reg(m, (own(rooks) - other(rooks)) + e4["base"], SCORE, "e5_part2")],
             "passed": [_shifted(p.p, PHASE_SHIFT) for p in e4["passed"]],
-            "side2": _reg(m, side2, 1, "e5_side2")}
+            "side2": reg(m, side2, 1, "e5_side2")}
         return e5
 
     def _e5_e6(self, m, e5):

@@ -86,7 +86,7 @@ def ep_victim(to_hot: Value, side: Value) -> Value:
     return Mux(side, (to_hot << 8)[:64], to_hot >> 8)
 
 
-def _wire(m, value, name: str) -> Signal:
+def named_wire(m, value, name: str) -> Signal:
     """``value`` as a signal: a slice of an expression would copy all of it into the netlist,
     one copy a bit."""
     out = Signal(len(Value.cast(value)), name=name)
@@ -94,39 +94,39 @@ def _wire(m, value, name: str) -> Signal:
     return out
 
 
-def _sum(m, values, name: str) -> Value:
+def sum_tree(m, values, name: str) -> Value:
     """The sum of ``values``, a balanced tree of adds."""
     values = list(values)
     level = 0
     while len(values) > 1:
         pairs = []
         for i in range(0, len(values) - 1, 2):
-            pairs.append(_wire(m, values[i] + values[i + 1], f"{name}_{level}_{i // 2}"))
+            pairs.append(named_wire(m, values[i] + values[i + 1], f"{name}_{level}_{i // 2}"))
         values = pairs + values[len(values) & ~1:]
         level += 1
     return values[0]
 
 
-def _count(m, bits, name: str) -> Value:
+def count_bits(m, bits, name: str) -> Value:
     """How many of ``bits`` (a value) are set: per four bits a count as logic (each of its
     three bits one LUT), then a tree of adds."""
-    bits = _wire(m, bits, f"{name}_bits")
+    bits = named_wire(m, bits, f"{name}_bits")
     counts = []
     for i in range(0, len(bits), 4):
         a, b, c, d = (bits[j] if j < len(bits) else Const(0) for j in range(i, i + 4))
         ab, cd = a ^ b, c ^ d
         counts.append(Cat(ab ^ cd, (a & b) ^ (c & d) ^ (ab & cd), a & b & c & d))
-    return _sum(m, counts, name)
+    return sum_tree(m, counts, name)
 
 
-def _table(m, index, values, name: str) -> Signal:
+def table_lookup(m, index, values, name: str) -> Signal:
     """``values[index]``: a few inputs, so each bit of it is one LUT."""
     out = Signal(range(max(values) + 1), name=name)
     m.d.comb += out.eq(Array(Const(v, out.shape()) for v in values)[index])
     return out
 
 
-def _narrow(value, most: int) -> Value:
+def narrow(value, most: int) -> Value:
     """``value`` known to be at most ``most``: its low bits only."""
     return value[:max(most, 1).bit_length()]
 
@@ -137,15 +137,15 @@ def pawns_after(m, pawn, black, mv, side, mover, null):
     live = ~null
     # the squares a move empties or fills, one-hot over the pawns' ranks
     squares = [r * 8 + f for r in PAWN_RANKS for f in range(8)]
-    frm_hot = _wire(m, Cat(live & (mv.frm == sq) for sq in squares), "frm_hot")
-    to_hot = _wire(m, Cat(live & (mv.to == sq) for sq in squares), "to_hot")
+    frm_hot = named_wire(m, Cat(live & (mv.frm == sq) for sq in squares), "frm_hot")
+    to_hot = named_wire(m, Cat(live & (mv.to == sq) for sq in squares), "to_hot")
     # the en passant victim, on the pawns' ranks
     base = squares[0]
     victim = ep_victim(Cat(Const(0, base), to_hot, Const(0, 64 - base - len(squares))), side)
-    cleared = _wire(m, Mux(mv.flags.ep, victim[base:base + len(squares)], 0) | frm_hot,
+    cleared = named_wire(m, Mux(mv.flags.ep, victim[base:base + len(squares)], 0) | frm_hot,
                     "cleared")  # the to-square aside: it takes the placed piece
     placed = Mux(mv.flags.promotion, mv.promo, mover)
-    puts = [_wire(m, (side == color) & (placed == PAWN), f"put{color}") for color in
+    puts = [named_wire(m, (side == color) & (placed == PAWN), f"put{color}") for color in
             (WHITE, BLACK)]
     sides = (~black, black)
     pawns = ({}, {})
@@ -159,7 +159,7 @@ def pawns_after(m, pawn, black, mv, side, mover, null):
                 # the placed pawn on the to-square, else the board's unless cleared
                 rows[color].append(Mux(to_hot[i], puts[color], left & sides[color][sq]))
         for color in (WHITE, BLACK):
-            pawns[color][r] = _wire(m, Cat(rows[color]), f"pawns{color}_{r}")
+            pawns[color][r] = named_wire(m, Cat(rows[color]), f"pawns{color}_{r}")
     return pawns
 
 
@@ -175,7 +175,7 @@ def shield_values(m, color, near, enemy_files, king) -> list:
 
     def around(bits, name):
         """The three bits of the king's file and its neighbours (0 off the board)."""
-        return _wire(m, Cat(Const(0), bits, Const(0)).bit_select(file, 3), name)
+        return named_wire(m, Cat(Const(0), bits, Const(0)).bit_select(file, 3), name)
 
     # the king on its first rank looks at ranks 2 and 3 (relative), on its second 3 and 4
     one = around(Mux(on_first, near[0], near[1]), f"shield{color}_one")
@@ -184,7 +184,7 @@ def shield_values(m, color, near, enemy_files, king) -> list:
     covered = around(enemy_files, f"shield{color}_covered")
     values = []
     for i in range(3):
-        values.append(_table(m, Cat(one[i], two[i], covered[i], on_board[i] & at_home), [
+        values.append(table_lookup(m, Cat(one[i], two[i], covered[i], on_board[i] & at_home), [
             0 if not looked or one_ else SHIELD_ADVANCED if two_ else
             SHIELD_MISSING + (0 if covered_ else SHIELD_OPEN)
             for looked in (0, 1) for covered_ in (0, 1) for two_ in (0, 1)
@@ -237,8 +237,8 @@ class StructureTerms(wiring.Component):
         pawns = self._pawns_after(m)
         files, passed, near = [], [], []
         for color in (WHITE, BLACK):
-            files.append(self._file_counts(m, color, pawns[color]))
-            passed.append(self._passed(m, color, pawns[color], pawns[color ^ 1]))
+            files.append(self.file_counts(m, color, pawns[color]))
+            passed.append(self.passed_bits(m, color, pawns[color], pawns[color ^ 1]))
             near.append(self._near_king(m, color, pawns[color]))
         rooks = self._rooks(m)
         kings = self._kings(m)
@@ -254,18 +254,18 @@ class StructureTerms(wiring.Component):
         return pawns_after(m, p.pawn, p.black, self.move, self.side, self.mover, self.null)
 
     @staticmethod
-    def _file_counts(m, color, own):
+    def file_counts(m, color, own):
         """Registered: per file the pawns of ``own`` on it (at most 6: 3 bits)."""
         counts = []
         for f in range(8):
             count = Signal(3, name=f"pawns{color}_f{f}")
-            n = _count(m, Cat(own[r][f] for r in PAWN_RANKS), f"pawns{color}_f{f}_n")
-            m.d.sync += count.eq(_narrow(n, len(PAWN_RANKS)))
+            n = count_bits(m, Cat(own[r][f] for r in PAWN_RANKS), f"pawns{color}_f{f}_n")
+            m.d.sync += count.eq(narrow(n, len(PAWN_RANKS)))
             counts.append(count)
         return counts
 
     @staticmethod
-    def _passed(m, color, own, enemy):
+    def passed_bits(m, color, own, enemy):
         """Registered: per relative rank the passed pawns of ``own`` (8 bits). Per file a
         running OR of the enemy's pawns ahead, from the far end back; a pawn is passed when
         neither its file's nor a neighbour's shows one."""
@@ -278,7 +278,7 @@ class StructureTerms(wiring.Component):
             row = Signal(8, name=f"passed{color}_{rel}")
             m.d.sync += row.eq(own[r] & ~blocked)
             passed[rel] = row
-            ahead = _wire(m, ahead | enemy[r], f"ahead{color}_{rel}")
+            ahead = named_wire(m, ahead | enemy[r], f"ahead{color}_{rel}")
         return passed
 
     @staticmethod
@@ -298,14 +298,14 @@ class StructureTerms(wiring.Component):
         8 a file: 4 bits), and the move's rook changes (``RookMoves``)."""
         p, mv, side = self.planes, self.move, self.side
         live = ~self.null
-        rook_plane = _wire(m, p.orth & ~p.diag, "rook_plane")  # the queens ride both
+        rook_plane = named_wire(m, p.orth & ~p.diag, "rook_plane")  # the queens ride both
         sides = (~p.black, p.black)
         counts = ([], [])
         for f in range(8):
             for color in (WHITE, BLACK):
                 count = Signal(4, name=f"rooks{color}_{f}")
                 bits = Cat(rook_plane[r * 8 + f] & sides[color][r * 8 + f] for r in range(8))
-                m.d.sync += count.eq(_count(m, bits, f"rooks{color}_{f}_n"))
+                m.d.sync += count.eq(count_bits(m, bits, f"rooks{color}_{f}_n"))
                 counts[color].append(count)
         castle_from, castle_to = Const(0, 3), Const(0, 3)  # the castling rook's files
         for color in (WHITE, BLACK):
@@ -342,13 +342,13 @@ class StructureTerms(wiring.Component):
 
     def _terms(self, m, color, files, passed, near, rooks, king):
         counts = files[color]
-        own_files = _wire(m, Cat(n.any() for n in counts), f"files{color}")
-        enemy_files = _wire(m, Cat(n.any() for n in files[color ^ 1]), f"enemy_files{color}")
+        own_files = named_wire(m, Cat(n.any() for n in counts), f"files{color}")
+        enemy_files = named_wire(m, Cat(n.any() for n in files[color ^ 1]), f"enemy_files{color}")
 
         # doubled and isolated: per file, from its pawns and whether it is isolated (an own
         # file with no own file beside it), a table
         isolated = own_files & ~((own_files << 1)[:8] | own_files >> 1)
-        penalty = _sum(m, [_table(m, Cat(counts[f], isolated[f]), [
+        penalty = sum_tree(m, [table_lookup(m, Cat(counts[f], isolated[f]), [
             DOUBLED_PAWN * max(k - 1, 0) + ISOLATED_PAWN * k * iso
             for iso in (0, 1) for k in range(8)], f"penalty{color}_f{f}") for f in range(8)],
             f"penalty{color}")
@@ -356,12 +356,13 @@ class StructureTerms(wiring.Component):
         # passed: counted per rank, each rank's count weighted by a table
         mg, eg = [], []
         for rel, row in passed.items():
-            n = _narrow(_count(m, row, f"passed{color}_{rel}_n"), MAX_PAWNS)
-            mg.append(_table(m, n, [PASSED_MG[rel] * k for k in range(1 << len(n))],
+            n = narrow(count_bits(m, row, f"passed{color}_{rel}_n"), MAX_PAWNS)
+            mg.append(table_lookup(m, n, [PASSED_MG[rel] * k for k in range(1 << len(n))],
                              f"passed_mg{color}_{rel}"))
-            eg.append(_table(m, n, [PASSED_EG[rel] * k for k in range(1 << len(n))],
-                             f"passed_eg{color}_{rel}"))
-        passed_mg, passed_eg = _sum(m, mg, f"passed_mg{color}"), _sum(m, eg, f"passed_eg{color}")
+            eg.append(table_lookup(m, n, [PASSED_EG[rel] * k for k in range(1 << len(n))],
+                                   f"passed_eg{color}_{rel}"))
+        passed_mg = sum_tree(m, mg, f"passed_mg{color}")
+        passed_eg = sum_tree(m, eg, f"passed_eg{color}")
 
         # rooks: open files have no pawn, half-open ones the enemy's only. The board's rooks
         # per file (before the move), gated by the child's files and summed, then the move's
@@ -369,20 +370,20 @@ class StructureTerms(wiring.Component):
         # taken
         rook_counts, moves = rooks[0][color], rooks[1]
         mine = moves.side == color
-        open_files = _wire(m, ~own_files & ~enemy_files, f"open_files{color}")
-        half_open = _wire(m, ~own_files & enemy_files, f"half_open{color}")
+        open_files = named_wire(m, ~own_files & ~enemy_files, f"open_files{color}")
+        half_open = named_wire(m, ~own_files & enemy_files, f"half_open{color}")
         bonus = []
         for kind_files, weight, kind in ((open_files, ROOK_OPEN_FILE, "open"),
                                          (half_open, ROOK_HALF_OPEN_FILE, "half")):
             def on(change, kind_files=kind_files):
                 return change.valid & kind_files.bit_select(change.file, 1)
-            parent = _sum(m, [Mux(kind_files[f], rook_counts[f], 0) for f in range(8)],
+            parent = sum_tree(m, [Mux(kind_files[f], rook_counts[f], 0) for f in range(8)],
                           f"{kind}{color}")
             gone = Mux(mine, on(moves.leaves), on(moves.taken))
-            n = _narrow(parent + (mine & on(moves.reaches)) - gone, MAX_ROOKS)
-            bonus.append(_table(m, n, [weight * k for k in range(1 << len(n))],
+            n = narrow(parent + (mine & on(moves.reaches)) - gone, MAX_ROOKS)
+            bonus.append(table_lookup(m, n, [weight * k for k in range(1 << len(n))],
                                 f"{kind}{color}_bonus"))
-        rook_bonus = _sum(m, bonus, f"rooks{color}")
+        rook_bonus = sum_tree(m, bonus, f"rooks{color}")
 
         shield = self._shield(m, color, near, enemy_files, king)
 
@@ -394,4 +395,4 @@ class StructureTerms(wiring.Component):
     @staticmethod
     def _shield(m, color, near, enemy_files, king):
         """shield_penalty: the three files' values (``shield_values``) summed."""
-        return _sum(m, shield_values(m, color, near, enemy_files, king), f"shield{color}")
+        return sum_tree(m, shield_values(m, color, near, enemy_files, king), f"shield{color}")

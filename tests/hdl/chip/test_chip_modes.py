@@ -5,7 +5,7 @@ software's (engine.rules.perft) at every node of perft trees of each variant's s
 depth 4. A first difference is shown as its line of moves and FEN, and where the legal moves
 first differ.
 
-``make test`` (the CI budget: a compiled model is half a minute of CPU) runs small cases in
+``make test`` (the CI budget: a compiled model is too slow for it) runs small cases in
 Amaranth's simulator: shatranj's bare king and single promotion piece at every node of
 perft(2) (tests/sim/cli/test_legs_cli.py counts Berolina's en passant through the command
 line), the threads of two variants' RTL, and a planted walk fault. ``-m slow`` runs the compiled

@@ -93,10 +93,10 @@ def test_nightrider_planes():
     """The nightrider chip's attacker planes: its nightriders in a plane of their own (the unit's
     rays), none in the knight plane; orthodox chess builds no such plane."""
     from posdata.engine.rules.defs import KNIGHT
-    from posdata.hdl.chip.chessboard import has_nightriders, plane_codes
+    from posdata.hdl.chip.chessboard import optional_planes, plane_codes
     planes = plane_codes("nightrider")
     assert planes["nightrider"] == (KNIGHT,) and planes["knight"] == ()
-    assert has_nightriders("nightrider") and not has_nightriders("chess")
+    assert optional_planes("nightrider") == ("nightrider",) and optional_planes("chess") == ()
     assert "nightrider" not in plane_codes("chess")
 
 
