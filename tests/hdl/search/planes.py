@@ -16,3 +16,16 @@ def planes_of(board) -> dict:
         bits["knight"] |= (p == KNIGHT) << sq
         bits["pawn"] |= (p == PAWN) << sq
     return bits
+
+
+def set_node(ctx, dut, board, ep: bool = True) -> None:
+    """Drive ``dut``'s planes, kings and side to move (and its en passant square, ``ep``) with
+    ``board``'s, as the thread's board and records present them."""
+    for name, value in planes_of(board).items():
+        ctx.set(getattr(dut.planes, name), value)
+    ctx.set(dut.planes.king[0], board.king[0])
+    ctx.set(dut.planes.king[1], board.king[1])
+    ctx.set(dut.side, board.side)
+    if ep:
+        ctx.set(dut.ep_valid, board.ep >= 0)
+        ctx.set(dut.ep_sq, max(board.ep, 0))

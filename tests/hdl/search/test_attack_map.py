@@ -8,7 +8,7 @@ from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.hdl.search.attack_map import LATENCY, AttackMap
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
-from .planes import planes_of
+from .planes import set_node
 
 
 def squares(bits: int) -> str:
@@ -24,11 +24,7 @@ def test_the_map_is_the_attacked_squares():
     async def bench(ctx):
         for fen in fens:
             board = Board(fen)
-            for name, value in planes_of(board).items():
-                ctx.set(getattr(dut.planes, name), value)
-            ctx.set(dut.planes.king[0], board.king[0])
-            ctx.set(dut.planes.king[1], board.king[1])
-            ctx.set(dut.side, board.side)
+            set_node(ctx, dut, board, ep=False)
             await ctx.tick().repeat(LATENCY)
             got.append(ctx.get(dut.attacked))
 

@@ -14,7 +14,7 @@ from posdata.hdl.search.finder import CaptureFinder
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
 from .capture_oracle import captures, first_difference
-from .planes import planes_of
+from .planes import set_node
 
 GUARD = 400  #: clocks a run may take before the test calls it hung
 
@@ -30,13 +30,7 @@ def run(fens_and_cursors, ready_rate: float = 1.0, seed: int = 1):
     async def bench(ctx):
         for fen, cursor, new_map in fens_and_cursors:
             board = Board(fen)
-            for name, value in planes_of(board).items():
-                ctx.set(getattr(dut.planes, name), value)
-            ctx.set(dut.planes.king[0], board.king[0])
-            ctx.set(dut.planes.king[1], board.king[1])
-            ctx.set(dut.side, board.side)
-            ctx.set(dut.ep_valid, board.ep >= 0)
-            ctx.set(dut.ep_sq, max(board.ep, 0))
+            set_node(ctx, dut, board)
             ctx.set(dut.candidates.ready, 0)
             if not new_map:  # a return: the planes have been the node's for a while
                 await ctx.tick().repeat(MAP_LATENCY)
@@ -136,13 +130,7 @@ def test_the_oracle_is_the_gateware_finder():
     async def bench(ctx):
         for fen in fens:
             board = Board(fen)
-            for name, value in planes_of(board).items():
-                ctx.set(getattr(dut.planes, name), value)
-            ctx.set(dut.planes.king[0], board.king[0])
-            ctx.set(dut.planes.king[1], board.king[1])
-            ctx.set(dut.side, board.side)
-            ctx.set(dut.ep_valid, board.ep >= 0)
-            ctx.set(dut.ep_sq, max(board.ep, 0))
+            set_node(ctx, dut, board)
             f, seq, kind, sq, after = dut.cursors, [], 0, 0, 0
             while True:
                 ctx.set(f.victim_kind, kind)

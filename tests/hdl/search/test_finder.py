@@ -8,7 +8,7 @@ from posdata.engine.search.capture_finder import capture_stage
 from posdata.hdl.search.finder import CaptureFinder
 from tests.hw_positions import EXTRA_STARTS, random_positions
 
-from .planes import planes_of
+from .planes import set_node
 
 
 def finder_moves(dut, fens):
@@ -18,13 +18,7 @@ def finder_moves(dut, fens):
     async def bench(ctx):
         for fen in fens:
             board = Board(fen)
-            for name, value in planes_of(board).items():
-                ctx.set(getattr(dut.planes, name), value)
-            ctx.set(dut.planes.king[0], board.king[0])
-            ctx.set(dut.planes.king[1], board.king[1])
-            ctx.set(dut.side, board.side)
-            ctx.set(dut.ep_valid, board.ep >= 0)
-            ctx.set(dut.ep_sq, max(board.ep, 0))
+            set_node(ctx, dut, board)
             moves, file = [], 0
             while file < 8:
                 ctx.set(dut.cursors.promo_file, file)
