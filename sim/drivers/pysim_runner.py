@@ -27,21 +27,13 @@ class PysimRunner:
         self.dut = dut
         self._requests: deque = deque()
         self._answer = _PENDING
-        self._sim = None
+        self.sim = Simulator(dut)
+        self.sim.add_clock(CLOCK_PERIOD)
+        self.sim.add_testbench(self._serve)
         self._vcd = None
         if vcd is not None:
             self._vcd = self.sim.write_vcd(vcd, gtkw, traces=traces)
             self._vcd.__enter__()
-
-    @property
-    def sim(self) -> Simulator:
-        """The simulator, made when first needed: a runner never asked starts no testbench
-        (whose coroutine would be left never awaited)."""
-        if self._sim is None:
-            self._sim = Simulator(self.dut)
-            self._sim.add_clock(CLOCK_PERIOD)
-            self._sim.add_testbench(self._serve)
-        return self._sim
 
     def ask(self, work, *args):
         self._requests.append((work, args))
