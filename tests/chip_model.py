@@ -6,7 +6,8 @@ real chip is held to the reference through the compiled board model
 * The board is a 64-entry memory written through ``load.write``.
 * A listing (``listing.start``) shows the board back: one move word per occupied square, from =
   the square, to = its square code (a legal listing: white's squares only), then one word with
-  bit 20 set holding the root. ``listing.cycles`` is 64 (legal: 65).
+  bit 20 set holding the root (with modes, en passant's victim above its Position).
+  ``listing.cycles`` is 64 (legal: 65).
 * A count (``start``) lasts ``count_clocks`` clocks and counts one leaf per clock; a count of
   depth ``overflow_depth`` overflows.
 * ``abort`` resets everything but the board.
@@ -17,6 +18,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 
 from posdata.engine.rules.defs import TO_SHIFT, WHITE
+from posdata.engine.rules.variants import CHESS
 from posdata.hdl.chip.perft_chip import chip_signature
 from posdata.hdl.common.contract import CODE_BITS, COLOR_BITS, EMPTY_CODE, SQUARES
 
@@ -24,11 +26,12 @@ ROOT_FLAG = 1 << 20
 
 
 class FakeChip(wiring.Component):
-    def __init__(self, engines: int = 1, count_clocks: int = 300, overflow_depth: int = 11):
+    def __init__(self, engines: int = 1, count_clocks: int = 300, overflow_depth: int = 11,
+                 variant=CHESS):
         self.engines = engines
         self.count_clocks = count_clocks
         self.overflow_depth = overflow_depth
-        super().__init__(chip_signature(engines))
+        super().__init__(chip_signature(engines, variant))  # with modes, the root has the victim
 
     def elaborate(self, platform):
         m = Module()

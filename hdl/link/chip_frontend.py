@@ -33,12 +33,14 @@ from posdata.engine.rules.perft import perft
 from posdata.engine.rules.positions import BY_NAME
 from posdata.engine.rules.variants import CHESS
 
+from ..chip.chessboard import check_chip
 from ..chip.perft_chip import PerftChip
 from ..common.contract import SQUARES, default_split
 from .command_shell import CommandShell, initial_position
 from .count_control import CountControl
 from .link import HostLink
 from .listing_buffer import ListingBuffer
+from .position_writer import victim_follows
 from .protocol import (
     ENGINE_ALL,
     LISTING_CAPACITY,
@@ -60,11 +62,19 @@ assert PING_BYTES <= SHIFT_BYTES and LISTING_HEADER <= SHIFT_BYTES
 
 
 def check_board_variant(variant) -> None:
-    """A board's variant must be one an ECP5 board's perft chip plays (engine.rules.capabilities:
-    protocol version 3 carries no castling squares, so not Chess960)."""
-    problem = refusal(variant, "ecp5")
-    if problem:
-        raise ValueError(problem)
+    """A board's variant must be one an ECP5 board's perft chip plays, the declaration's line
+    (engine.rules.capabilities): the chip plays it, and protocol version 3 carries what the
+    chip needs: no castling squares (so not Chess960) and no en passant victim, which the front
+    end derives from the en passant square where the pawn passes straight
+    (``hdl.link.position_writer.victim_follows``)."""
+    try:
+        check_chip(variant)
+    except ValueError:  # UnsupportedVariant, a table problem
+        pass
+    else:
+        if not variant.chess960 and victim_follows(variant):
+            return
+    raise ValueError(refusal(variant, "ecp5"))
 
 
 def self_test_leaves(depth: int, variant=CHESS) -> int:
@@ -106,8 +116,8 @@ class UartFrontEnd(CommandShell):
         ``engines`` and ``phases`` (one per thread).
     variant : engine.rules.variants.Variant
         What the chip plays (its ROMs, promotions, attack planes), the start position and its
-        self-test count, the square codes LOAD accepts, PING's variant byte. Chess960 is refused:
-        its castling squares per position are not in protocol version 3.
+        self-test count, the square codes LOAD accepts, PING's variant byte. Refused where protocol
+        version 3 lacks what the chip needs (``check_board_variant``).
 
     Ports
     -----
@@ -226,6 +236,9 @@ class UartFrontEnd(CommandShell):
 
     def _busy(self, s):
         return self.chip.busy
+
+    def _root_layout(self):
+        return self.chip.load.position.root.shape()  # with modes, the victim too
 
     def _power_up(self, m, s):
         """The copy's initial position into the chip, then the self-test (if built with one)."""

@@ -35,6 +35,7 @@ from posdata.engine.rules.board import Board
 from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import CODE_BITS, SQUARES, position_fields, square_codes
+from ..common.layouts import Position
 from .arguments import ArgumentCheck
 from .cursor import PayloadCursor
 from .judge import flag
@@ -134,6 +135,10 @@ class CommandShell(wiring.Component):
         """What ``busy`` shows, a clock later."""
         raise NotImplementedError
 
+    def _root_layout(self):
+        """The layout of the root the core takes (``PositionWriter``'s ``layout``)."""
+        return Position
+
     def _power_up(self, m, s: Shell):
         """State Power-Up (the reset state): the power-up position into the core, then Idle."""
         with m.State("Power-Up"):
@@ -178,7 +183,7 @@ class CommandShell(wiring.Component):
         m.submodules.link = link = self.link
         m.submodules.cursor = cursor = PayloadCursor(registered=registered)
         m.submodules.arguments = check = ArgumentCheck(self._variant, perft=self._perft)
-        m.submodules.writer = writer = PositionWriter(init_root)
+        m.submodules.writer = writer = PositionWriter(init_root, self._root_layout())
         m.submodules.shifter = shifter = ReplyShifter(self._shift_bytes, registered=registered)
         m.d.comb += [link.rx.eq(self.rx), self.tx.eq(link.tx)]
         wiring.connect(m, link.payload, cursor.payload)

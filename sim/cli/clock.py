@@ -49,7 +49,7 @@ class Gateware:
         if self.design == "search" and report.get("threads", 1) != self.threads:
             return False
         built = report.get("variant", "chess")
-        return isinstance(built, str) and same_geometry(built, self.variant)
+        return isinstance(built, str) and same_geometry(built, self.variant, self.design)
 
     def describe(self) -> str:
         """``the perft chip with 2 engines, makruk's ROM geometry``."""
@@ -58,7 +58,7 @@ class Gateware:
             what += f" with {self.engines} engines"
         if self.design == "search" and self.threads != 1:
             what += f" with {self.threads} threads"
-        return what + ("" if same_geometry("chess", self.variant)
+        return what + ("" if same_geometry("chess", self.variant, self.design)
                        else f", {self.variant}'s ROM geometry")
 
     def synth_command(self) -> str:
@@ -70,26 +70,40 @@ class Gateware:
             words += ["--search"] + ([f"--threads {self.threads}"] if self.threads > 1 else [])
         if self.design == "chip" and self.engines > 1:
             words.append(f"--engines {self.engines}")
-        if self.variant != "chess":
-            words.append(f"--variant {self.variant}")
+        variant = self.board_variant()
+        if variant != "chess":
+            words.append(f"--variant {variant}")
         return " ".join(words)
+
+    def board_variant(self) -> str | None:
+        """The variant whose board holds what ran: its own, else (a perft chip an ECP5 board
+        refuses) one of the same geometry a board takes, as Berolina's chip is grasshopper's
+        but for memory contents; None when no board builds it."""
+        if self.design != "chip" or same_geometry("chess", self.variant, self.design):
+            return self.variant
+        from posdata.engine.rules.capabilities import runs_on
+        from posdata.engine.rules.variants import VARIANT_NAMES
+        return next((v for v in (self.variant, *VARIANT_NAMES) if "ecp5" in runs_on(v)
+                     and same_geometry(v, self.variant, self.design)), None)
 
     def no_clock(self, build_dir: str = "build") -> str:
         """The line in place of a time when no build holds what ran (nor can: a chip of a
-        geometry no ECP5 board builds, the variants with modes')."""
-        if self.design == "chip" and not same_geometry("chess", self.variant):
-            from posdata.engine.rules.capabilities import refusal
-            if refusal(self.variant, "ecp5"):
-                return f"none: no board builds {self.describe()}; give --mhz"
+        geometry no ECP5 board builds)."""
+        if self.board_variant() is None:
+            return f"none: no board builds {self.describe()}; give --mhz"
         return (f"none: no synthesis in {build_dir}/synth holds {self.describe()}; "
                 f"`{self.synth_command()}` makes one, or give --mhz")
 
 
-def same_geometry(a: str, b: str) -> bool:
-    """Two variants' gateware share a ROM geometry (unknown names do not)."""
+def same_geometry(a: str, b: str, design: str = "generator") -> bool:
+    """Two variants' gateware share a ROM geometry (unknown names do not): the perft chip's
+    (``hdl.chip.modes.chip_geometry``: one for every variant with modes) for ``design`` chip,
+    else the generator's."""
     if a == b:
         return True
     from posdata.hdl.image.variant import geometry_of
+    if design == "chip":
+        from posdata.hdl.chip.modes import chip_geometry as geometry_of
     try:
         return geometry_of(a) == geometry_of(b)
     except (KeyError, ValueError):  # engine.rules.variants.VariantError is a ValueError

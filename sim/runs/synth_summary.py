@@ -44,12 +44,14 @@ def chip_speed_count(engines: int) -> tuple[str, int]:
 def chip_clocks_per_leaf(engines: int = 1, progress=None,
                          variant: str = "chess") -> float | None:
     """The perft chip's clocks per leaf (makespan over leaves) on a bulk count of the initial
-    position, from its compiled model (None, with a note, when no C++ compiler is at hand)."""
+    position (another variant: its start position), from its compiled model (None, with a note,
+    when no C++ compiler is at hand)."""
     from posdata.sim.models.toolchain import ToolchainError
     from posdata.sim.runs.chip_projection import project
     name, depth = chip_speed_count(engines)
     if progress:
-        progress(f"bulk perft({depth}) of the {name} position on a compiled chip of "
+        what = f"the {name}" if variant == "chess" else f"{variant}'s start"
+        progress(f"bulk perft({depth}) of {what} position on a compiled chip of "
                  f"{engines} engine(s)")
     try:
         if variant != "chess":  # the variant's start position, on its own chip
@@ -119,13 +121,18 @@ def print_report(r: dict) -> None:
     print(f"Fmax       {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g} MHz: {verdict} "
           f"(nextpnr, seed {r['seed']})")
     if "cycles_per_move" in r:
-        print(f"speed      {r['cycles_per_move']} cycles per move (six standard positions) -> "
+        variant = r.get("variant", "chess")
+        where = ("six standard positions" if variant == "chess"
+                 else f"{variant}'s sample positions")
+        print(f"speed      {r['cycles_per_move']} cycles per move ({where}) -> "
               f"{r['moves_per_second_at_fmax'] / 1e6:.1f} M moves/s at Fmax")
     if "chip_clocks_per_leaf" in r:
         engines = r.get("engines", 1)
         name, depth = chip_speed_count(engines)
         shared = "" if engines == 1 else f", makespan of {engines} engines sharing it"
         label = "" if engines == 1 else "projected "
+        if r.get("variant", "chess") != "chess":  # counted from its own start position
+            name = f"{r['variant']}'s start"
         print(f"perft chip {r['chip_clocks_per_leaf']} clocks per leaf (bulk perft({depth}), "
               f"{name} position{shared}) -> {label}"
               f"{r['chip_leaves_per_second_at_fmax'] / 1e6:.1f} M leaves/s at Fmax")

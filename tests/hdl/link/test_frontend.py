@@ -189,6 +189,34 @@ def test_a_board_built_for_a_variant():
     assert refused(orthodox, Cmd.LOAD, payload) == Err.BAD_ARGUMENT
 
 
+def test_a_board_with_modes_derives_en_passant_s_victim():
+    """Protocol 3 carries no en passant victim; the front end of a chip with modes derives it
+    from the en passant square, and the chip sees the root the host's own rule packs
+    (root_word: the victim from the history, here the FEN's pair), either side to move."""
+    from posdata.engine.rules.variants import get_variant
+    from posdata.hdl.common.contract import root_word
+    variant = get_variant("pawnsideways")
+    front_end = UartFrontEnd(DIVISOR, chip=FakeChip(1, 300, variant=variant),
+                             self_test_depth=None,
+                             frame_timeout=TIMEOUT_BYTES * UART_FRAME_BITS * DIVISOR,
+                             variant=variant)
+    c = BoardClient(SimulatedTransport(DIVISOR, front_end=front_end))
+    c.ping()
+    for fen in ("4k3/8/8/3pP3/8/8/8/4K3 w - d6d5 0 1", "4k3/8/8/8/2pP4/8/8/4K3 b - d3 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1"):
+        board = Board(fen, variant)
+        want = ROOT_FLAG | root_word(board, modes=True)
+        got = c.generate(board).moves[-1]
+        assert got == want, f"{fen}: root {got:#x}, want {want:#x}"
+    assert Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", variant).ep_victim() == 35  # d5
+
+
+def test_berolina_board_is_refused_in_one_line():
+    from posdata.engine.rules.variants import get_variant
+    with pytest.raises(ValueError, match="berolina's pawn passes diagonally"):
+        UartFrontEnd(DIVISOR, variant=get_variant("berolina"))
+
+
 @pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")
 def test_chess960_board_is_refused_in_one_line():
     from posdata.engine.rules.variants import get_variant

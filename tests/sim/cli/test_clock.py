@@ -137,10 +137,21 @@ def test_no_build_says_which_synth_makes_one(tmp_path, ran, command):
     assert args.command == "synth"
 
 
-def test_no_board_builds_the_chip_with_modes():
-    """No ECP5 board builds a chip with modes, so none is suggested; --mhz still is."""
+def test_a_board_with_modes_clocks_every_chip_with_modes(tmp_path):
+    """The variants with modes share one chip geometry (memory contents differ): a grasshopper
+    board's build clocks pawnsideways' chip and Berolina's (which no board takes: its synth
+    names grasshopper's), not chess's chip nor pawnsideways' generator (its own geometry)."""
+    plant(tmp_path, "ulx3s-25f", {"fmax_mhz": 101.5, "engines": 1, "design": "perft chip",
+                                  "variant": "grasshopper"}, 1_000)
+    build = str(tmp_path / "build")
+    for variant in ("grasshopper", "pawnsideways", "berolina"):
+        assert clock_for(Gateware("chip", variant), build_dir=build).mhz == 101.5, variant
+    assert clock_for(Gateware("chip"), build_dir=build) is None
+    assert clock_for(Gateware("generator", "pawnsideways"), build_dir=build) is None
     line = Gateware("chip", "berolina").no_clock()
-    assert line == "none: no board builds the perft chip, berolina's ROM geometry; give --mhz"
+    assert line == ("none: no synthesis in build/synth holds the perft chip, berolina's ROM "
+                    "geometry; `posdata synth --board ulx3s-25f --variant grasshopper` makes "
+                    "one, or give --mhz")
 
 
 @pytest.mark.parametrize("argv", [["--engines", "2"], ["--variant", "amazon"]])
