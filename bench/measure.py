@@ -73,6 +73,10 @@ LONG = {
     "synth-85f-search": posdata("synth", "--search", "--threads", "4", "--board", "ulx3s-85f",
                                 "--build-dir", "build/search4"),
     "synth-seeds": posdata("synth", "--board", "ulx3s-25f", "--seeds", "3"),
+    # the perft chip with modes, one board per variant an ECP5 board takes (one RTL, each
+    # variant's memory contents): minutes each
+    **{f"synth-{v}": posdata("synth", "--board", "ulx3s-25f", "--variant", v,
+                             "--build-dir", f"build/{v}") for v in report.MODES_BOARDS},
     "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
     # the pipelined thread's stages alone beside the parts they replace: minutes a part
     "search-stages": bench("search_area.py", "--part",

@@ -609,6 +609,10 @@ def section_note(r: dict) -> list[str]:
 
 
 #: run id -> (title, renderer); the order of docs/measurements.md
+#: the variants with modes an ECP5 board plays, a build each (measure.py's synth-VARIANT jobs,
+#: SECTIONS' titles; berolina's en passant victim is not in protocol 3)
+MODES_BOARDS = ("grasshopper", "hoppelpoppel", "shatranj", "makruk", "pawnsideways")
+
 SECTIONS = {
     "bench": ("Software perft against python-chess", section_bench),
     "bench-hw": ("The move generator's clocks on the six standard positions", section_hw),
@@ -641,6 +645,11 @@ SECTIONS = {
     "chip-85f": ("ULX3S-85F, eight engines: bulk perft(6) projected", section_many),
     "synth-85f-seeds": ("ULX3S-85F, eight engines, placement seeds", section_seeds),
     "synth-85f-six": ("ULX3S-85F build, six engines", section_synth),
+    "synth-grasshopper": ("ULX3S-25F build, the perft chip of grasshopper", section_synth),
+    "synth-hoppelpoppel": ("ULX3S-25F build, the perft chip of hoppelpoppel", section_synth),
+    "synth-shatranj": ("ULX3S-25F build, the perft chip of shatranj", section_synth),
+    "synth-makruk": ("ULX3S-25F build, the perft chip of makruk", section_synth),
+    "synth-pawnsideways": ("ULX3S-25F build, the perft chip of pawnsideways", section_synth),
     "synth-85f-search": ("ULX3S-85F search board, four threads", section_synth),
     "synth-seeds": ("ULX3S-25F, placement seeds", section_seeds),
     "icebreaker-seeds": ("iCEBreaker (iCE40 UP5K), the generator alone, placement seeds",
