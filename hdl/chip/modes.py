@@ -98,10 +98,16 @@ class PromotionTable(wiring.Component):
 
 
 def at_least(bits, n: int):
-    """Has ``bits`` ``n`` or more bits set (n small: the lowest set bit cleared n - 1 times)?"""
-    for _ in range(n - 1):
-        bits = bits & (bits - 1)[:len(bits)]
-    return bits.any()
+    """Has ``bits`` ``n`` or more bits set (n small)? A tree of counts that stop at ``n``: a
+    level of LUTs per halving of 64 bits, where clearing the lowest set bit n - 1 times would
+    chain n - 1 carries of the plane's width in one clock."""
+    width = n.bit_length()
+    counts = [bits[i] for i in range(len(bits))]
+    while len(counts) > 1:
+        pairs = [counts[i] + counts[i + 1] for i in range(0, len(counts) - 1, 2)]
+        tail = counts[len(counts) - 1:] if len(counts) % 2 else []
+        counts = [Mux(s >= n, n, s)[:width] for s in pairs] + tail
+    return counts[0] >= n
 
 
 class BareKing(wiring.Component):

@@ -200,3 +200,33 @@ def test_a_planted_walk_fault_is_caught_and_named(monkeypatch):
     assert report.nodes == report.sw_nodes - 1
     assert f"missing from chip: {move}" in report.mismatch, report.mismatch
     assert move in [move_uci(m) for m in board.legal_moves()]
+
+
+def test_at_least_counts_set_bits():
+    """The bare king's counts (``modes.at_least``) against Python's bit count: edges and
+    random planes of zero to five pieces."""
+    import random
+
+    from amaranth import Module, Signal
+    from amaranth.sim import Simulator
+
+    from posdata.hdl.chip.modes import at_least
+    plane, two, three = Signal(64), Signal(), Signal()
+    m = Module()
+    m.d.comb += [two.eq(at_least(plane, 2)), three.eq(at_least(plane, 3))]
+    rng = random.Random(3)
+    cases = [0, 1, 1 << 63, 3, (1 << 63) | 1, 7, (1 << 64) - 1] + [
+        sum(1 << rng.randrange(64) for _ in range(rng.randint(0, 5))) for _ in range(300)]
+    wrong = []
+
+    async def bench(ctx):
+        for value in cases:
+            ctx.set(plane, value)
+            n = bin(value).count("1")
+            if (ctx.get(two), ctx.get(three)) != (n >= 2, n >= 3):
+                wrong.append(hex(value))
+
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not wrong, f"at_least wrong for {wrong[:5]}"
