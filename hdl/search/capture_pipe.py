@@ -29,6 +29,10 @@ LATENCY_NEW_MAP = LATENCY + MAP_LATENCY - 1  #: the same when the map is compute
 #: a restart: the cursor, and whether the planes have just changed (the map is not yet theirs)
 Restart = data.StructLayout({"cursor": Cursor, "new_map": 1})
 
+#: the pipe as the search control drives it: its restarts, its candidates, its end
+Captures = wiring.Signature({"restart": Out(stream.Signature(Restart, always_ready=True)),
+                             "candidates": In(stream.Signature(Candidate)), "idle": In(1)})
+
 
 class CapturePipe(wiring.Component):
     """Ports

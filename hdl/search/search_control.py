@@ -51,8 +51,9 @@ from ..chip.attack import LATENCY, query_stream, result_stream
 from ..chip.make_unmake import SequencerControl, Undo
 from ..chip.move_stack import StackEntry, StackUse, hand, record_port
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
-from .child_eval import LATENCY as EVAL_LATENCY
-from .child_eval import Ask
+from .capture_pipe import Captures
+from .eval_pipe import LATENCY as EVAL_LATENCY
+from .eval_pipe import VERDICT_LATENCY, Ask
 from .evaluator import SCORE
 from .finder import MOVE, Cursors
 from .records import (
@@ -78,7 +79,6 @@ SETTLE = 2  #: clocks from a board write to the planes: Settle waits the one bet
 #: tagged with its ply only, must arrive before then.
 REENTRY = 10
 assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
-assert EVAL_LATENCY < LATENCY, "Judge takes the child's evaluation as the legality answer comes"
 #: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
 DRAIN = 7
 
@@ -127,8 +127,11 @@ class SearchControl(wiring.Component):
     hand : Out(hand(StackEntry)); use : In(StackUse); undo : In(record_port(Undo))
                              make/unmake: its control, the job's position, the move under test
                              and the ply's records
-    finder : Out(Cursors)    the capture finder
-    evaluation : Out(Ask)    the child evaluation
+    finder : Out(Cursors)    the capture finder's push promotions (stage 0)
+    captures : Out(Captures) the capture pipe (stage 1): restarted as a node is entered and
+                             after a made child returns, its candidates taken one at a time
+    evaluation : Out(Ask)    the evaluation pipe: the move under test, the node's window; the
+                             child's score and verdict
     repetition : Out(Table)  the repetition table
     hash : In(HASH_BITS)     the position's hash
 
@@ -157,7 +160,8 @@ class SearchControl(wiring.Component):
             "sequencer": Out(SequencerControl), "root": Out(Position),
             "position": In(Position), "hand": Out(hand(StackEntry)), "use": In(StackUse),
             "undo": In(record_port(Undo)),
-            "finder": Out(Cursors), "evaluation": Out(Ask), "repetition": Out(Table),
+            "finder": Out(Cursors), "captures": Out(Captures), "evaluation": Out(Ask),
+            "repetition": Out(Table),
             "hash": In(HASH_BITS),
         })
 
@@ -204,9 +208,12 @@ class SearchControl(wiring.Component):
         self.root_ply = Signal(7)
         self.ret = Signal(SCORE)       # the score a leaving node hands up
         self.cand = Signal(MoveLayout)  # the move under test
-        self.step = Signal(3)          # writes of make/unmake, queries of a test, settle clocks
+        # writes of make/unmake, queries of a test, settle clocks, the drain
+        self.step = Signal(range(max(SETTLE + EVAL_LATENCY, DRAIN + 1)))
         self.illegal = Signal()
-        self.eval_age = Signal(range(EVAL_LATENCY + 1))  # clocks since the move under test
+        self.eval_age = Signal(range(VERDICT_LATENCY + 1))  # clocks since the move under test
+        self.judged = Signal()          # the legality answer came: the move is legal
+        self.rescan = Signal()          # a made child has returned: the capture pipe restarts
         self.kept = Signal(SCORE)       # a made child's evaluation, as the parent found it
         self.own_eval = Signal()        # the node entered next evaluates itself (in Settle)
         self.pinned = Signal()          # the pin test found the move under test legal
@@ -226,8 +233,12 @@ class SearchControl(wiring.Component):
         # the walk expands promotions (stage 2 takes the under-promotions)
         m.d.comb += [self.evaluation.move.eq(self.cand), self.core.expand.eq(1)]
         m.d.sync += self.done.eq(0)
-        with m.If(self.eval_age != EVAL_LATENCY):
+        with m.If(self.eval_age != VERDICT_LATENCY):
             m.d.sync += self.eval_age.eq(self.eval_age + 1)
+        # the child's window, registered: alpha and beta change many clocks before the
+        # evaluation pipe's last stage reads them (in Enter, Kind or Return, then Next and Test)
+        window = self.evaluation.window
+        m.d.sync += [window.neg_alpha.eq(-self.r.alpha), window.neg_beta.eq(-self.r.beta)]
         # a node is counted from a registered pulse, a clock after it is found: the 64-bit
         # counter's carry chain then starts from a register, not from the control's decision
         self.count = Signal()
@@ -298,7 +309,10 @@ class SearchControl(wiring.Component):
         with self._in(m, "Enter"):
             m.d.sync += [r.base.eq(self.sp), r.stage.eq(0), r.promo_file.eq(0),
                          r.vkind.eq(0), r.vsq.eq(0), r.vvalid.eq(0),
-                         r.found.eq(0), r.known.eq(0), r.evasion.eq(0)]
+                         r.found.eq(0), r.known.eq(0), r.evasion.eq(0), self.rescan.eq(0)]
+            # the capture pipe from the node's first victim, its attack map computed anew
+            go = self.captures.restart
+            m.d.comb += [go.valid.eq(1), go.payload.new_map.eq(1)]
             # in check? (the pin test's question, the node's kind, mate or stalemate's)
             m.d.comb += [self.query.valid.eq(1), q.tag.check.eq(1),
                          q.query.sq.eq(self.kings[self.side]),
@@ -384,6 +398,15 @@ class SearchControl(wiring.Component):
         r, f = self.r, self.finder
         with self._in(m, "Next"):
             m.d.sync += self.eval_age.eq(0)  # a new move under test from the next clock
+            with m.If(self.rescan):
+                # back from a made child, the planes the node's again: the capture pipe
+                # from the record's cursor (the last candidate's own), the map anew
+                go = self.captures.restart
+                cursor = go.payload.cursor
+                m.d.comb += [go.valid.eq(1), go.payload.new_map.eq(1),
+                             cursor.vkind.eq(r.vkind), cursor.vsq.eq(r.vsq),
+                             cursor.vvalid.eq(r.vvalid), cursor.slot.eq(r.slot)]
+                m.d.sync += self.rescan.eq(0)
             with m.Switch(r.stage):
                 with m.Case(0):
                     with m.If(f.promo_valid):
@@ -410,15 +433,18 @@ class SearchControl(wiring.Component):
                         m.next = "Check"
 
     def _next_capture(self, m):
-        r, f = self.r, self.finder
-        # while a victim is current the scan looks past it, so that a victim done and the next
-        # one found take one clock
-        with m.If(r.vvalid & f.aggressor_valid):
-            m.d.sync += [self.cand.eq(f.aggressor_move), r.slot.eq(f.aggressor_slot + 1)]
+        r, pipe = self.r, self.captures
+        c = pipe.candidates
+        with m.If(self.rescan):
+            pass  # (what the pipe offers in its restart's clock is stale)
+        with m.Elif(c.valid):  # the next capture, with its own cursor for the record
+            m.d.comb += c.ready.eq(1)
+            m.d.sync += [self.cand.eq(c.payload.move), r.vvalid.eq(1),
+                         r.vkind.eq(c.payload.vkind), r.vsq.eq(c.payload.vsq),
+                         r.slot.eq(c.payload.slot)]
             m.next = "Test"
-        with m.Elif(f.victim_valid):
-            m.d.sync += [r.vvalid.eq(1), r.vkind.eq(f.found_kind), r.vsq.eq(f.found_sq),
-                         r.slot.eq(0)]
+        with m.Elif(~pipe.idle):
+            pass  # the pipe's latency: it has not yet found the next one
         with m.Elif((r.depth > 0) | r.evasion):
             m.d.sync += [r.stage.eq(2), r.ptr.eq(self.sp)]
             m.next = "Walk"
@@ -471,7 +497,8 @@ class SearchControl(wiring.Component):
         needs_query = (self.mover == KING) | c.flags.ep | r.incheck | on_a_line
         with self._in(m, "Test"):
             with m.If(self.step == 0):
-                m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0)]
+                m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0),
+                             self.judged.eq(0)]
             with m.If(c.flags.castle & r.known):  # (the answer may extend the node first)
                 m.d.comb += self.query.valid.eq(1)
                 m.d.sync += self.step.eq(self.step + 1)
@@ -486,22 +513,25 @@ class SearchControl(wiring.Component):
                     m.next = "Judge"
         res = self.result
         answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
+        # a child made whatever its evaluation (a full-width child, castling's) does not wait
+        # for the evaluation pipe's verdict
+        made_anyway = (r.depth > 1) | c.flags.castle
         with self._in(m, "Judge"):
-            with m.If(self.pinned):
-                with m.If(self.eval_age == EVAL_LATENCY):
+            with m.If(self.pinned | self.judged):
+                with m.If(made_anyway | (self.eval_age == VERDICT_LATENCY)):
                     self._decide(m)
             with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
                 m.d.sync += self.step.eq(0)
                 with m.If(self.illegal | res.payload.attacked):
                     m.next = "Next"
-                with m.Else():
-                    self._decide(m)
+                with m.Else():  # legal: decided from the next clock, the verdict in or not
+                    m.d.sync += self.judged.eq(1)
 
     def _decide(self, m):
         """A legal move: make it, or settle its child from the parent's evaluation of it."""
         r, c = self.r, self.cand
         child = r.depth - 1
-        e = self.evaluation.score
+        e, verdict = self.evaluation.score, self.evaluation.verdict
         castle = c.flags.castle
         mover, gives = self.mover, self.gives_now
         # the child's own evaluation: the parent's, kept for it; a castling's (not covered
@@ -516,10 +546,9 @@ class SearchControl(wiring.Component):
             m.next = "Make"
         # a quiescence child settled from the parent: its node counted, no make
         with m.Elif(child <= -self._ply_limit):
-            m.d.sync += [self.count.eq(1), r.move.eq(self.cand),
-                         self.ret.eq(_clamp(e, -r.beta, -r.alpha))]
+            m.d.sync += [self.count.eq(1), r.move.eq(self.cand), self.ret.eq(verdict.clamped)]
             m.next = "Return"
-        with m.Elif(e >= -r.alpha):  # it stands pat: the parent's alpha stays
+        with m.Elif(verdict.stands):  # it stands pat: the parent's alpha stays
             m.d.sync += [self.count.eq(1), r.found.eq(1)]
             m.next = "Next"
         with m.Else():
@@ -554,20 +583,15 @@ class SearchControl(wiring.Component):
         return c.flags.castle | c.flags.ep | on_line(ff, fr) | lands
 
     def _comb(self, m):
-        """What the states share: the finder's cursors and the stack's read address from the
-        ply's records, the stack's write port, the query of the move under test (Test) and
+        """What the states share: the finder's promotion cursor and the stack's read address
+        from the ply's records, the stack's write port, the query of the move under test (Test) and
         the answers it collects (Judge)."""
         r, p, f = self.r, self.ply, self.finder
         # the move under test may give check (Judge decides on it; make/unmake probes its
         # from-square, so the mover is known)
         self.gives_now = Signal()
         m.d.comb += self.gives_now.eq(self._may_give_check(m, self.mover))
-        vkind, vsq, current = r.vkind, r.vsq, r.vvalid
-        wrap = current & (vsq == 63)  # the scan goes on past the current victim
-        m.d.comb += [f.promo_file.eq(r.promo_file),
-                     f.victim_kind.eq(Mux(wrap, vkind + 1, vkind)),
-                     f.victim_sq.eq(Mux(wrap, 0, vsq)), f.victim_after.eq(current & ~wrap),
-                     f.target.eq(vsq), f.slot.eq(r.slot)]
+        m.d.comb += f.promo_file.eq(r.promo_file)
         # the stack's read comes a clock after its address (block RAM): the cursor never moves
         # in the clock before Next reads it (Next -> Test, Walk -> Collect, Leave -> Unmake come
         # between)
@@ -627,7 +651,8 @@ class SearchControl(wiring.Component):
             with m.Else():
                 # back to the parent's side and records; unmake begins with them
                 m.d.comb += [self.sequencer.flip.eq(1), self.sequencer.unmake.eq(1)]
-                m.d.sync += [self.ply.eq(p - 1), self.step.eq(0)]
+                # (the parent's capture pipe restarts in its Next: the planes change under it)
+                m.d.sync += [self.ply.eq(p - 1), self.step.eq(0), self.rescan.eq(1)]
                 r.restore(m, p - 1)
                 m.next = "Unmake"
 

@@ -6,12 +6,15 @@ Its parts, each a component of its own, joined here:
   attack unit (``hdl.chip.attack``), which answers in-check and legality queries;
 * the generator core (``hdl.gen.core``) with its ROMs: a full-width node's moves (stage 2's
   walk), written onto the move stack, a block RAM of moves;
-* the capture finder (``hdl.search.finder``): stage 1's moves one at a time;
+* the capture finder (``hdl.search.finder``): stage 0's push promotions; the capture pipe
+  (``hdl.search.capture_pipe``): stage 1's captures as a stream, restarted from the ply's
+  cursor;
 * make/unmake (``hdl.chip.make_unmake``), the perft thread's sequencer: the position (side to
   move, castling rights, en passant square) and the board's writes, one square a clock;
 * what follows every square write: the evaluation's sums (``hdl.search.evaluator``) and the
-  position's hash (``hdl.search.zobrist``); the child evaluation (``hdl.search.child_eval``)
-  from the sums and the move under test;
+  position's hash (``hdl.search.zobrist``); the evaluation pipe (``hdl.search.eval_pipe``):
+  the child's score and its verdict against the node's window, from the sums and the move
+  under test;
 * the repetition table (``hdl.search.repetition``): the job's history and the hashes of the
   nodes on the path;
 * the control (``hdl.search.search_control``): the node procedure, the per-ply records, the
@@ -31,7 +34,8 @@ from ..chip.make_unmake import MakeUnmake
 from ..chip.move_stack import StackEntry
 from ..gen.core import GeneratorCore
 from ..gen.rom import PosdataRom, StartRom
-from .child_eval import ChildEval
+from .capture_pipe import CapturePipe
+from .eval_pipe import EvalPipe
 from .evaluator import SCORE, Contents, SumsKeeper
 from .finder import MOVE, CaptureFinder
 from .records import STACK_BITS, HistoryWrite, Job, Past
@@ -98,7 +102,8 @@ class SearchThread(wiring.Component):
         m.submodules.make_unmake = moves = MakeUnmake(StackEntry, "chess")
         m.submodules.sums = sums = SumsKeeper()
         m.submodules.keeper = keeper = HashKeeper()
-        m.submodules.child_eval = child = ChildEval()
+        m.submodules.captures = pipe = CapturePipe()
+        m.submodules.eval_pipe = child = EvalPipe()
         m.submodules.repeats = repeats = RepetitionTable()
 
         # the host's side: the ports are the thread's own, flat, so one by one
@@ -113,7 +118,7 @@ class SearchThread(wiring.Component):
         wiring.connect(m, board.planes, gen.planes)
         wiring.connect(m, gen.walk, rom.a)
         wiring.connect(m, gen.starts, starts.a)
-        wiring.connect(m, board.attack, unit.planes, finder.planes, child.planes)
+        wiring.connect(m, board.attack, unit.planes, finder.planes, pipe.planes, child.planes)
         wiring.connect(m, control.query, unit.query)
         wiring.connect(m, unit.result, control.result)
         wiring.connect(m, gen.moves, control.generated)
@@ -143,8 +148,14 @@ class SearchThread(wiring.Component):
                      moves.empty.eq(board.planes.empty), moves.king.eq(board.attack.king),
                      control.mover.eq(board.probe_a.piece),
                      finder.side.eq(position.side), finder.ep_valid.eq(position.ep_valid),
-                     finder.ep_sq.eq(position.ep_sq)]
+                     finder.ep_sq.eq(position.ep_sq),
+                     pipe.side.eq(position.side), pipe.ep_valid.eq(position.ep_valid),
+                     pipe.ep_sq.eq(position.ep_sq)]
         wiring.connect(m, control.finder, finder.cursors)
+        captures = control.captures
+        wiring.connect(m, captures.restart, pipe.restart)
+        wiring.connect(m, pipe.candidates, captures.candidates)
+        m.d.comb += captures.idle.eq(pipe.idle)
 
         # every square write (the host's load, make's or unmake's) keeps the sums and the hash:
         # what stood on the square goes out (the board's one lookup reads it; a load's is taken
@@ -174,6 +185,9 @@ class SearchThread(wiring.Component):
         m.d.comb += [child.sums.eq(sums.sums), child.kings.eq(board.attack.king),
                      child.side.eq(position.side), child.mover.eq(board.probe_a.piece),
                      child.captured.eq(board.probe_b.piece)]
-        wiring.connect(m, control.evaluation, child.ask)
+        ask = control.evaluation
+        m.d.comb += [child.move.eq(ask.move), child.null.eq(ask.null),
+                     child.window.eq(ask.window), ask.score.eq(child.score),
+                     ask.verdict.eq(child.verdict)]
         wiring.connect(m, control.repetition, repeats)  # (the table's ports: Table, flipped)
         return m

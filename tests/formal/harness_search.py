@@ -9,12 +9,14 @@
 
 The control (``SearchControl``) is checked alone: every input port is free (``AnySeq``: any
 value, every clock), those from the parts it drives and reads (the board, the attack unit, the
-generator core, the move stack, the capture finder, the child evaluation, make/unmake, the
+generator core, the move stack, the capture finder and pipe, the evaluation pipe, make/unmake, the
 hash and the repetition table) as well as the host's (load, job, start, abort). So the claims
 hold for any evaluation, any board, any legality answer, any order and number of moves, any
-timing of make and unmake. One assumption is made of them: the capture finder's moves are not
-castlings (stage 1 holds captures and promotions only; castling comes from the walk, at
-full-width nodes). The per-ply records memory and the killers stay as built.
+timing of make and unmake. Two assumptions are made of them: the capture finder's and the
+capture pipe's moves are not castlings (stages 0 and 1 hold promotions and captures only;
+castling comes from the walk, at full-width nodes), and the evaluation pipe's verdict is clamped
+to the window the control gave it (its E6 stage, held to the reference in
+tests/hdl/search/test_eval_pipe.py). The per-ply records memory and the killers stay as built.
 
 The proof is k-induction. The records of the plies above the current one live in a memory, read
 back as a child is left, so the invariant speaks of each of them: the harness gives the memory
@@ -96,8 +98,7 @@ class SearchHarness(Elaboratable):
         m.submodules.control = inside.fragment
         # the parts' answers and the host's side: anything, every clock
         free_inputs(m, t)
-        f = t.finder
-        for move in (f.promo_move, f.aggressor_move):
+        for move in (t.finder.promo_move, t.captures.candidates.payload.move.as_value()):
             m.d.comb += Assume(~data.View(MoveLayout, move).flags.castle)
 
         def state(*names):
@@ -110,6 +111,11 @@ class SearchHarness(Elaboratable):
         ja, jb = job.alpha, job.beta
         r, ret = t.r, t.ret
         searching = ~state("Idle", "Abort")
+        # the evaluation pipe's contract: a settled child's score clamped to the window the
+        # control gives it (-beta .. -alpha of the node, which holds still while it judges)
+        clamped = t.evaluation.verdict.clamped
+        with m.If(state("Judge")):
+            m.d.comb += Assume((-r.beta <= clamped) & (clamped <= -r.alpha))
 
         def window(rec):
             return (-WINDOW <= rec.alpha) & (rec.alpha < rec.beta) & (rec.beta <= WINDOW)
