@@ -56,9 +56,11 @@ Window = data.StructLayout({"neg_alpha": SCORE, "neg_beta": SCORE})
 #: stays); its score clamped to the window (its value at the ply limit)
 Verdict = data.StructLayout({"stands": 1, "clamped": SCORE})
 
-#: the pipe as the search control asks it: the move (``null``: none), the node's window; the
-#: child's score ``LATENCY`` and verdict ``VERDICT_LATENCY`` clocks later
-Ask = wiring.Signature({"move": Out(MoveLayout), "null": Out(1), "window": Out(Window),
+#: the pipe as the search control asks it: the move and the pieces on its squares (``null``:
+#: no move), the node's window; the child's score ``LATENCY`` and verdict ``VERDICT_LATENCY``
+#: clocks later
+Ask = wiring.Signature({"move": Out(MoveLayout), "mover": Out(PIECE), "captured": Out(PIECE),
+                        "null": Out(1), "window": Out(Window),
                         "score": In(SCORE), "verdict": In(Verdict)})
 
 

@@ -30,12 +30,12 @@ between.
 
 from contextlib import contextmanager
 
-from amaranth import Const, Module, Mux, Signal
+from amaranth import Array, Const, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory, ReadPort, WritePort
 from amaranth.lib.wiring import In, Out
 
-from posdata.engine.rules.defs import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from posdata.engine.rules.defs import BISHOP, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK
 from posdata.engine.search.leaf_search import (
     CONTEMPT,
     FIFTY_PLIES,
@@ -53,9 +53,9 @@ from ..chip.move_stack import StackEntry, StackUse, hand, record_port
 from ..common.layouts import PIECE, SQUARE, MoveLayout, Position
 from .capture_pipe import Captures
 from .eval_pipe import LATENCY as EVAL_LATENCY
-from .eval_pipe import VERDICT_LATENCY, Ask
+from .eval_pipe import VERDICT_LATENCY, Ask, Verdict
 from .evaluator import SCORE
-from .finder import MOVE, Cursors
+from .finder import MOVE, SLOTS, Cursors
 from .records import (
     FIFTY_BITS,
     KILLER_SLOTS,
@@ -81,6 +81,12 @@ REENTRY = 10
 assert LATENCY < REENTRY, "an in-check answer could be taken for the next node at its ply"
 #: clocks Abort waits at least: an attack unit answer (5 clocks) still under way is gone after
 DRAIN = 7
+#: what a capture candidate's victim kind (the finder's order) and slot (its own cursor: the
+#: picked slot + 1) say of the pieces on its squares
+VICTIM_PIECES = (QUEEN, ROOK, BISHOP, KNIGHT, PAWN)
+SLOT_PIECES = {"pawn": PAWN, "ep": PAWN, "knight": KNIGHT, "bishop": BISHOP, "rook": ROOK,
+               "queen": QUEEN, "king": KING}
+SERIAL_BITS = 5  #: an evaluation's serial: at most two new ones a clock, none lives 16 clocks
 
 #: an attack query's tag: the in-check query of a node entered (and its ply), or a legality query
 Tag = data.StructLayout({"check": 1, "ply": PLY_BITS})
@@ -118,8 +124,8 @@ class SearchControl(wiring.Component):
     nodes : Out(64); clocks : Out(64)   the job's nodes and clocks from start to done
     phase : Out  the state (``STATES``), for clock accounts
     kings : In(ArrayLayout(SQUARE, 2))  the board's kings
-    mover : In(PIECE)        the piece on the move under test's from-square (make/unmake
-                             probes it)
+    mover, captured : In(PIECE)  the pieces on the move under test's from- and to-squares
+                             (make/unmake probes them)
     query : Out(query_stream(Tag)); result : In(result_stream(Tag))   the attack unit
     core : Out(CoreControl); generated : In(stream.Signature(MoveLayout))   the generator core
     stack_read : Out(StackRead); stack_write : Out(StackWrite)   the move stack's ports
@@ -154,6 +160,7 @@ class SearchControl(wiring.Component):
             "best": Out(MOVE), "best_valid": Out(1), "nodes": Out(64), "clocks": Out(64),
             "phase": Out(range(len(STATES))),
             "kings": In(data.ArrayLayout(SQUARE, 2)), "mover": In(PIECE),
+            "captured": In(PIECE),
             "query": Out(query_stream(Tag)), "result": In(result_stream(Tag)),
             "core": Out(CoreControl), "generated": In(stream.Signature(MoveLayout)),
             "stack_read": Out(StackRead), "stack_write": Out(StackWrite),
@@ -211,8 +218,16 @@ class SearchControl(wiring.Component):
         # writes of make/unmake, queries of a test, settle clocks, the drain
         self.step = Signal(range(max(SETTLE + EVAL_LATENCY, DRAIN + 1)))
         self.illegal = Signal()
-        self.eval_age = Signal(range(VERDICT_LATENCY + 1))  # clocks since the move under test
         self.judged = Signal()          # the legality answer came: the move is legal
+        # the evaluations: which move each one in the pipe is of (``_evaluations``)
+        self.serial = Signal(SERIAL_BITS)       # the capture pipe's head's
+        self.cand_serial = Signal(SERIAL_BITS)  # the move under test's
+        self.cand_piped = Signal()      # the move under test came from the capture pipe
+        self.have = Signal()            # its score and verdict are in (score_q, verdict_q)
+        self.score_q = Signal(SCORE)
+        self.verdict_q = Signal(Verdict)
+        self.taking_head = Signal()     # Next takes the capture pipe's head
+        self.feed_null = Signal()       # Settle's own evaluation: no move
         self.rescan = Signal()          # a made child has returned: the capture pipe restarts
         self.kept = Signal(SCORE)       # a made child's evaluation, as the parent found it
         self.own_eval = Signal()        # the node entered next evaluates itself (in Settle)
@@ -231,10 +246,8 @@ class SearchControl(wiring.Component):
         self.gives = Signal()          # the move under test may give check (kept for Make)
         self.child_fifty = Signal(FIFTY_BITS)  # the halfmove counter after it
         # the walk expands promotions (stage 2 takes the under-promotions)
-        m.d.comb += [self.evaluation.move.eq(self.cand), self.core.expand.eq(1)]
+        m.d.comb += self.core.expand.eq(1)
         m.d.sync += self.done.eq(0)
-        with m.If(self.eval_age != VERDICT_LATENCY):
-            m.d.sync += self.eval_age.eq(self.eval_age + 1)
         # the child's window, registered: alpha and beta change many clocks before the
         # evaluation pipe's last stage reads them (in Enter, Kind or Return, then Next and Test)
         window = self.evaluation.window
@@ -313,6 +326,7 @@ class SearchControl(wiring.Component):
             # the capture pipe from the node's first victim, its attack map computed anew
             go = self.captures.restart
             m.d.comb += [go.valid.eq(1), go.payload.new_map.eq(1)]
+            m.d.sync += self.serial.eq(self.serial + 1)
             # in check? (the pin test's question, the node's kind, mate or stalemate's)
             m.d.comb += [self.query.valid.eq(1), q.tag.check.eq(1),
                          q.query.sq.eq(self.kings[self.side]),
@@ -343,8 +357,8 @@ class SearchControl(wiring.Component):
         with m.If(e >= r.beta):
             m.d.sync += self.ret.eq(r.beta)
             m.next = "Leave"
-        with m.Elif(e > r.alpha):
-            m.d.sync += r.alpha.eq(e)
+        with m.Elif(e > r.alpha):  # (the verdicts under way read the old window)
+            m.d.sync += [r.alpha.eq(e), self.serial.eq(self.serial + 1)]
 
     def _full_width(self, m):
         """A full-width node: a draw if it repeats a position or the fifty moves are up (never
@@ -397,7 +411,6 @@ class SearchControl(wiring.Component):
     def _next(self, m):
         r, f = self.r, self.finder
         with self._in(m, "Next"):
-            m.d.sync += self.eval_age.eq(0)  # a new move under test from the next clock
             with m.If(self.rescan):
                 # back from a made child, the planes the node's again: the capture pipe
                 # from the record's cursor (the last candidate's own), the map anew
@@ -406,12 +419,13 @@ class SearchControl(wiring.Component):
                 m.d.comb += [go.valid.eq(1), go.payload.new_map.eq(1),
                              cursor.vkind.eq(r.vkind), cursor.vsq.eq(r.vsq),
                              cursor.vvalid.eq(r.vvalid), cursor.slot.eq(r.slot)]
-                m.d.sync += self.rescan.eq(0)
+                m.d.sync += [self.rescan.eq(0), self.serial.eq(self.serial + 1)]
             with m.Switch(r.stage):
                 with m.Case(0):
                     with m.If(f.promo_valid):
                         m.d.sync += [self.cand.eq(f.promo_move),
                                      r.promo_file.eq(f.promo_next_file)]
+                        self._take_unevaluated(m)
                         m.next = "Test"
                     with m.Else():  # no push promotion (left): the captures at once
                         m.d.sync += r.stage.eq(1)
@@ -424,6 +438,7 @@ class SearchControl(wiring.Component):
                         skip = (r.ptr == r.base) & ~r.killed[1]
                         m.d.sync += [self.cand.eq(self.stack_read.data),
                                      r.ptr.eq(r.ptr + Mux(skip, 2, 1))]
+                        self._take_unevaluated(m)
                         m.next = "Test"
                     with m.Elif(r.found):
                         m.d.sync += self.ret.eq(r.alpha)
@@ -438,10 +453,11 @@ class SearchControl(wiring.Component):
         with m.If(self.rescan):
             pass  # (what the pipe offers in its restart's clock is stale)
         with m.Elif(c.valid):  # the next capture, with its own cursor for the record
-            m.d.comb += c.ready.eq(1)
+            m.d.comb += [c.ready.eq(1), self.taking_head.eq(1)]
             m.d.sync += [self.cand.eq(c.payload.move), r.vvalid.eq(1),
                          r.vkind.eq(c.payload.vkind), r.vsq.eq(c.payload.vsq),
-                         r.slot.eq(c.payload.slot)]
+                         r.slot.eq(c.payload.slot), self.cand_serial.eq(self.serial),
+                         self.cand_piped.eq(1), self.serial.eq(self.serial + 1)]
             m.next = "Test"
         with m.Elif(~pipe.idle):
             pass  # the pipe's latency: it has not yet found the next one
@@ -451,6 +467,54 @@ class SearchControl(wiring.Component):
         with m.Else():
             m.d.sync += self.ret.eq(r.alpha)
             m.next = "Leave"
+
+    def _take_unevaluated(self, m):
+        """Next takes a move not evaluated ahead (a push promotion, a stack entry): from Test
+        on the evaluation pipe is fed the move under test, under a serial of its own."""
+        m.d.sync += [self.cand_piped.eq(0), self.have.eq(0),
+                     self.cand_serial.eq(self.serial + 1), self.serial.eq(self.serial + 2)]
+
+    def _evaluations(self, m):
+        """The evaluation pipe takes a move a clock. Outside Test and Judge of a move not
+        from the capture pipe (and Settle's own evaluation) it is fed the capture pipe's head,
+        the next capture, whose pieces its victim kind and slot name: so while one capture is
+        tested and judged the next one is evaluated, and its verdict is often in as it is
+        taken. A serial goes beside each move fed, through a delay line as long as the pipe;
+        a verdict coming out under the move under test's serial is kept (``score_q``,
+        ``verdict_q``, ``have``). The serial changes as the head does (taken, restarted) and
+        as the node's alpha does (the verdicts under way read the old window)."""
+        ask, head = self.evaluation, self.captures.candidates
+        hp = head.payload
+        mover = Array(Const(SLOT_PIECES[name], PIECE) for name, _ in SLOTS)[hp.slot - 1]
+        captured = Mux(hp.move.flags.ep, NO_PIECE,
+                       Array(Const(p, PIECE) for p in VICTIM_PIECES)[hp.vkind])
+        testing = ((self.phase == STATES.index("Test")) | (self.phase == STATES.index("Judge")))
+        own = testing & ~self.cand_piped
+        Tag = data.StructLayout({"valid": 1, "serial": SERIAL_BITS})
+        fed = Signal(Tag)
+        with m.If(self.feed_null):
+            m.d.comb += ask.null.eq(1)
+        with m.Elif(own):
+            m.d.comb += [ask.move.eq(self.cand), ask.mover.eq(self.mover),
+                         ask.captured.eq(self.captured),
+                         fed.valid.eq(1), fed.serial.eq(self.cand_serial)]
+        with m.Else():
+            m.d.comb += [ask.move.eq(hp.move), ask.mover.eq(mover), ask.captured.eq(captured),
+                         fed.valid.eq(head.valid & ~self.captures.restart.valid),
+                         fed.serial.eq(self.serial)]
+        line = [Signal(Tag, name=f"eval_tag{i}") for i in range(VERDICT_LATENCY)]
+        m.d.sync += [line[0].eq(fed)] + [b.eq(a) for a, b in zip(line, line[1:])]
+        out = line[-1]  # the serial of the move whose verdict is on the pipe's output
+        score = Signal(SCORE)  # the score, a clock after it is out: beside its verdict
+        m.d.sync += score.eq(ask.score)
+        keep = [self.score_q.eq(score), self.verdict_q.eq(ask.verdict)]
+        head_out = out.valid & (out.serial == self.serial)
+        with m.If(self.taking_head):
+            m.d.sync += self.have.eq(head_out)
+            with m.If(head_out):
+                m.d.sync += keep
+        with m.Elif(out.valid & (out.serial == self.cand_serial)):
+            m.d.sync += [self.have.eq(1)] + keep
 
     def _walk(self, m):
         """Stage 2: the generator's moves onto the stack, stage 1's left out; the ply's killers,
@@ -518,7 +582,7 @@ class SearchControl(wiring.Component):
         made_anyway = (r.depth > 1) | c.flags.castle
         with self._in(m, "Judge"):
             with m.If(self.pinned | self.judged):
-                with m.If(made_anyway | (self.eval_age == VERDICT_LATENCY)):
+                with m.If(made_anyway | self.have):
                     self._decide(m)
             with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
                 m.d.sync += self.step.eq(0)
@@ -531,7 +595,7 @@ class SearchControl(wiring.Component):
         """A legal move: make it, or settle its child from the parent's evaluation of it."""
         r, c = self.r, self.cand
         child = r.depth - 1
-        e, verdict = self.evaluation.score, self.evaluation.verdict
+        e, verdict = self.score_q, self.verdict_q
         castle = c.flags.castle
         mover, gives = self.mover, self.gives_now
         # the child's own evaluation: the parent's, kept for it; a castling's (not covered
@@ -583,10 +647,11 @@ class SearchControl(wiring.Component):
         return c.flags.castle | c.flags.ep | on_line(ff, fr) | lands
 
     def _comb(self, m):
-        """What the states share: the finder's promotion cursor and the stack's read address
-        from the ply's records, the stack's write port, the query of the move under test (Test) and
-        the answers it collects (Judge)."""
+        """What the states share: the evaluations, the finder's promotion cursor and the stack's
+        read address from the ply's records, the stack's write port, the query of the move under
+        test (Test) and the answers it collects (Judge)."""
         r, p, f = self.r, self.ply, self.finder
+        self._evaluations(m)
         # the move under test may give check (Judge decides on it; make/unmake probes its
         # from-square, so the mover is known)
         self.gives_now = Signal()
@@ -666,7 +731,7 @@ class SearchControl(wiring.Component):
         own, the child evaluation of no move, once the board it reads has settled."""
         with self._in(m, "Settle"):
             m.d.sync += self.step.eq(self.step + 1)
-            m.d.comb += self.evaluation.null.eq(self.own_eval)
+            m.d.comb += self.feed_null.eq(self.own_eval)
             with m.If(self.step == Mux(self.own_eval, SETTLE - 1 + EVAL_LATENCY, SETTLE - 2)):
                 m.d.sync += [self.step.eq(0), self.own_eval.eq(0)]
                 with m.If(self.own_eval):

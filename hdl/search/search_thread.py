@@ -181,12 +181,13 @@ class SearchThread(wiring.Component):
                          keeping.new.eq(new), keeping.restart.eq(loading & (w.sq == 0))]
         m.d.comb += control.hash.eq(keeper.hash)
 
-        # the child evaluation: the sums, the move under test's pieces (probed by make/unmake)
+        # the evaluation pipe: the sums, the board; the move and its pieces from the control
+        # (the move under test's probed by make/unmake, or the capture pipe's head's)
         m.d.comb += [child.sums.eq(sums.sums), child.kings.eq(board.attack.king),
-                     child.side.eq(position.side), child.mover.eq(board.probe_a.piece),
-                     child.captured.eq(board.probe_b.piece)]
+                     child.side.eq(position.side), control.captured.eq(board.probe_b.piece)]
         ask = control.evaluation
         m.d.comb += [child.move.eq(ask.move), child.null.eq(ask.null),
+                     child.mover.eq(ask.mover), child.captured.eq(ask.captured),
                      child.window.eq(ask.window), ask.score.eq(child.score),
                      ask.verdict.eq(child.verdict)]
         wiring.connect(m, control.repetition, repeats)  # (the table's ports: Table, flipped)
