@@ -42,7 +42,7 @@ class CapturePipe(wiring.Component):
         (the map follows the planes ``MAP_LATENCY`` clocks late, whatever the restarts).
     restart : In(stream.Signature(Restart))        start from a cursor
     candidates : Out(stream.Signature(Candidate))  the captures from the cursor on
-    idle : Out(1)   no candidate left to come (from the clock after a restart)
+    idle : Out(1)   no candidate left to come, a clock late (low in the clock after a restart)
     """
 
     planes: In(AttackPlanes)
@@ -73,5 +73,7 @@ class CapturePipe(wiring.Component):
                      agg.restart.valid.eq(go), agg.restart.payload.eq(c.cursor)]
         wiring.connect(m, scan.victims, agg.victims)
         wiring.connect(m, agg.candidates, wiring.flipped(self.candidates))
-        m.d.comb += self.idle.eq(scan.done & agg.idle)
+        # registered, so that the control's choice to end its captures starts from a register;
+        # a restart clears it, so that it is never a clock stale
+        m.d.sync += self.idle.eq(scan.done & agg.idle & ~go)
         return m
