@@ -102,7 +102,7 @@ def the_model_s(result, board, job):
 
 
 def test_the_board_holds_a_write_of_many_commands(model):
-    """Protocol version 3: a search board holds SEARCH_RX_BYTES received bytes ahead of the
+    """Since protocol version 3 a search board holds SEARCH_RX_BYTES received bytes ahead of the
     command in hand. RESULT's reply is longer than RESULT, so a write of many RESULTs piles up
     in the receiver while the replies go out: every one is answered, none dropped. (32 bytes,
     the other boards' buffer, drop most of these: the write is ten times longer.)"""
