@@ -251,7 +251,7 @@ def test_a_bad_command_is_refused_and_changes_nothing(client, cmd, payload, engi
     assert refused(client, cmd, payload, engine) == code
     # usable at once (after a resync, for the refusals that say the link garbled a command),
     # and the position is what it was: loading nothing gives its moves
-    assert client.ping().version == 3
+    assert client.ping().version == 4
     client.shadow.diff(board)
     after = client.generate(board)
     assert after.writes == 0 and after.moves == board.moves()
@@ -272,7 +272,7 @@ def test_a_garbled_command_is_refused_bad_crc(client, where):
     else:
         assert reply[0] == Err.BAD_CRC and reply[1] == frame[1] and reply[2:4] == b"\0\0"
     client.resync()
-    assert client.ping().version == 3
+    assert client.ping().version == 4
     assert client.status().state != State.RUNNING  # the garbled PERFT did not start a count
     board = Board(BY_NAME["position3"].fen)
     assert client.generate(board).moves == board.moves()
