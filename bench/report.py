@@ -610,8 +610,8 @@ def section_note(r: dict) -> list[str]:
 
 #: run id -> (title, renderer); the order of docs/measurements.md
 #: the variants with modes an ECP5 board plays, a build each (measure.py's synth-VARIANT jobs,
-#: SECTIONS' titles; berolina's en passant victim is not in protocol 3)
-MODES_BOARDS = ("grasshopper", "hoppelpoppel", "shatranj", "makruk", "pawnsideways")
+#: SECTIONS' titles; berolina's since protocol 4 carries its en passant victim)
+MODES_BOARDS = ("grasshopper", "hoppelpoppel", "berolina", "shatranj", "makruk", "pawnsideways")
 
 SECTIONS = {
     "bench": ("Software perft against python-chess", section_bench),
@@ -647,6 +647,7 @@ SECTIONS = {
     "synth-85f-six": ("ULX3S-85F build, six engines", section_synth),
     "synth-grasshopper": ("ULX3S-25F build, the perft chip of grasshopper", section_synth),
     "synth-hoppelpoppel": ("ULX3S-25F build, the perft chip of hoppelpoppel", section_synth),
+    "synth-berolina": ("ULX3S-25F build, the perft chip of berolina", section_synth),
     "synth-shatranj": ("ULX3S-25F build, the perft chip of shatranj", section_synth),
     "synth-makruk": ("ULX3S-25F build, the perft chip of makruk", section_synth),
     "synth-pawnsideways": ("ULX3S-25F build, the perft chip of pawnsideways", section_synth),

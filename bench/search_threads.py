@@ -8,7 +8,7 @@ host_parallel.py) timed as a board would run them, beside GNU Chess on one core 
 Each search is held to the serial search over the reference (score, best move, PV). The time
 of a round (a lone job, or a batch of sibling jobs a thread each) is the sum of:
 
-* the link, as ``sim.drivers.fpga_board.BoardClient`` drives a protocol-v3 board: one write
+* the link, as ``sim.drivers.fpga_board.BoardClient`` drives a board (protocol 3 on): one write
   of the round's LOAD or UPDATE and SEARCH frames (built by the client's own code against the
   board's position) and their replies, then RESULT polls of the running threads in one write
   each, back to back, until the slowest job is done; every exchange is the USB latency (an
@@ -120,7 +120,8 @@ def exchange(out_bytes: int, in_bytes: int, baud: int, latency: float) -> float:
 
 
 def link_and_chip(rounds, mhz: float, baud: int, latency: float) -> tuple[float, float, float]:
-    """Seconds of the link (protocol v3's client), of the chip, and of the v2 client's link."""
+    """Seconds of the link (the client's, protocol 3 on), of the chip, and of the v2 client's
+    link."""
     link = chip = v2 = 0.0
     for r in rounds:
         n = len(r.clocks)

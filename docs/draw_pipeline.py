@@ -54,7 +54,7 @@ HOST = Block("host: posdata", "perft, board, compare", "sim/cli", 20, 40, 150, 6
              "#f6f0e4")
 MODELS = Block("or simulated", "CXXRTL, Verilator, pysim", "sim/models",
                20, 420, 150, 62, "#f6f0e4")
-FRONT = Block("UART front end", "protocol v3, listing RAM", "hdl/link/chip_frontend.py",
+FRONT = Block("UART front end", "protocol v4, listing RAM", "hdl/link/chip_frontend.py",
               20, 300, 150, 62, "#f3eefa")
 CLAIMS = Block("claim counter", "a node at the split ply", "hdl/chip/claims.py", 230, 44, 170, 62)
 SUM = Block("sum of leaves", "registered adder tree", "hdl/chip/perft_chip.py", 420, 44, 170,

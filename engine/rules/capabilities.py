@@ -97,27 +97,15 @@ def _generator_verilator(variant: Variant) -> str | None:
     return None
 
 
-def diagonal_double_step(variant: Variant) -> bool:
-    """Does the variant's pawn pass the en passant square diagonally (Berolina's)? Then the
-    pawn an en passant capture takes does not stand straight beyond that square."""
-    if variant.pawn is None:
-        return False
-    return any(df for c in parse_piece(variant.pawn, pawn=True).components if c.initial
-               for df, _ in c.steps(WHITE))
-
-
 def _ecp5(variant: Variant) -> str | None:
     if variant.chess960:
-        return "protocol version 3 carries no castling squares per position"
-    if diagonal_double_step(variant):  # the board's front end derives a straight step's victim
-        return (f"protocol version 3 carries no en passant victim: {variant.name}'s pawn "
-                f"passes diagonally")
+        return "the board protocol carries no castling squares per position"
     return chip_problem(variant)
 
 
 def _ice40(variant: Variant) -> str | None:
     if variant.chess960:
-        return "protocol version 3 carries no castling squares per position"
+        return "the board protocol carries no castling squares per position"
     if not chess_tables(variant):
         return "its generator is built with chess's tables alone"
     return None

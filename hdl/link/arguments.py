@@ -15,7 +15,7 @@ from posdata.engine.rules.variants import CHESS
 
 from ..common.contract import MAX_DEPTH, valid_square_codes
 from .cursor import PayloadByte
-from .protocol import FLAG_BULK
+from .protocol import FLAG_BULK, STATE_BYTES, VICTIM_BYTE
 
 
 class ArgumentCheck(wiring.Component):
@@ -57,6 +57,7 @@ class ArgumentCheck(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         byte, j, bad = self.current.byte, self.current.index, self.bad
+        self._ep_given = Signal()  # the en passant byte just checked named a square
         valid_code = Signal()
         with m.Switch(byte):
             with m.Case(*self._codes):
@@ -70,20 +71,30 @@ class ArgumentCheck(wiring.Component):
             with m.If(self.load):
                 with m.If(j < 64):
                     m.d.sync += bad.eq(bad | ~valid_code)
-                with m.Elif(j == 64):  # side | castle << 1
-                    m.d.sync += bad.eq(bad | (byte[5:] != 0))
-                with m.Else():  # en passant
-                    m.d.sync += bad.eq(bad | byte[6])
+                for k in range(STATE_BYTES):
+                    with m.Elif(j == 64 + k):
+                        self._state_byte(m, k)
             with m.Elif(self.update):
-                with m.If(j == 0):
-                    m.d.sync += bad.eq(bad | (byte[5:] != 0))
-                with m.Elif(j == 1):
-                    m.d.sync += bad.eq(bad | byte[6])
-                with m.Elif(~j[0]):  # a square
+                for k in range(STATE_BYTES):
+                    with (m.Elif if k else m.If)(j == k):
+                        self._state_byte(m, k)
+                with m.Elif(j[0] == STATE_BYTES % 2):  # a pair's square
                     m.d.sync += bad.eq(bad | (byte[6:] != 0))
                 with m.Else():
                     m.d.sync += bad.eq(bad | ~valid_code)
         return m
+
+    def _state_byte(self, m, k: int):
+        """State byte ``k``: side | castle << 1, en passant, en passant's victim (their reserved
+        bits zero; the victim 0 without an en passant square, one position one encoding)."""
+        byte, bad = self.current.byte, self.bad
+        if k == 0:
+            m.d.sync += bad.eq(bad | (byte[5:] != 0))
+        elif k == VICTIM_BYTE - 1:  # en passant: whether the victim byte may name a square
+            m.d.sync += [bad.eq(bad | byte[6]), self._ep_given.eq(byte[7])]
+        else:
+            assert k == VICTIM_BYTE
+            m.d.sync += bad.eq(bad | (byte[6:] != 0) | ~self._ep_given & (byte != 0))
 
     def _perft_byte(self, m):
         byte, bad = self.current.byte, self.bad

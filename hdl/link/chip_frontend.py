@@ -1,4 +1,4 @@
-"""The perft chip behind the board's command protocol (``hdl.link.protocol``, version 3) on a UART:
+"""The perft chip behind the board's command protocol (``hdl.link.protocol``, version 4) on a UART:
 the perft chip's commands on the command shell (``hdl.link.command_shell``).
 
 ::
@@ -40,7 +40,6 @@ from .command_shell import CommandShell, initial_position
 from .count_control import CountControl
 from .link import HostLink
 from .listing_buffer import ListingBuffer
-from .position_writer import victim_follows
 from .protocol import (
     ENGINE_ALL,
     LISTING_CAPACITY,
@@ -63,16 +62,14 @@ assert PING_BYTES <= SHIFT_BYTES and LISTING_HEADER <= SHIFT_BYTES
 
 def check_board_variant(variant) -> None:
     """A board's variant must be one an ECP5 board's perft chip plays, the declaration's line
-    (engine.rules.capabilities): the chip plays it, and protocol version 3 carries what the
-    chip needs: no castling squares (so not Chess960) and no en passant victim, which the front
-    end derives from the en passant square where the pawn passes straight
-    (``hdl.link.position_writer.victim_follows``)."""
+    (engine.rules.capabilities): the chip plays it, and the protocol carries what the chip
+    needs: no castling squares (so not Chess960); en passant's victim comes with the state."""
     try:
         check_chip(variant)
     except ValueError:  # UnsupportedVariant, a table problem
         pass
     else:
-        if not variant.chess960 and victim_follows(variant):
+        if not variant.chess960:
             return
     raise ValueError(refusal(variant, "ecp5"))
 
@@ -116,8 +113,8 @@ class UartFrontEnd(CommandShell):
         ``engines`` and ``phases`` (one per thread).
     variant : engine.rules.variants.Variant
         What the chip plays (its ROMs, promotions, attack planes), the start position and its
-        self-test count, the square codes LOAD accepts, PING's variant byte. Refused where protocol
-        version 3 lacks what the chip needs (``check_board_variant``).
+        self-test count, the square codes LOAD accepts, PING's variant byte. Refused where the
+        protocol lacks what the chip needs (``check_board_variant``).
 
     Ports
     -----

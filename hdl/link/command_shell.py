@@ -1,4 +1,4 @@
-"""The command shell every UART front end is built on (``hdl.link.protocol``, version 3).
+"""The command shell every UART front end is built on (``hdl.link.protocol``, version 4).
 
 ::
 
@@ -45,9 +45,11 @@ from .reply_shifter import ReplyShifter
 
 
 def initial_position(variant=CHESS) -> tuple[list[int], dict]:
-    """The variant's start position's square codes (a1 first) and its Position fields."""
+    """The variant's start position's square codes (a1 first) and its Position fields, with
+    en passant's victim (``ep_victim``, 0 without an en passant square)."""
     board = Board(variant.start_fen, variant)
-    return list(square_codes(board)), position_fields(board)
+    return list(square_codes(board)), {**position_fields(board),
+                                       "ep_victim": max(board.ep_victim(), 0)}
 
 
 class Shell:

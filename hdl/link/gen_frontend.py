@@ -1,4 +1,4 @@
-"""The move generator alone behind the board's command protocol (``hdl.link.protocol``, version 3):
+"""The move generator alone behind the board's command protocol (``hdl.link.protocol``, version 4):
 the iCEBreaker's board, where the perft chip does not fit; GENERATE on the command shell
 (``hdl.link.command_shell``).
 

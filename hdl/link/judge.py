@@ -17,6 +17,7 @@ from .protocol import (
     LISTINGS,
     NEEDS_IDLE,
     PAYLOAD_LENGTHS,
+    STATE_BYTES,
     Cmd,
     Err,
     search_lengths,
@@ -80,8 +81,8 @@ class FrameJudge(wiring.Component):
     def _fits(self, cmd, length):
         lo, hi = PAYLOAD_LENGTHS[cmd]
         fits = (length >= lo) & (length <= hi)
-        if cmd == Cmd.UPDATE:
-            fits = fits & ~length[0]
+        if cmd == Cmd.UPDATE:  # the state bytes, then whole pairs (update_length_ok)
+            fits = fits & (length[0] == STATE_BYTES % 2)
         elif cmd == Cmd.SEARCH:  # whole hashes after the job: a few dozen lengths, all listed
             fits = Cat(length == n for n in sorted(search_lengths())).any()
         return fits

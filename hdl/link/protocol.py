@@ -1,4 +1,4 @@
-"""The board's command protocol, version 3: the source of truth for the gateware
+"""The board's command protocol, version 4: the source of truth for the gateware
 (``hdl.link.chip_frontend``) and the host (``sim.drivers.fpga_board``). Plain Python (no amaranth),
 so the host imports it cheaply; the gateware matches ``m.Case(Cmd.PING)``, the host sends
 ``Cmd.PING.value``.
@@ -44,13 +44,13 @@ Commands
 =========  ======  ===================================  ==========================================
 command    byte    payload (host -> board)              reply payload (board -> host, status OK)
 =========  ======  ===================================  ==========================================
-PING       ``P``   none                                 ``P O S``, version (2), engines, threads
+PING       ``P``   none                                 ``P O S``, version (4), engines, threads
                                                         per engine, variant (0: chess), self-test
                                                         (``SelfTest``): 8 bytes
 LOAD       ``L``   64 square codes (a1 .. h8), then     none
-                   the 2 state bytes: 66 bytes
-UPDATE     ``U``   the 2 state bytes, then (square,     none
-                   square code) pairs: 2 + 2k bytes,
+                   the 3 state bytes: 67 bytes
+UPDATE     ``U``   the 3 state bytes, then (square,     none
+                   square code) pairs: 3 + 2k bytes,
                    k = 0 .. 64
 GENERATE   ``G``   none                                 the root's pseudo-legal moves in
                                                         generation order (promotions expanded):
@@ -93,7 +93,11 @@ RESULT     ``R``   none                                 of the job on the thread
   WHITE 0, BLACK 1, EMPTY 2; NO_PIECE 0 .. KING 6); an empty square is 2, a white king 0x18. Any
   other code is BAD_ARGUMENT.
 * State bytes: ``side | castle << 1`` (castle: WK 1, WQ 2, BK 4, BQ 8; bits 7..5 zero), then en
-  passant: bit 7 set when there is an en passant square, bits 5..0 the square (bit 6 zero).
+  passant: bit 7 set when there is an en passant square, bits 5..0 the square (bit 6 zero),
+  then en passant's victim: bits 5..0 the square of the pawn an en passant capture takes (the
+  one that passed; bits 7..6 zero), 0 without an en passant square. The victim comes with the
+  position because it need not stand straight beyond the square passed (Berolina's pawn passes
+  diagonally); a board whose chip derives it (no modes) checks the byte and ignores it.
   UPDATE's square bytes are 0 .. 63.
 * A listing: cycles (4 bytes: the generator core's clocks for the root), the move count (2
   bytes), then 3 bytes per move: the 21-bit move word of ``engine.rules.defs``. The board buffers up
@@ -113,7 +117,7 @@ RESULT     ``R``   none                                 of the job on the thread
   thread takes it (``engine.search.leaf_search``). SEARCH's hashes are the positions the job's
   repetition test compares with (``sim.drivers.search_job.history_hashes``: the last
   min(halfmove counter, ``REPETITION_PLIES``) before the job's root, each the low ``HASH_BITS``
-  of its hash); a length other than 8 + 5k is BAD_LENGTH, like UPDATE's odd ones.
+  of its hash); a length other than 8 + 5k is BAD_LENGTH, like an UPDATE with half a pair.
 * A search board's engine byte names a thread (below PING's threads; BAD_ENGINE above) or
   ``ENGINE_ALL``. SEARCH to a thread is BUSY while that thread runs a job; SEARCH to
   ``ENGINE_ALL``, LOAD and UPDATE while every thread runs one. RESULT to ``ENGINE_ALL`` gives
@@ -129,7 +133,9 @@ from posdata.engine.search.leaf_search import HASH_BITS, REPETITION_PLIES
 
 from ..common.contract import DEPTH_BITS, MAX_DEPTH, SEARCH_BYTES, search_arguments
 
-PROTOCOL_VERSION = 3  #: 3: the search board holds a batch's commands (SEARCH_RX_BYTES)
+#: 3: the search board holds a batch's commands (SEARCH_RX_BYTES); 4: the state carries en
+#: passant's victim (VICTIM_BYTE)
+PROTOCOL_VERSION = 4
 
 #: the ULX3S's FT231X at its maximum (48 MHz / 16); the bitstream and the host must agree
 DEFAULT_BAUD = 3_000_000
@@ -148,7 +154,8 @@ UART_FRAME_BITS = 10    #: start + 8 data + stop: one byte time is 10 bit times
 COMMAND_HEADER = 4      #: SYNC, cmd, engine, length
 REPLY_HEADER = 4        #: status, cmd, length (2)
 MAX_COMMAND_PAYLOAD = 255
-STATE_BYTES = 2         #: side | castle << 1, en passant
+STATE_BYTES = 3         #: side | castle << 1, en passant, en passant's victim
+VICTIM_BYTE = 2         #: the victim's place among the state bytes
 LOAD_BYTES = 64 + STATE_BYTES
 MAX_UPDATE_SQUARES = 64
 
@@ -161,7 +168,7 @@ HASH_BYTES = (HASH_BITS + 7) // 8  #: SEARCH's earlier positions: a hash each, l
 MAX_SEARCH_HISTORY = REPETITION_PLIES  #: ... up to the thread's repetition span
 #: received bytes a search board holds beyond the command in hand, so that a host writes a
 #: batch's jobs (a LOAD or UPDATE and a SEARCH each) in one write, and its threads' RESULT
-#: polls in another: eight jobs of the longest frames (71 + 173 bytes) fit
+#: polls in another: eight jobs of the longest frames (72 + 173 bytes) fit
 SEARCH_RX_BYTES = 2048
 RESULT_BYTES = 23       #: state, flags, score (2), best move (3), nodes (8), clocks (8)
 FLAG_BEST = 0x01        #: RESULT's flags: the job has a best move
@@ -218,8 +225,8 @@ class SelfTest(IntEnum):
     FAILED = 3
 
 
-#: the payload lengths each command accepts (UPDATE: and only an even number; SEARCH: and only
-#: whole hashes, ``search_lengths``)
+#: the payload lengths each command accepts (UPDATE: and only the state and whole pairs,
+#: ``update_length_ok``; SEARCH: and only whole hashes, ``search_lengths``)
 PAYLOAD_LENGTHS = {
     Cmd.PING: (0, 0), Cmd.LOAD: (LOAD_BYTES, LOAD_BYTES),
     Cmd.UPDATE: (STATE_BYTES, STATE_BYTES + 2 * MAX_UPDATE_SQUARES),
@@ -271,8 +278,17 @@ def variant_number(variant) -> int:
     return VARIANT_NAMES.index(variant.name)
 
 
-def state_bytes(side: int, castle: int, ep_valid: int, ep_sq: int) -> bytes:
-    return bytes([(side & 1) | (castle & 15) << 1, (EP_VALID if ep_valid else 0) | (ep_sq & 63)])
+def state_bytes(side: int, castle: int, ep_valid: int, ep_sq: int, ep_victim: int = 0) -> bytes:
+    """``ep_victim``: the pawn an en passant capture takes (sent as 0 without an en passant
+    square)."""
+    return bytes([(side & 1) | (castle & 15) << 1, (EP_VALID if ep_valid else 0) | (ep_sq & 63),
+                  ep_victim & 63 if ep_valid else 0])
+
+
+def update_length_ok(length: int) -> bool:
+    """Is ``length`` an UPDATE payload's: the state bytes, then whole (square, code) pairs?"""
+    lo, hi = PAYLOAD_LENGTHS[Cmd.UPDATE]
+    return lo <= length <= hi and (length - STATE_BYTES) % 2 == 0
 
 
 def load_payload(codes: bytes, state: bytes) -> bytes:

@@ -48,7 +48,7 @@ READS = {"moves": POSITION_OPTIONS, "legal": POSITION_OPTIONS,
 def register(sub) -> None:
     p = sub.add_parser(
         "board", help="the perft chip on the FPGA board over its serial port",
-        description="Talk to the perft chip on the board (protocol version 3). ACTION: 'moves' "
+        description="Talk to the perft chip on the board (protocol version 4). ACTION: 'moves' "
                     "(default) loads the position (after the first load only the squares that "
                     "changed), lists its pseudo-legal moves in generation order with the "
                     "generator's cycle count and compares them with the reference generator's, "

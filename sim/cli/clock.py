@@ -77,8 +77,8 @@ class Gateware:
 
     def board_variant(self) -> str | None:
         """The variant whose board holds what ran: its own, else (a perft chip an ECP5 board
-        refuses) one of the same geometry a board takes, as Berolina's chip is grasshopper's
-        but for memory contents; None when no board builds it."""
+        refuses) one of the same geometry a board takes, as every chip with modes is
+        grasshopper's but for memory contents; None when no board builds it."""
         if self.design != "chip" or same_geometry("chess", self.variant, self.design):
             return self.variant
         from posdata.engine.rules.capabilities import runs_on

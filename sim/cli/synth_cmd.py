@@ -55,7 +55,7 @@ def register(sub) -> None:
     add_variant_arg(p)
     p.add_argument("--search", action="store_true",
                    help="build the search board instead: the search thread behind the UART "
-                        "(protocol v3's SEARCH and RESULT; ECP5 boards; default clock 30 MHz, "
+                        "(the protocol's SEARCH and RESULT; ECP5 boards; default clock 30 MHz, "
                         "the thread's one-clock steps route at about 35; without --mhz a build "
                         "that misses it is built once more, at the highest clock below its Fmax "
                         "that the PLL makes and the baud rate divides) into "

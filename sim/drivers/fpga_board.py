@@ -1,4 +1,4 @@
-"""The host side of the board's command protocol, version 3 (``hdl.link.protocol``).
+"""The host side of the board's command protocol, version 4 (``hdl.link.protocol``).
 
 ``BoardClient(transport)`` drives the perft chip on a board (or a simulated one):
 
@@ -77,7 +77,7 @@ from .chip_cxxrtl import ChipCount
 from .interface import Generation, ShadowBoard, position_inputs
 
 MOVE_MASK = (1 << MOVE_BITS) - 1
-#: more changed squares than this: LOAD the whole board (66 bytes) rather than UPDATE them
+#: more changed squares than this: LOAD the whole board (LOAD_BYTES) rather than UPDATE them
 FULL_LOAD_ABOVE = 31
 
 #: the longest reply payload each command can have
@@ -633,12 +633,18 @@ def search_job_payload(board, alpha: int, beta: int, depth: int, ply: int,
                           history_hashes(board))
 
 
+def board_state(board) -> bytes:
+    """LOAD's and UPDATE's state bytes for ``board``: its root fields and en passant's victim
+    (the pawn that passed: Berolina's stands beside the square it crossed)."""
+    return state_bytes(**position_inputs(board), ep_victim=max(board.ep_victim(), 0))
+
+
 def load_frame(shadow: ShadowBoard, board) -> tuple[Cmd, bytes, int]:
     """The command that brings the board's position from ``shadow`` (brought up to date) to
     ``board``'s: UPDATE of the squares that changed, or LOAD when many did; its payload and
     the squares written."""
     writes = shadow.diff(board)
-    state = state_bytes(**position_inputs(board))
+    state = board_state(board)
     if len(writes) > FULL_LOAD_ABOVE:
         return Cmd.LOAD, load_payload(square_codes(board), state), len(writes)
     return (Cmd.UPDATE, update_payload(state, ((sq, square_code(c, p)) for sq, c, p in writes)),

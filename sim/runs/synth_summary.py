@@ -106,7 +106,7 @@ def print_report(r: dict) -> None:
         print("design     the move generator alone behind the UART (no perft chip: it does not "
               "fit)")
     if r.get("design") == SEARCH_DESIGN:
-        print("design     the search thread behind the UART (protocol v3's SEARCH and RESULT); "
+        print("design     the search thread behind the UART (the protocol's SEARCH and RESULT); "
               "its clocks per node: make bench-search")
     error = 100 * (uart["actual_baud"] - uart["baud"]) / uart["baud"]
     print(f"uart       {uart['baud']} baud (divisor {uart['divisor']}, {error:+.1f}%)")

@@ -53,17 +53,17 @@ def test_a_refusal_is_one_line_naming_the_variant_and_what_runs_it():
     line = refusal("amazon", "search")
     assert line.startswith("the chip's search plays orthodox chess only, not amazon (")
     assert line.endswith("amazon runs on sw, gen, hw, ecp5 (posdata variants)")
-    line = refusal("berolina", "ecp5", "the board's perft chip")
-    assert line == ("the board's perft chip does not play berolina (protocol version 3 carries "
-                    "no en passant victim: berolina's pawn passes diagonally); berolina runs on "
-                    "sw, gen, hw (posdata variants)")
+    line = refusal("chess960", "ecp5", "the board's perft chip")
+    assert line == ("the board's perft chip does not play chess960 (the board protocol carries "
+                    "no castling squares per position); chess960 runs on sw, gen, "
+                    "gen-verilator, hw (posdata variants)")
 
 
-def test_an_ecp5_board_takes_every_variant_with_modes_but_berolina():
-    """The board's front end derives en passant's victim from the en passant square
-    (hdl.link.position_writer), which Berolina's diagonal double step defeats."""
+def test_an_ecp5_board_takes_every_variant_with_modes():
+    """Berolina's too: its pawn passes diagonally, and the host sends en passant's victim with
+    the position (protocol version 4) instead of the board deriving it."""
     moded = {v.name for v in VARIANTS if v.has_modes}
-    assert {v for v in moded if "ecp5" not in runs_on(v)} == {"berolina"}
+    assert "berolina" in moded and all("ecp5" in runs_on(v) for v in moded)
 
 
 def test_only_places_that_play_chess_alone_say_so():

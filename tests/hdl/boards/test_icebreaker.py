@@ -1,4 +1,4 @@
-"""The iCEBreaker's board (hdl.boards.ice40_top: the move generator behind protocol v3, no perft
+"""The iCEBreaker's board (hdl.boards.ice40_top: the move generator behind protocol v4, no perft
 chip) end to end: ``BoardClient`` talking to its compiled model
 (``CompiledBoard(design="icebreaker")``: hdl.link.gen_frontend.GeneratorFrontEnd with a PC's UART on
 its lines), held to the reference generator move for move and in order, and cycle for cycle to the
@@ -117,7 +117,7 @@ def test_commands_that_need_the_perft_chip_are_unsupported(client):
 def test_error_replies_in_order_and_the_board_unchanged(client):
     board = Board(STANDARD_POSITIONS[2].fen)
     check_listing(client, board)
-    state = bytes([board.side | board.castle << 1, 0])
+    state = bytes([board.side | board.castle << 1, 0, 0])
     bad_code = bytes([2] * 63 + [0x1F]) + state  # colour 3 is no colour
     cases = [
         (0x7E, b"", ENGINE_ALL, Err.UNKNOWN_COMMAND),
@@ -127,7 +127,10 @@ def test_error_replies_in_order_and_the_board_unchanged(client):
         (Cmd.UPDATE, state + b"\x00", ENGINE_ALL, Err.BAD_LENGTH),
         (Cmd.LOAD, load_payload(bad_code[:64], bad_code[64:]), ENGINE_ALL, Err.BAD_ARGUMENT),
         (Cmd.UPDATE, update_payload(state, [(64, 2)]), ENGINE_ALL, Err.BAD_ARGUMENT),
-        (Cmd.UPDATE, bytes([0x20, 0]), ENGINE_ALL, Err.BAD_ARGUMENT),  # a reserved state bit
+        (Cmd.UPDATE, bytes([0x20, 0, 0]), ENGINE_ALL, Err.BAD_ARGUMENT),  # a reserved state bit
+        # en passant's victim without an en passant square (the generator ignores the victim;
+        # its board checks it all the same)
+        (Cmd.UPDATE, bytes([0, 0, 26]), ENGINE_ALL, Err.BAD_ARGUMENT),
     ]
     for cmd, payload, engine, code in cases:
         assert refused(client, cmd, payload, engine) == code, (cmd, payload.hex())

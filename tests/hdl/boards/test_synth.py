@@ -102,7 +102,6 @@ def test_cli_unknown_board_and_missing_tool(tmp_path):
     (["--engines", "0"], "--engines must be between 1 and 64"),
     (["--board", "icebreaker", "--engines", "2"], "no perft engines"),
     (["--variant", "chess960"], "castling squares"),
-    (["--variant", "berolina"], "berolina's pawn passes diagonally"),
     (["--board", "icebreaker", "--variant", "amazon"], "orthodox chess only"),
     (["--variant", "shogi"], "unknown variant"),
 ])

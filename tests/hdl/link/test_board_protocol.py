@@ -72,8 +72,8 @@ def test_power_up_self_test_holds_off_the_host_then_passes():
     s = c.status()
     assert (s.state, s.self_test, s.depth, s.bulk, s.split) == (
         State.RUNNING, True, SELF_TEST_DEPTH, True, 2)
-    for cmd, payload in [(Cmd.LOAD, load_payload(bytes([2] * 64), bytes(2))),
-                         (Cmd.UPDATE, update_payload(bytes(2), [(4, 2)])), (Cmd.GENERATE, b""),
+    for cmd, payload in [(Cmd.LOAD, load_payload(bytes([2] * 64), bytes(3))),
+                         (Cmd.UPDATE, update_payload(bytes(3), [(4, 2)])), (Cmd.GENERATE, b""),
                          (Cmd.LEGAL, b""), (Cmd.PERFT, perft_payload(1, True, 0)),
                          (Cmd.ABORT, b"")]:
         assert refused(c, cmd, payload) == Err.BUSY, cmd.name
@@ -187,8 +187,8 @@ def test_abort_mid_count_then_a_good_count(client):
     client.command(Cmd.PERFT, perft_payload(4, True, 2))  # 4,085,603 leaves: millions of clocks
     client.transport.sleep(1e-3)
     assert client.status().state == State.RUNNING
-    for cmd, payload in [(Cmd.LOAD, load_payload(bytes([2] * 64), bytes(2))),
-                         (Cmd.UPDATE, bytes(2)), (Cmd.GENERATE, b""), (Cmd.LEGAL, b""),
+    for cmd, payload in [(Cmd.LOAD, load_payload(bytes([2] * 64), bytes(3))),
+                         (Cmd.UPDATE, bytes(3)), (Cmd.GENERATE, b""), (Cmd.LEGAL, b""),
                          (Cmd.PERFT, perft_payload(1, True, 0))]:
         assert refused(client, cmd, payload) == Err.BUSY, cmd.name
     client.abort()
@@ -214,9 +214,10 @@ BAD_FRAMES = [
     (Cmd.GENERATE, b"", 1, Err.BAD_ENGINE),
     (Cmd.PERFT, perft_payload(2, True, 1), 7, Err.BAD_ENGINE),
     (Cmd.PING, b"\x00", ENGINE_ALL, Err.BAD_LENGTH),
-    (Cmd.LOAD, bytes(65), ENGINE_ALL, Err.BAD_LENGTH),
-    (Cmd.UPDATE, bytes(3), ENGINE_ALL, Err.BAD_LENGTH),
-    (Cmd.UPDATE, bytes(132), ENGINE_ALL, Err.BAD_LENGTH),
+    (Cmd.LOAD, bytes(66), ENGINE_ALL, Err.BAD_LENGTH),  # version 3's: no victim byte
+    (Cmd.UPDATE, bytes(2), ENGINE_ALL, Err.BAD_LENGTH),
+    (Cmd.UPDATE, bytes(4), ENGINE_ALL, Err.BAD_LENGTH),
+    (Cmd.UPDATE, bytes(133), ENGINE_ALL, Err.BAD_LENGTH),
     (Cmd.PERFT, bytes(2), ENGINE_ALL, Err.BAD_LENGTH),
     (Cmd.ABORT, bytes(1), ENGINE_ALL, Err.BAD_LENGTH),
     (Cmd.PERFT, perft_payload(13, True, 2), ENGINE_ALL, Err.BAD_ARGUMENT),
@@ -225,13 +226,17 @@ BAD_FRAMES = [
     (Cmd.PERFT, perft_payload(3, True, 3), ENGINE_ALL, Err.BAD_ARGUMENT),
     (Cmd.PERFT, perft_payload(1, False, 1), ENGINE_ALL, Err.BAD_ARGUMENT),
     (Cmd.PERFT, bytes([3, 2, 0]), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.LOAD, load_payload(bytes([2] * 63 + [3]), bytes(2)), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.LOAD, load_payload(bytes([7 << 2] + [2] * 63), bytes(2)), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.LOAD, load_payload(bytes([2] * 64), b"\x20\x00"), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.LOAD, load_payload(bytes([2] * 64), b"\x00\x40"), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.UPDATE, update_payload(bytes(2), [(64, 2)]), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.UPDATE, update_payload(bytes(2), [(3, 2), (5, 1)]), ENGINE_ALL, Err.BAD_ARGUMENT),
-    (Cmd.UPDATE, update_payload(b"\x80\x00", []), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.LOAD, load_payload(bytes([2] * 63 + [3]), bytes(3)), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.LOAD, load_payload(bytes([7 << 2] + [2] * 63), bytes(3)), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.LOAD, load_payload(bytes([2] * 64), b"\x20\x00\x00"), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.LOAD, load_payload(bytes([2] * 64), b"\x00\x40\x00"), ENGINE_ALL, Err.BAD_ARGUMENT),
+    # en passant's victim: its reserved bits, a victim without an en passant square
+    (Cmd.LOAD, load_payload(bytes([2] * 64), b"\x01\x93\x5a"), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.LOAD, load_payload(bytes([2] * 64), b"\x01\x13\x1a"), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.UPDATE, update_payload(bytes(3), [(64, 2)]), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.UPDATE, update_payload(bytes(3), [(3, 2), (5, 1)]), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.UPDATE, update_payload(b"\x80\x00\x00", []), ENGINE_ALL, Err.BAD_ARGUMENT),
+    (Cmd.UPDATE, update_payload(b"\x00\x00\x01", []), ENGINE_ALL, Err.BAD_ARGUMENT),
     # a search board's commands on the perft board
     (Cmd.SEARCH, search_payload(-100, 100, 2, 0), ENGINE_ALL, Err.UNSUPPORTED),
     (Cmd.RESULT, b"", ENGINE_ALL, Err.UNSUPPORTED),
@@ -246,7 +251,7 @@ def test_a_bad_command_is_refused_and_changes_nothing(client, cmd, payload, engi
     assert refused(client, cmd, payload, engine) == code
     # usable at once (after a resync, for the refusals that say the link garbled a command),
     # and the position is what it was: loading nothing gives its moves
-    assert client.ping().version == 3
+    assert client.ping().version == 4
     client.shadow.diff(board)
     after = client.generate(board)
     assert after.writes == 0 and after.moves == board.moves()
@@ -267,7 +272,7 @@ def test_a_garbled_command_is_refused_bad_crc(client, where):
     else:
         assert reply[0] == Err.BAD_CRC and reply[1] == frame[1] and reply[2:4] == b"\0\0"
     client.resync()
-    assert client.ping().version == 3
+    assert client.ping().version == 4
     assert client.status().state != State.RUNNING  # the garbled PERFT did not start a count
     board = Board(BY_NAME["position3"].fen)
     assert client.generate(board).moves == board.moves()
@@ -284,7 +289,7 @@ def test_noise_before_sync_is_ignored(client):
 def test_resync_after_a_half_sent_frame(client):
     board = Board(BY_NAME["position5"].fen)
     client.generate(board)
-    half = command_frame(Cmd.LOAD, load_payload(bytes([2] * 64), bytes(2)))[:30]
+    half = command_frame(Cmd.LOAD, load_payload(bytes([2] * 64), bytes(3)))[:30]
     t = client.transport
     t.write(half)
     # a host that goes on at once: its PING is taken as the rest of the LOAD's payload, and the

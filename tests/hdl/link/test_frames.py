@@ -233,7 +233,7 @@ def test_receiver_timeout_must_be_a_positive_integer(timeout):
 
 
 @pytest.mark.parametrize("status, cmd, payload", [
-    (Err.OK, Cmd.PING, b"POS\x03\x01\x02\x00\x02"), (Err.BUSY, Cmd.LOAD, b""),
+    (Err.OK, Cmd.PING, b"POS\x04\x01\x02\x00\x02"), (Err.BUSY, Cmd.LOAD, b""),
     (Err.OK, Cmd.GENERATE, bytes(range(256)) * 2)])
 @pytest.mark.parametrize("ready_every", [1, 2])
 @pytest.mark.parametrize("registered_crc", [False, True])

@@ -27,9 +27,8 @@ from posdata.hdl.link.protocol import (
     perft_payload,
     state_bytes,
 )
-from posdata.sim.drivers.fpga_board import BoardClient, BoardError, BoardRefused
+from posdata.sim.drivers.fpga_board import BoardClient, BoardError, BoardRefused, board_state
 from posdata.sim.drivers.fpga_board_sim import SimulatedTransport
-from posdata.sim.drivers.interface import position_inputs
 from tests.board_replies import refused
 from tests.chip_model import ROOT_FLAG, FakeChip
 
@@ -64,7 +63,7 @@ def test_ping_reports_the_chip():
     c = fake_board(engines=3)
     info = c.ping()
     assert (info.version, info.engines, info.threads, info.variant, info.self_test) == (
-        3, 3, 2, 0, SelfTest.NONE)
+        4, 3, 2, 0, SelfTest.NONE)
 
 
 def test_load_update_and_listings_show_the_position(client):
@@ -124,7 +123,7 @@ def test_self_test_fails_on_a_wrong_count_and_refuses_abort():
     c = fake_board(count_clocks=8_000, self_test_depth=1)
     assert c.ping().self_test == SelfTest.RUNNING
     assert refused(c, Cmd.ABORT) == Err.BUSY  # its result is what the LEDs show
-    assert refused(c, Cmd.UPDATE, bytes(2)) == Err.BUSY
+    assert refused(c, Cmd.UPDATE, bytes(3)) == Err.BUSY
     assert refused(c, Cmd.PERFT, perft_payload(1, True, 0)) == Err.BUSY
     while c.status().state == State.RUNNING:
         c.transport.run_cycles(1000)
@@ -148,7 +147,7 @@ def test_power_up_position_is_the_initial_one():
 def test_state_bytes_reach_the_chip(client):
     board = Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
     assert client.generate(board).moves[-1] == ROOT_FLAG | position_word(board)
-    assert state_bytes(**position_inputs(board)) == bytes([0, 0x80 | 43])
+    assert board_state(board) == bytes([0, 0x80 | 43, 35])  # the victim: d5
 
 
 @pytest.mark.slow
@@ -157,7 +156,7 @@ def test_other_divisors(divisor):
     front_end = UartFrontEnd(divisor, chip=FakeChip(count_clocks=50), self_test_depth=None,
                              frame_timeout=TIMEOUT_BYTES * UART_FRAME_BITS * divisor)
     c = BoardClient(SimulatedTransport(divisor, front_end=front_end))
-    assert c.ping().version == 3
+    assert c.ping().version == 4
     board = Board(STANDARD_POSITIONS[5].fen)
     assert c.generate(board).moves == shown(board)
     assert c.perft(board, 2).leaves == 50
@@ -189,32 +188,30 @@ def test_a_board_built_for_a_variant():
     assert refused(orthodox, Cmd.LOAD, payload) == Err.BAD_ARGUMENT
 
 
-def test_a_board_with_modes_derives_en_passant_s_victim():
-    """Protocol 3 carries no en passant victim; the front end of a chip with modes derives it
-    from the en passant square, and the chip sees the root the host's own rule packs
-    (root_word: the victim from the history, here the FEN's pair), either side to move."""
+@pytest.mark.parametrize("name, fens", [
+    ("pawnsideways", ("4k3/8/8/3pP3/8/8/8/4K3 w - d6d5 0 1", "4k3/8/8/8/2pP4/8/8/4K3 b - d3 0 1",
+                      "4k3/8/8/8/8/8/8/4K3 w - - 0 1")),
+    # Berolina's victim beside the square passed, on either side of it, either side to move
+    ("berolina", ("4k3/8/8/8/1Pp5/8/8/4K3 b - c3b4 0 1", "4k3/8/8/8/2pP4/8/8/4K3 b - c3d4 0 1",
+                  "4k3/8/8/3pP3/8/8/8/4K3 w - d5e6 0 1"))])
+def test_a_board_with_modes_takes_en_passant_s_victim_as_sent(name, fens):
+    """The chip with modes sees the root the host's own rule packs (root_word: the victim from
+    the history, here the FEN's pair): the victim comes in the state bytes, not derived from the
+    en passant square."""
     from posdata.engine.rules.variants import get_variant
     from posdata.hdl.common.contract import root_word
-    variant = get_variant("pawnsideways")
+    variant = get_variant(name)
     front_end = UartFrontEnd(DIVISOR, chip=FakeChip(1, 300, variant=variant),
                              self_test_depth=None,
                              frame_timeout=TIMEOUT_BYTES * UART_FRAME_BITS * DIVISOR,
                              variant=variant)
     c = BoardClient(SimulatedTransport(DIVISOR, front_end=front_end))
     c.ping()
-    for fen in ("4k3/8/8/3pP3/8/8/8/4K3 w - d6d5 0 1", "4k3/8/8/8/2pP4/8/8/4K3 b - d3 0 1",
-                "4k3/8/8/8/8/8/8/4K3 w - - 0 1"):
+    for fen in fens:
         board = Board(fen, variant)
         want = ROOT_FLAG | root_word(board, modes=True)
         got = c.generate(board).moves[-1]
         assert got == want, f"{fen}: root {got:#x}, want {want:#x}"
-    assert Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", variant).ep_victim() == 35  # d5
-
-
-def test_berolina_board_is_refused_in_one_line():
-    from posdata.engine.rules.variants import get_variant
-    with pytest.raises(ValueError, match="berolina's pawn passes diagonally"):
-        UartFrontEnd(DIVISOR, variant=get_variant("berolina"))
 
 
 @pytest.mark.filterwarnings("ignore::amaranth.hdl.UnusedElaboratable")

@@ -28,7 +28,7 @@ PERIOD = 1e-8
 # --- The judge -----------------------------------------------------------------------------------
 
 #: payload lengths each command takes (the protocol's command table)
-LENGTHS = {Cmd.PING: {0}, Cmd.LOAD: {66}, Cmd.UPDATE: set(range(2, 131, 2)),
+LENGTHS = {Cmd.PING: {0}, Cmd.LOAD: {67}, Cmd.UPDATE: set(range(3, 132, 2)),
            Cmd.GENERATE: {0}, Cmd.LEGAL: {0}, Cmd.PERFT: {3}, Cmd.STATUS: {0}, Cmd.ABORT: {0},
            Cmd.SEARCH: set(range(8, 169, 5)), Cmd.RESULT: {0}}
 IDLE_ONLY = {Cmd.LOAD, Cmd.UPDATE, Cmd.GENERATE, Cmd.LEGAL, Cmd.PERFT, Cmd.SEARCH}
@@ -54,7 +54,7 @@ def expected_verdict(cmd, engine, length, crc_ok, counting, self_testing, engine
 HEADERS = [(cmd, engine, length)
            for cmd in [*Cmd, 0x00, 0x7E]
            for engine in (0, 1, 2, 0xFE, ENGINE_ALL)
-           for length in (0, 1, 2, 3, 6, 64, 66, 67, 130, 131)]
+           for length in (0, 1, 2, 3, 4, 66, 67, 68, 131, 133)]
 # SEARCH's: a job and whole hashes (8 + 5k, k <= 32), around its ends and between hashes
 HEADERS += [(Cmd.SEARCH, engine, length) for engine in (0, 2, ENGINE_ALL)
             for length in (7, 8, 12, 13, 14, 163, 168, 173)]
@@ -159,8 +159,8 @@ def test_link_round_trips_frames(registered):
         (bytes(bad_crc), reply_frame(Err.BAD_CRC, Cmd.PING)),
         (command_frame(Cmd.PING, engine=2), reply_frame(Err.BAD_ENGINE, Cmd.PING)),
         (command_frame(0x7E), reply_frame(Err.UNKNOWN_COMMAND, 0x7E)),
-        (command_frame(Cmd.UPDATE, bytes(range(10))),
-         reply_frame(Err.OK, Cmd.UPDATE, bytes(reversed(range(10))))),
+        (command_frame(Cmd.UPDATE, bytes(range(11))),
+         reply_frame(Err.OK, Cmd.UPDATE, bytes(reversed(range(11))))),
     ]
     for command, want in exchanges:
         transport.write(command)

@@ -15,12 +15,13 @@ from amaranth.sim import Simulator
 from posdata.engine.rules.board import Board
 from posdata.engine.rules.positions import STANDARD_POSITIONS
 from posdata.engine.rules.variants import get_variant
+from posdata.hdl.chip.modes import RootWithVictim
 from posdata.hdl.common.contract import square_code
 from posdata.hdl.link.arguments import ArgumentCheck
 from posdata.hdl.link.cursor import PayloadCursor
 from posdata.hdl.link.position_writer import PositionWriter
 from posdata.hdl.link.protocol import Cmd, load_payload, perft_payload, state_bytes, update_payload
-from posdata.sim.drivers.interface import position_inputs
+from posdata.sim.drivers.fpga_board import board_state
 
 PERIOD = 1e-8
 
@@ -41,7 +42,7 @@ def simulate(dut, bench, clocks):
 
 def codes_and_state(board):
     codes = bytes(square_code(c, p) for c, p in zip(board.color, board.piece))
-    return codes, state_bytes(**position_inputs(board))
+    return codes, board_state(board)
 
 
 # --- The cursor ----------------------------------------------------------------------------------
@@ -92,11 +93,13 @@ def expected_bad(cmd, payload, codes=ORTHODOX_CODES):
     if cmd == Cmd.LOAD:
         squares, state = payload[:64], payload[64:]
     else:
-        state, pairs = payload[:2], payload[2:]
+        state, pairs = payload[:3], payload[3:]
         squares = pairs[1::2]
         if any(sq > 63 for sq in pairs[::2]):
             return True
-    return any(c not in codes for c in squares) or state[0] >> 5 != 0 or state[1] & 0x40 != 0
+    side_castle, ep, victim = state
+    return (any(c not in codes for c in squares) or side_castle >> 5 != 0 or ep & 0x40 != 0
+            or victim >> 6 != 0 or victim != 0 and not ep & 0x80)
 
 
 def check_payloads(dut, cases):
@@ -134,6 +137,9 @@ def position_cases():
         writes = [(sq, codes[sq]) for sq in rng.sample(range(64), 5)]
         cases.append((Cmd.UPDATE, update_payload(state, writes)))
     good_load, good_update = cases[0][1], cases[1][1]
+    # en passant's victim: with the square (Berolina's beside d3), without it, reserved bits
+    for state in (state_bytes(1, 0, 1, 19, 26), bytes([1, 19, 26]), bytes([1, 0x80 | 19, 0x5A])):
+        cases += [(Cmd.LOAD, good_load[:64] + state), (Cmd.UPDATE, state + good_update[3:])]
     for _ in range(40):  # one byte spoiled: a code, a state bit, a square number
         cmd, payload = rng.choice([(Cmd.LOAD, good_load), (Cmd.UPDATE, good_update)])
         payload = bytearray(payload)
@@ -174,7 +180,7 @@ def test_argument_check_takes_the_variants_codes():
 
 # --- The position writer -------------------------------------------------------------------------
 
-def write_payloads(dut, cases):
+def write_payloads(dut, cases, victim=False):
     """What the board's write port and the root show for each (cmd, payload) written byte by
     byte: (square, code) per pulse, then the root's fields."""
     got = []
@@ -194,7 +200,8 @@ def write_payloads(dut, cases):
                 if ctx.get(dut.wr_en):
                     writes.append((ctx.get(dut.wr_sq), ctx.get(dut.wr_code)))
             root = ctx.get(dut.root)
-            got.append((writes, (root.side, root.castle, root.ep_valid, root.ep_sq)))
+            fields = (root.side, root.castle, root.ep_valid, root.ep_sq)
+            got.append((writes, (*fields, root.ep_victim) if victim else fields))
 
     simulate(dut, bench, 80 * len(cases))
     return got
@@ -210,6 +217,21 @@ def test_position_writer_writes_load_and_update():
     got = write_payloads(PositionWriter(start), cases)
     assert got[0] == (list(enumerate(codes)), (0, 1 << 1, 1, 43))  # white: Q; e.p. on d6
     assert got[1] == (moved, (1, 0, 0, 0))
+
+
+def test_position_writer_takes_en_passant_s_victim_with_modes():
+    """A chip with modes takes the victim the host sends: Berolina's beside the square passed
+    (which no rule on the en passant square and the side finds), 0 without en passant."""
+    variant = get_variant("berolina")
+    board = Board("4k3/8/8/8/1Pp5/8/8/4K3 b - c3b4 0 1", variant)
+    codes, state = codes_and_state(board)
+    assert state[2] == board.ep_victim() == 25  # b4, not c4 beyond c3
+    start = {"side": 0, "castle": 0, "ep_valid": 0, "ep_sq": 0, "ep_victim": 0}
+    cases = [(Cmd.LOAD, load_payload(codes, state)),
+             (Cmd.UPDATE, update_payload(state_bytes(0, 0, 0, 0), [])),
+             (Cmd.UPDATE, update_payload(state, []))]
+    got = write_payloads(PositionWriter(start, RootWithVictim), cases, victim=True)
+    assert [root for _, root in got] == [(1, 0, 1, 18, 25), (0, 0, 0, 0, 0), (1, 0, 1, 18, 25)]
 
 
 def test_position_writer_copies_a_square_and_holds_its_power_up_state():

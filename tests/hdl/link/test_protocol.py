@@ -31,6 +31,7 @@ from posdata.hdl.link.protocol import (
     reply_frame,
     state_bytes,
     status_payload,
+    update_length_ok,
     update_payload,
 )
 
@@ -82,16 +83,19 @@ def test_reply_frame_layout():
 
 
 def test_payload_layouts():
-    assert state_bytes(1, 0b1010, 1, 43) == bytes([1 | 0b1010 << 1, 0x80 | 43])
-    assert state_bytes(0, 15, 0, 0) == bytes([15 << 1, 0])
+    assert state_bytes(1, 0b1010, 1, 43) == bytes([1 | 0b1010 << 1, 0x80 | 43, 0])
+    assert state_bytes(0, 15, 0, 0) == bytes([15 << 1, 0, 0])
+    # en passant's victim (here Berolina's beside d3) is sent with a square, else 0
+    assert state_bytes(1, 0, 1, 19, 26) == bytes([1, 0x80 | 19, 26])
+    assert state_bytes(1, 0, 0, 19, 26) == bytes([1, 19, 0])
     assert square_code(WHITE, KING) == 0x18 and square_code(EMPTY, NO_PIECE) == 2
     codes = bytes(range(64))
-    assert load_payload(codes, b"\x01\x02") == codes + b"\x01\x02"
-    assert update_payload(b"ab", [(12, 5), (63, 2)]) == b"ab" + bytes([12, 5, 63, 2])
+    assert load_payload(codes, b"\x01\x02\x03") == codes + b"\x01\x02\x03"
+    assert update_payload(b"abc", [(12, 5), (63, 2)]) == b"abc" + bytes([12, 5, 63, 2])
     assert perft_payload(6, True, 2) == bytes([6, 1, 2])
     assert perft_payload(3, False, 0) == bytes([3, 0, 0])
     ping = ping_payload(2, 2, SelfTest.PASSED)
-    assert ping == b"POS" + bytes([3, 2, 2, 0, SelfTest.PASSED])
+    assert ping == b"POS" + bytes([4, 2, 2, 0, SelfTest.PASSED])
     status = status_payload(State.DONE, 1, 4, 2, 197281, 1 << 40)
     assert status[:4] == bytes([2, 1, 4, 2]) and len(status) == 20
     assert int.from_bytes(status[4:12], "little") == 197281
@@ -127,3 +131,7 @@ def test_host_side_imports_no_amaranth():
             "assert 'amaranth' not in sys.modules, 'amaranth imported'; "
             "assert 'serial' not in sys.modules, 'pyserial imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_update_takes_the_state_and_whole_pairs():
+    assert [n for n in range(140) if update_length_ok(n)] == list(range(3, 3 + 2 * 64 + 1, 2))

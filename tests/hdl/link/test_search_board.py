@@ -41,7 +41,7 @@ def client():
 
 def test_ping_says_a_search_board(client):
     info = client.ping()
-    assert (info.version, info.engines, info.threads) == (3, 0, 1)
+    assert (info.version, info.engines, info.threads) == (4, 0, 1)
 
 
 @pytest.mark.parametrize("fen, alpha, beta, depth, ply", [
@@ -128,7 +128,7 @@ def test_abort_stops_a_job_and_the_next_runs_as_on_a_fresh_board(client):
     running = client.result()
     assert running.state == State.RUNNING and 0 < running.clocks
     assert refused(client, Cmd.SEARCH, search_payload(-1, 1, 0, 0)) == Err.BUSY
-    assert refused(client, Cmd.LOAD, bytes([2] * 64) + bytes(2)) == Err.BUSY
+    assert refused(client, Cmd.LOAD, bytes([2] * 64) + bytes(3)) == Err.BUSY
     client.abort()
     assert client.result().state == State.ABORTED
     got = client.search(Board(EN_PASSANT), -50, 50, 1, 0)

@@ -102,7 +102,7 @@ def the_model_s(result, board, job):
 
 
 def test_the_board_holds_a_write_of_many_commands(model):
-    """Protocol version 3: a search board holds SEARCH_RX_BYTES received bytes ahead of the
+    """Since protocol version 3 a search board holds SEARCH_RX_BYTES received bytes ahead of the
     command in hand. RESULT's reply is longer than RESULT, so a write of many RESULTs piles up
     in the receiver while the replies go out: every one is answered, none dropped. (32 bytes,
     the other boards' buffer, drop most of these: the write is ten times longer.)"""
@@ -148,7 +148,7 @@ def test_a_job_while_both_threads_run_is_busy_and_abort_stops_one(model):
                                                                        (State.RUNNING, 4)]
     for thread in (0, 1, ENGINE_ALL):
         assert refused(model, Cmd.SEARCH, search_payload(-1, 1, 0, 0), thread) == Err.BUSY
-    assert refused(model, Cmd.LOAD, bytes([2] * 64) + bytes(2)) == Err.BUSY
+    assert refused(model, Cmd.LOAD, bytes([2] * 64) + bytes(3)) == Err.BUSY
     model.shadow.forget()  # a refused load changes nothing, but the client's shadow forgot
     model.abort(0)
     assert [model.result(t).state for t in (0, 1)] == [State.ABORTED, State.RUNNING]

@@ -188,7 +188,7 @@ def test_sim_perft_json_and_text(capsys):
 def test_sim_status_ping_and_abort(capsys):
     status, out, err = run_cli(["board", "ping", "--target", "verilator", "--json"], capsys)
     assert status == 0 and json.loads(out) == {
-        "version": 3, "engines": 1, "threads": 2, "variant": 0, "self_test": "running",
+        "version": 4, "engines": 1, "threads": 2, "variant": 0, "self_test": "running",
         "port": "verilator"}
     status, out, err = run_cli(["board", "status", "--target", "verilator", "--json"], capsys)
     data = json.loads(out)

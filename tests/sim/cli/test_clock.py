@@ -139,8 +139,8 @@ def test_no_build_says_which_synth_makes_one(tmp_path, ran, command):
 
 def test_a_board_with_modes_clocks_every_chip_with_modes(tmp_path):
     """The variants with modes share one chip geometry (memory contents differ): a grasshopper
-    board's build clocks pawnsideways' chip and Berolina's (which no board takes: its synth
-    names grasshopper's), not chess's chip nor pawnsideways' generator (its own geometry)."""
+    board's build clocks pawnsideways' chip and Berolina's, not chess's chip nor pawnsideways'
+    generator (its own geometry); with no build, Berolina's line names its own board's synth."""
     plant(tmp_path, "ulx3s-25f", {"fmax_mhz": 101.5, "engines": 1, "design": "perft chip",
                                   "variant": "grasshopper"}, 1_000)
     build = str(tmp_path / "build")
@@ -150,7 +150,7 @@ def test_a_board_with_modes_clocks_every_chip_with_modes(tmp_path):
     assert clock_for(Gateware("generator", "pawnsideways"), build_dir=build) is None
     line = Gateware("chip", "berolina").no_clock()
     assert line == ("none: no synthesis in build/synth holds the perft chip, berolina's ROM "
-                    "geometry; `posdata synth --board ulx3s-25f --variant grasshopper` makes "
+                    "geometry; `posdata synth --board ulx3s-25f --variant berolina` makes "
                     "one, or give --mhz")
 
 

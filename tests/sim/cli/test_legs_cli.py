@@ -74,9 +74,9 @@ def test_variants_lists_every_variant_with_its_definitions(capsys):
     assert list(rows) == list(VARIANT_NAMES)
     assert {p["moves"] for p in rows["hoppelpoppel"]["pieces"]} >= {"mNcB", "mBcN"}
     assert {"sw", "gen", "hw"} <= set(rows["chess"]["runs_on"])
-    # the walker follows modes, and a board derives en passant's victim but for Berolina's
+    # the walker follows modes, and a board takes en passant's victim with the position
     assert rows["grasshopper"]["runs_on"] == ["sw", "gen", "hw", "ecp5"]
-    assert rows["berolina"]["runs_on"] == ["sw", "gen", "hw"]
+    assert rows["berolina"]["runs_on"] == ["sw", "gen", "hw", "ecp5"]
     status, out, _ = run_cli(["variants"], capsys)
     assert status == 0 and "G grasshopper gQ" in out and "S khon FfW" in out
 

@@ -251,7 +251,7 @@ def test_status_after_programming(tmp_path, loader, capsys, monkeypatch, leaves,
     assert main(argv) == status
     assert opened == [("/dev/ttyUSB7", 115200, 1.0)]  # the baud rate the build was made for
     out = capsys.readouterr().out
-    assert f"/dev/ttyUSB7 at 115200 baud, protocol version 3, 1 engine(s) x 2 threads, " \
+    assert f"/dev/ttyUSB7 at 115200 baud, protocol version 4, 1 engine(s) x 2 threads, " \
            f"self-test {verdict}" in out
     assert "state  done" in out and "(the power-up self-test)" in out
     assert f"leaves {leaves}" in out

@@ -112,7 +112,7 @@ def test_requests_load_then_update_then_nothing():
     codes = bytes(square_code(c, p) for c, p in zip(board.color, board.piece))
     assert fake.frames == [(Cmd.LOAD, load_payload(codes, state_bytes(0, 0, 0, 0))),
                            (Cmd.GENERATE, b"")]
-    assert fake.sent == (command_frame(Cmd.LOAD, load_payload(codes, bytes(2)))
+    assert fake.sent == (command_frame(Cmd.LOAD, load_payload(codes, bytes(3)))
                          + command_frame(Cmd.GENERATE))
     fake.frames.clear()
     board.push_uci("a1b1")
@@ -124,6 +124,16 @@ def test_requests_load_then_update_then_nothing():
     assert client.legal_moves(board).writes == 0
     assert fake.frames == [(Cmd.UPDATE, state_bytes(1, 0, 0, 0)), (Cmd.LEGAL, b"")]
     assert len(fake.frames[0][1]) < LOAD_BYTES
+
+
+def test_the_state_carries_en_passant_s_victim():
+    """Berolina's pawn that passed c3 from d2 stands on b4: the state bytes name it (no rule on
+    the en passant square and the side to move does)."""
+    from posdata.engine.rules.variants import get_variant
+    fake = FakeBoard(healthy())
+    board = Board("4k3/8/8/8/1Pp5/8/8/4K3 b - c3b4 0 1", get_variant("berolina"))
+    BoardClient(fake).generate(board)
+    assert fake.frames[0][0] == Cmd.LOAD and fake.frames[0][1][64:] == bytes([1, 0x80 | 18, 25])
 
 
 def test_perft_polls_status_until_done_with_progress():
@@ -246,16 +256,19 @@ def test_dead_board_times_out_naming_the_reply():
 def test_wrong_magic_wrong_version_and_a_version_1_board():
     with pytest.raises(ProtocolError, match="not a posdata board"):
         BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"ABCD\x02\x01\x02\x00")})).ping()
-    with pytest.raises(ProtocolError, match="protocol version 4.*rebuild the bitstream"):
-        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x04\x01\x02\x00\x00")})).ping()
+    with pytest.raises(ProtocolError, match="protocol version 5.*rebuild the bitstream"):
+        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x05\x01\x02\x00\x00")})).ping()
+    # version 3's state bytes carry no en passant victim
+    with pytest.raises(ProtocolError, match="protocol version 3, this host version 4"):
+        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x03\x01\x02\x00\x00")})).ping()
     # version 2's search board holds one command ahead, not a batch
-    with pytest.raises(ProtocolError, match="protocol version 2, this host version 3"):
+    with pytest.raises(ProtocolError, match="protocol version 2, this host version 4"):
         BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x02\x00\x02\x00\x00")})).ping()
     # a version 1 board ignores SYNC and answers the PING byte with its own reply
     with pytest.raises(ProtocolError, match="speaks protocol version 1.*rebuild the bitstream"):
         BoardClient(FakeBoard({Cmd.PING: b"POS\x01"})).ping()
     with pytest.raises(ProtocolError, match="self-test state 9"):
-        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x03\x01\x02\x00\x09")})).ping()
+        BoardClient(FakeBoard({Cmd.PING: ok(Cmd.PING, b"POS\x04\x01\x02\x00\x09")})).ping()
 
 
 def test_link_refusals_resync_other_refusals_do_not():
