@@ -138,7 +138,7 @@ def build(work: str, name: str | None, args, seeds: list[int]) -> dict:
     shell = PortRegisters(PARTS[name]()) if name else None
     with open(os.path.join(work, "search.il"), "w") as f:
         f.write(rtlil.convert(shell, name="top", ports=shell.ports(), platform=ECP5()) if shell
-                else rtlil.convert(SearchThread(), name="top"))
+                else rtlil.convert(SearchThread(), name="top", platform=ECP5()))
     if shell:  # the part without its ports' registers, for its own cells
         part = PARTS[name]()
         ports = [Value.cast(v) for _, _, v in part.signature.flatten(part)]

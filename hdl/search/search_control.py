@@ -751,8 +751,8 @@ class SearchControl(wiring.Component):
                 m.next = "Leave"
             with m.Else():
                 m.d.sync += r.found.eq(1)
-                with m.If(x > r.alpha):
-                    m.d.sync += r.alpha.eq(x)
+                with m.If(x > r.alpha):  # (a verdict under way read the old window)
+                    m.d.sync += [r.alpha.eq(x), self.serial.eq(self.serial + 1)]
                     self._note_best(m)
                 m.next = "Next"
 

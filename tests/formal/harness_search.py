@@ -112,8 +112,9 @@ class SearchHarness(Elaboratable):
         r, ret = t.r, t.ret
         searching = ~state("Idle", "Abort")
         # the evaluation pipe's contract: a settled child's score clamped to the window the
-        # control gives it (-beta .. -alpha of the node, which holds still while it judges)
-        clamped = t.evaluation.verdict.clamped
+        # control gives it (-beta .. -alpha of the node, which holds still while its moves are
+        # evaluated and judged), as the control keeps it for the move it judges
+        clamped = t.verdict_q.clamped
         with m.If(state("Judge")):
             m.d.comb += Assume((-r.beta <= clamped) & (clamped <= -r.alpha))
 
