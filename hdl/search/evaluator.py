@@ -1,9 +1,10 @@
 """The search thread's evaluation (engine/search/leaf_eval.py): sums kept by every square write, and
 the score formed from them and the kings' squares.
 
-``SumsUpdate`` gives the sums after one square write (what stood there out, what lands in), from
-the piece-square ROM (``leaf_eval.pst_words``); ``SumsKeeper`` keeps them in a register through
-the thread's writes; ``Score`` forms the side to move's score: the kings' middlegame and endgame
+``SumsUpdate`` gives one square write's piece-square words (what stood there, what lands), from
+the piece-square ROM (``leaf_eval.pst_words``); ``SumsKeeper`` keeps the sums in a register
+through the thread's writes, the words registered before they are added (``add_words``); ``Score``
+forms the side to move's score: the kings' middlegame and endgame
 words blended by the phase, the bishop pair, white's lead negated for black. ``SumsUpdate`` and
 ``Score`` are combinational.
 """
@@ -55,35 +56,36 @@ def add_words(sums, words):
                     bishops[BLACK][:4]))
 
 
+#: one side of a square write as the ROM gives it: the word's value and weight (0 for an
+#: empty square), whether it is a bishop, its colour
+Word = data.StructLayout({"value": signed(PST_BITS), "weight": 6, "bishop": 1, "color": 1})
+
+
 class SumsUpdate(wiring.Component):
     """Ports
     -----
-    sums : In(Sums)      before the write
     sq : In(SQUARE)      the square written
     old, new : In(Contents)  what stood there, what lands (colour EMPTY: nothing)
-    after : Out(Sums)    the sums after the write
+    words : Out(ArrayLayout(Word, 2))  the old piece's word and the new one's, from the ROM
+                         (combinational)
     """
 
-    sums: In(Sums)
     sq: In(SQUARE)
     old: In(Contents)
     new: In(Contents)
-    after: Out(Sums)
+    words: Out(data.ArrayLayout(Word, 2))
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.rom = rom = Memory(shape=PST_BITS + 6, depth=1024, init=pst_words())
-        terms = []
-        for name, sign in (("old", -1), ("new", 1)):
-            c = getattr(self, name)
+        for i, name in enumerate(("old", "new")):
+            c, w = getattr(self, name), self.words[i]
             port = rom.read_port(domain="comb")
             on = c.color != Color.EMPTY
-            m.d.comb += port.addr.eq(Mux(on, (c.color[0] << 9) | (c.piece << 6) | self.sq, 0))
-            value = Mux(on, port.data[:PST_BITS].as_signed(), 0)
-            weight = Mux(on, port.data[PST_BITS:], 0)
-            bishop = on & (c.piece == BISHOP)
-            terms.append((sign, value, weight, bishop, c.color[0]))
-        m.d.comb += self.after.eq(add_words(self.sums, terms))
+            m.d.comb += [port.addr.eq(Mux(on, (c.color[0] << 9) | (c.piece << 6) | self.sq, 0)),
+                         w.value.eq(Mux(on, port.data[:PST_BITS].as_signed(), 0)),
+                         w.weight.eq(Mux(on, port.data[PST_BITS:], 0)),
+                         w.bishop.eq(on & (c.piece == BISHOP)), w.color.eq(c.color[0])]
         return m
 
 
@@ -97,7 +99,9 @@ class SumsKeeper(wiring.Component):
     old, new : In(Contents)       what stood there (colour EMPTY for a load's), what lands
     restart : In(1)   with ``en``: a load's first write; the sums before it are taken as none,
                       so a load rebuilds them whatever came before
-    sums : Out(Sums)  every write up to the previous clock's
+    sums : Out(Sums)  every write up to the one two clocks before (the ROM's words are
+                      registered, then added: the square write's lookups and the adders are
+                      not one clock)
     """
 
     en: In(1)
@@ -110,10 +114,16 @@ class SumsKeeper(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.update = update = SumsUpdate()
-        m.d.comb += [update.sums.eq(Mux(self.restart, 0, self.sums)), update.sq.eq(self.sq),
-                     update.old.eq(self.old), update.new.eq(self.new)]
-        with m.If(self.en):
-            m.d.sync += self.sums.eq(update.after)
+        m.d.comb += [update.sq.eq(self.sq), update.old.eq(self.old), update.new.eq(self.new)]
+        words = Signal(data.ArrayLayout(Word, 2))
+        en, restart = Signal(), Signal()
+        m.d.sync += [words.eq(update.words), en.eq(self.en), restart.eq(self.en & self.restart)]
+        terms = [(sign, words[i].value, words[i].weight, words[i].bishop, words[i].color)
+                 for i, sign in enumerate((-1, 1))]
+        before = Signal(Sums)
+        m.d.comb += before.eq(Mux(restart, 0, self.sums))
+        with m.If(en):
+            m.d.sync += self.sums.eq(add_words(before, terms))
         return m
 
 
