@@ -78,6 +78,8 @@ LONG = {
     **{f"synth-{v}": posdata("synth", "--board", "ulx3s-25f", "--variant", v,
                              "--build-dir", f"build/{v}") for v in report.MODES_BOARDS},
     "icebreaker-seeds": posdata("synth", "--board", "icebreaker", "--seeds", "5"),
+    # the search thread alone, out of context: minutes
+    "search-area": bench("search_area.py"),
     # the pipelined thread's stages alone beside the parts they replace: minutes a part
     "search-stages": bench("search_area.py", "--part",
                            "capture_pipe,eval_pipe,capture_finder,child_eval"),

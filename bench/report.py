@@ -294,6 +294,20 @@ def section_search_chip(r: dict) -> list[str]:
     return out
 
 
+def section_search_area(r: dict) -> list[str]:
+    out = ["| Fmax (MHz) | TRELLIS_COMB | FF | DP16KD | MULT18X18D | critical path |",
+           "|---|---|---|---|---|---|"]
+    for p in r["parts"]:
+        out.append(f"| {p['fmax_mhz']:.2f} | {thousands(p['trellis_comb'])} | "
+                   f"{thousands(p['trellis_ff'])} | {p['dp16kd']} | {p['mult18x18d']} | "
+                   f"{p.get('critical_path', '')} |")
+    out += ["", f"The search thread alone on the ECP5 {r['device']} out of context (Yosys "
+                f"synth_ecp5 -abc9, nextpnr-ecp5, seed {', '.join(map(str, r['seeds']))}, target "
+                f"{r['target_mhz']:g} MHz), elaborated with the ECP5's block RAM and multiplier "
+                "primitives; no front end, no pins."]
+    return out
+
+
 def section_search_stages(r: dict) -> list[str]:
     out = ["| part | Fmax (MHz) | LUT4 alone | FF alone | DP16KD | MULT18X18D | critical path |",
            "|---|---|---|---|---|---|---|"]
@@ -629,6 +643,7 @@ SECTIONS = {
                        section_search_threads),
     "search-pipeline": ("The pipelined thread's clocks per node, estimated from the "
                         "reference's events", section_search_pipeline),
+    "search-area": ("The search thread alone on the 25F, out of context", section_search_area),
     "search-stages": ("The pipelined thread's stages alone on the 25F, beside the parts they "
                       "replace", section_search_stages),
     "features": ("What each feature of the chip's search buys", section_features),
