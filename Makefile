@@ -51,11 +51,19 @@ BOARD ?= ulx3s-25f
 demo: $(STAMP)
 	SYNTH=$(SYNTH) $(POSDATA) demo
 
+# TEST_WORKERS=N (or auto: one per core; PYTEST_XDIST_AUTO_NUM_WORKERS=N caps it) runs the suite
+# on N pytest-xdist workers, a test file per worker (--dist loadfile: its module-scoped fixtures,
+# a compiled model or an elaborated chip, are set up once, and its tests run in their order).
+# Off by default: on the shared 2-core machine, under other jobs' load, 2 workers were no faster
+# than one process and took ~20 % more CPU time (see the commit that made this a knob).
+TEST_WORKERS ?= 0
+XDIST := $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
+
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST)
 
 test-slow: $(STAMP)
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest $(XDIST) -m slow
 
 formal: $(STAMP)
 	$(PY) -m tests.formal.run

