@@ -124,12 +124,16 @@ def same_rtl_but_memory_contents(names, unit=PerftChip):
             pytest.fail(f"{name}'s chip differs from {names[0]}'s beyond memory contents: {diff}")
 
 
+def test_one_geometry_for_the_variants_with_modes():
+    assert {chip_geometry(v) for v in MODED} == {modes_geometry()}
+    assert chip_geometry("chess").mode_bits == 0  # orthodox chess's chip is Sandström's
+
+
+@pytest.mark.slow  # two conversions of a whole thread: about two minutes
 def test_one_rtl_for_the_variants_with_modes():
     """Makruk's and Berolina's threads (tables 8 and 7, one promotion piece and four, the
     bare king's rule and none) are one RTL but for memory contents: the thread holds all that
     differs by variant beside the engine's ROMs."""
-    assert {chip_geometry(v) for v in MODED} == {modes_geometry()}
-    assert chip_geometry("chess").mode_bits == 0  # orthodox chess's chip is Sandström's
     same_rtl_but_memory_contents(["makruk", "berolina"], PerftThread)
 
 
