@@ -294,6 +294,12 @@ def section_search_chip(r: dict) -> list[str]:
     return out
 
 
+def _out_of_context(r: dict) -> str:
+    """How bench/search_area.py built what a section reports."""
+    return (f"on the ECP5 {r['device']} out of context (Yosys synth_ecp5 -abc9, nextpnr-ecp5, "
+            f"seed {', '.join(map(str, r['seeds']))}, target {r['target_mhz']:g} MHz)")
+
+
 def section_search_area(r: dict) -> list[str]:
     out = ["| Fmax (MHz) | TRELLIS_COMB | FF | DP16KD | MULT18X18D | critical path |",
            "|---|---|---|---|---|---|"]
@@ -301,10 +307,8 @@ def section_search_area(r: dict) -> list[str]:
         out.append(f"| {p['fmax_mhz']:.2f} | {thousands(p['trellis_comb'])} | "
                    f"{thousands(p['trellis_ff'])} | {p['dp16kd']} | {p['mult18x18d']} | "
                    f"{p.get('critical_path', '')} |")
-    out += ["", f"The search thread alone on the ECP5 {r['device']} out of context (Yosys "
-                f"synth_ecp5 -abc9, nextpnr-ecp5, seed {', '.join(map(str, r['seeds']))}, target "
-                f"{r['target_mhz']:g} MHz), elaborated with the ECP5's block RAM and multiplier "
-                "primitives; no front end, no pins."]
+    out += ["", f"The search thread alone {_out_of_context(r)}, elaborated with the ECP5's "
+                "block RAM and multiplier primitives; no front end, no pins."]
     return out
 
 
@@ -315,13 +319,11 @@ def section_search_stages(r: dict) -> list[str]:
         out.append(f"| {p['part']} | {p['fmax_mhz']:.2f} | {thousands(p.get('alone_lut4', 0))} "
                    f"| {thousands(p.get('alone_ff', 0))} | {p.get('dp16kd', 0)} | "
                    f"{p.get('mult18x18d', 0)} | {p.get('critical_path', '')} |")
-    out += ["", f"Each part alone on the ECP5 {r['device']} out of context (Yosys synth_ecp5 "
-                f"-abc9, nextpnr-ecp5, seed {', '.join(map(str, r['seeds']))}, target "
-                f"{r['target_mhz']:g} MHz), its ports registered so that every path runs between "
-                "registers; its cells from a synthesis without those registers. The capture "
-                "pipe and the evaluation pipe are the pipelined thread's stages "
-                "(docs/chip_search.md); the capture finder and the child evaluation are the "
-                "parts of today's thread they replace."]
+    out += ["", f"Each part alone {_out_of_context(r)}, its ports registered so that every "
+                "path runs between registers; its cells from a synthesis without those "
+                "registers. The capture pipe and the evaluation pipe are the pipelined "
+                "thread's stages (docs/chip_search.md); the capture finder and the child "
+                "evaluation are the parts of today's thread they replace."]
     return out
 
 
