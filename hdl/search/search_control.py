@@ -36,6 +36,7 @@ from amaranth.lib.memory import Memory, ReadPort, WritePort
 from amaranth.lib.wiring import In, Out
 
 from posdata.engine.rules.defs import BISHOP, KING, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK
+from posdata.engine.search.capture_finder import VICTIM_ORDER
 from posdata.engine.search.leaf_search import (
     CONTEMPT,
     FIFTY_PLIES,
@@ -83,7 +84,6 @@ assert LATENCY < REENTRY, "an in-check answer could be taken for the next node a
 DRAIN = 7
 #: what a capture candidate's victim kind (the finder's order) and slot (its own cursor: the
 #: picked slot + 1) say of the pieces on its squares
-VICTIM_PIECES = (QUEEN, ROOK, BISHOP, KNIGHT, PAWN)
 SLOT_PIECES = {"pawn": PAWN, "ep": PAWN, "knight": KNIGHT, "bishop": BISHOP, "rook": ROOK,
                "queen": QUEEN, "king": KING}
 SERIAL_BITS = 5  #: an evaluation's serial: at most two new ones a clock, none lives 16 clocks
@@ -487,7 +487,7 @@ class SearchControl(wiring.Component):
         hp = head.payload
         mover = Array(Const(SLOT_PIECES[name], PIECE) for name, _ in SLOTS)[hp.slot - 1]
         captured = Mux(hp.move.flags.ep, NO_PIECE,
-                       Array(Const(p, PIECE) for p in VICTIM_PIECES)[hp.vkind])
+                       Array(Const(p, PIECE) for p in VICTIM_ORDER)[hp.vkind])
         testing = ((self.phase == STATES.index("Test")) | (self.phase == STATES.index("Judge")))
         own = testing & ~self.cand_piped
         Tag = data.StructLayout({"valid": 1, "serial": SERIAL_BITS})
