@@ -134,11 +134,15 @@ class BareKing(wiring.Component):
         m.submodules.rule = rule = Memory(shape=1, depth=1, init=[self._rule],
                                           attrs={"rom_style": "logic"})
         rule_r = rule.read_port(domain="comb")
-        # per colour: more than one piece, more than two (registered)
+        # per colour: more than one piece, more than two (registered). The counts are comb
+        # signals that a register samples: Amaranth's simulator reruns a sync process's whole
+        # tree every clock, a comb one only when the board changes.
         more = [Signal(name=f"more{c}") for c in (WHITE, BLACK)]
         many = [Signal(name=f"many{c}") for c in (WHITE, BLACK)]
         for c, plane in enumerate((~self.empty & ~self.black, ~self.empty & self.black)):
-            m.d.sync += [more[c].eq(at_least(plane, 2)), many[c].eq(at_least(plane, 3))]
+            counts = Signal(2, name=f"counts{c}")
+            m.d.comb += counts.eq(Cat(at_least(plane, 2), at_least(plane, 3)))
+            m.d.sync += [more[c].eq(counts[0]), many[c].eq(counts[1])]
         side = self.side
         mover_more = Mux(side, more[BLACK], more[WHITE])
         other_more = Mux(side, more[WHITE], more[BLACK])
