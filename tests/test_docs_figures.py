@@ -26,7 +26,6 @@ FIGURE = re.compile(
 #: figure -> (why it is a design fact, (file, constant, value) when the code states it)
 ALLOWED = {
     "100 MHz": ("the ECP5 boards' default clock", ("hdl/boards/synth.py", "DEFAULT_MHZ", 100.0)),
-    "30 MHz": ("the search board's clock", ("hdl/boards/synth.py", "SEARCH_MHZ", 30.0)),
     "33 MHz": ("the iCEBreaker's default clock",
                ("hdl/boards/ice40_top.py", "DEFAULT_ICE40_MHZ", 33.0)),
     "12 MHz": ("the iCEBreaker's oscillator", None),
@@ -141,7 +140,7 @@ def test_named_measurement_sections_exist():
 def test_the_checks_can_fail():
     text = ("routes at 34.43 MHz, 17,498 LUT4 and 18 DP16KD\n"
             "19.14 clocks per node, 1.50 M nodes/s, -89 +- 73 Elo\n"
-            "at 30 MHz by default; `A5 50 FF 00` and `--mhz 90 MHz`\n"
+            "at 100 MHz by default; `A5 50 FF 00` and `--mhz 90 MHz`\n"
             "```\nposdata synth  # 107.46 MHz\n```\n"
             "one table entry per clock, 4,096 entries, 3 clocks\n")
     assert [(n, f) for n, f, _ in typed_figures(text)] == [

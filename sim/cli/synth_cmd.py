@@ -55,11 +55,11 @@ def register(sub) -> None:
     add_variant_arg(p)
     p.add_argument("--search", action="store_true",
                    help="build the search board instead: the search thread behind the UART "
-                        "(the protocol's SEARCH and RESULT; ECP5 boards; default clock 30 MHz, "
-                        "the thread's one-clock steps route at about 35; without --mhz a build "
-                        "that misses it is built once more, at the highest clock below its Fmax "
-                        "that the PLL makes and the baud rate divides) into "
-                        "build/synth/BOARD-search")
+                        "(the protocol's SEARCH and RESULT; ECP5 boards) into "
+                        "build/synth/BOARD-search. Without --mhz it picks its clock: built at "
+                        f"{DEFAULT_MHZ:g} MHz first and, if that is missed, once more at the "
+                        "highest clock below the Fmax it routed at that the PLL makes and the "
+                        "UART divides into the baud rate")
     p.add_argument("--threads", type=int_in_range(1, MAX_SEARCH_THREADS, "--threads"),
                    default=None, metavar="N",
                    help="with --search: N search threads, a job each at once (default 1: the "

@@ -1,8 +1,8 @@
-"""posdata synth --search without --mhz (issue 39, item 4): a build that misses its clock is
-built once more at the highest clock below its Fmax that the ECP5's PLL makes from the board's
-25 MHz and the UART divides into the baud rate; a build that meets it, or one given --mhz, is
-built once. The tools do not run here: ``synthesize`` is a stand-in that routes at a given
-Fmax."""
+"""posdata synth --search without --mhz picks its clock (issue 39, item 4): built first at the
+perft chip's clock (SEARCH_MHZ), a build that misses it is built once more at the highest clock
+below its Fmax that the ECP5's PLL makes from the board's 25 MHz and the UART divides into the
+baud rate; a build that meets it, or one given --mhz, is built once. The tools do not run here:
+``synthesize`` is a stand-in that routes at a given Fmax."""
 
 import json
 
@@ -10,6 +10,7 @@ import pytest
 
 from posdata.hdl.boards.ecp5_pll import pll_settings
 from posdata.hdl.boards.ecp5_top import fitting_mhz, uart_divisor
+from posdata.hdl.boards.synth import SEARCH_MHZ
 from posdata.sim.cli import main
 
 
@@ -38,7 +39,7 @@ class Builds:
     def __call__(self, board, mhz, baud, build_dir, seed, progress, **kwargs):
         from posdata.hdl.boards.synth import SynthResult
         self.asked.append(mhz)
-        fmax, constraint = self.fmax.pop(0), 30.0 if mhz is None else mhz
+        fmax, constraint = self.fmax.pop(0), SEARCH_MHZ if mhz is None else mhz
         report = {"board": board, "device": "LFE5U-25F-6BG381", "design": "search thread",
                   "threads": 1, "fmax_mhz": fmax, "constraint_mhz": constraint,
                   "timing_met": fmax >= constraint, "seed": seed,
@@ -48,7 +49,8 @@ class Builds:
 
 @pytest.mark.parametrize("argv, fmax, asked", [
     ([], [29.73, 21.5], [None, pytest.approx(25 * 5 / 6)]),  # missed: once more
-    ([], [35.59], [None]),                                    # met: once
+    ([], [62.17, 61.5], [None, pytest.approx(25 * 17 / 7)]),  # 60.71 MHz: divisor 20, 1.2 % slow
+    ([], [SEARCH_MHZ + 0.5], [None]),                         # met: once
     (["--mhz", "30"], [29.73], [30.0]),                       # asked for: as asked
     ([], [11.0], [None]),                                     # nothing fits: as it is
 ])
@@ -60,7 +62,8 @@ def test_a_missed_search_build_is_built_again_once(tmp_path, capsys, monkeypatch
     assert builds.asked == asked
     report = json.loads(capsys.readouterr().out)
     if len(asked) == 2:
-        assert report["refitted"] == {"first_mhz": 30.0, "first_fmax_mhz": 29.73}
-        assert report["timing_met"] and report["fmax_mhz"] == 21.5
+        assert report["refitted"] == {"first_mhz": SEARCH_MHZ, "first_fmax_mhz": fmax[0]}
+        assert report["fmax_mhz"] == fmax[1]
+        assert report["timing_met"] == (fmax[1] >= builds.asked[1])
     else:
         assert "refitted" not in report
