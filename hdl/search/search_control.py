@@ -244,6 +244,14 @@ class SearchControl(wiring.Component):
         self.kill_valid = [Signal(RECORDS, name=f"killer{i}_valid") for i in range(KILLER_SLOTS)]
         m.d.comb += [self.kill_r.addr.eq(self.ply), self.kill_w.addr.eq(self.ply)]
         self.gives = Signal()          # the move under test may give check (kept for Make)
+        # Judge's choices, registered in Test from the move under test and the ply's record
+        # (neither changes between): the move-under-test's make and settle tests then reach
+        # Judge's next state and ``ret`` from registers, not through the check arithmetic
+        self.gives_q = Signal()        # it may give check
+        self.anyway = Signal()         # a legal child is made without its evaluation (a
+                                       # full-width child's is not read, castling's is its own)
+        self.makes = Signal()          # ... or made, its evaluation kept (it may give check)
+        self.at_limit = Signal()       # its child sits at the ply limit
         self.child_fifty = Signal(FIFTY_BITS)  # the halfmove counter after it
         # the walk expands promotions (stage 2 takes the under-promotions)
         m.d.comb += self.core.expand.eq(1)
@@ -559,7 +567,13 @@ class SearchControl(wiring.Component):
         kf, kr, ff, fr = king[:3], king[3:], c.frm[:3], c.frm[3:]
         on_a_line = (kf == ff) | (kr == fr) | (kf + fr == ff + kr) | (kf + kr == ff + fr)
         needs_query = (self.mover == KING) | c.flags.ep | r.incheck | on_a_line
+        child = r.depth - 1
         with self._in(m, "Test"):
+            # (the node's in-check answer, which may extend it, is in from Test's last clock on)
+            anyway = (child > 0) | c.flags.castle
+            m.d.sync += [self.gives_q.eq(self.gives_now), self.anyway.eq(anyway),
+                         self.makes.eq(anyway | (self.gives_now & self._matters(child, r.ext))),
+                         self.at_limit.eq(child <= -self._ply_limit)]
             with m.If(self.step == 0):
                 m.d.sync += [self.illegal.eq(0), self.answers.eq(0), self.pinned.eq(0),
                              self.judged.eq(0)]
@@ -579,10 +593,9 @@ class SearchControl(wiring.Component):
         answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
         # a child made whatever its evaluation (a full-width child, castling's) does not wait
         # for the evaluation pipe's verdict
-        made_anyway = (r.depth > 1) | c.flags.castle
         with self._in(m, "Judge"):
             with m.If(self.pinned | self.judged):
-                with m.If(made_anyway | self.have):
+                with m.If(self.anyway | self.have):
                     self._decide(m)
             with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):
                 m.d.sync += self.step.eq(0)
@@ -594,22 +607,21 @@ class SearchControl(wiring.Component):
     def _decide(self, m):
         """A legal move: make it, or settle its child from the parent's evaluation of it."""
         r, c = self.r, self.cand
-        child = r.depth - 1
         e, verdict = self.score_q, self.verdict_q
         castle = c.flags.castle
-        mover, gives = self.mover, self.gives_now
+        mover = self.mover
         # the child's own evaluation: the parent's, kept for it; a castling's (not covered
         # by ChildEval) from its board, where Settle waits a clock more
-        m.d.sync += [self.kept.eq(e), self.own_eval.eq(castle), self.gives.eq(gives),
+        m.d.sync += [self.kept.eq(e), self.own_eval.eq(castle), self.gives.eq(self.gives_q),
                      self.child_fifty.eq(Mux(c.flags.capture | (mover == PAWN), 0,
                                              Mux(r.fifty == (1 << FIFTY_BITS) - 1, r.fifty,
                                                  r.fifty + 1)))]
         # a child whose move may give check is made: its kind waits for its in-check answer
-        with m.If((child > 0) | castle | (gives & self._matters(child, r.ext))):
+        with m.If(self.makes):
             m.d.comb += self.sequencer.make.eq(1)
             m.next = "Make"
         # a quiescence child settled from the parent: its node counted, no make
-        with m.Elif(child <= -self._ply_limit):
+        with m.Elif(self.at_limit):
             m.d.sync += [self.count.eq(1), r.move.eq(self.cand), self.ret.eq(verdict.clamped)]
             m.next = "Return"
         with m.Elif(verdict.stands):  # it stands pat: the parent's alpha stays

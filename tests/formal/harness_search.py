@@ -184,6 +184,14 @@ class SearchHarness(Elaboratable):
             m.d.comb += Assert(walks(r), "castling at a full-width or evasion node only")
         with m.If(state("Make")):
             m.d.comb += Assert(r.depth - 1 > -QS_PLY_LIMIT, "a child made above the limit")
+        # Judge's choices, registered in Test, are those of the move and the record it judges
+        child = r.depth - 1
+        anyway = (child > 0) | t.cand.flags.castle
+        with m.If(state("Judge")):
+            m.d.comb += Assert(
+                (t.anyway == anyway) & (t.at_limit == (child <= -t._ply_limit))
+                & (t.makes == (anyway | (t.gives_q & t._matters(child, r.ext)))),
+                "Judge's registered choices are the move's and the record's")
         # each record below the ply: its window, depth and stage; it made a child
         for index, rec in enumerate(records):
             with m.If(index < ply):
