@@ -14,10 +14,12 @@ entries
 newest first, and stops at the first equal one. ``repeats``' loop is the same:
 ``for i in range(n - 2, stop - 1, -2)`` with n = top, stop = max(n - count, 0).
 
-Timing: the scan reads its first entry the clock after ``start`` and compares each entry the
-clock after its read; ``done`` pulses ``reads + 2`` clocks after the start clock (clock S + reads
-+ 2 for a start in clock S), ``reads`` being the entries compared (0 when count < 2 or top < 2:
-then done comes in clock S + 2). ``busy`` is high from the clock after the start up to, not
+Timing: the scan reads its first entry the clock after ``start`` and compares each entry two
+clocks after its read (the block RAM's data is registered once more before the wide compare:
+the read and the compare in one clock were the thread's critical path); ``done`` pulses
+``reads + 3`` clocks after the start clock (clock S + reads + 3 for a start in clock S),
+``reads`` being the entries compared (0 when count < 2 or top < 2: then done comes in clock
+S + 3). ``busy`` is high from the clock after the start up to, not
 including, done's clock. ``repeated`` and ``reads`` hold from done until the next start.
 
 Writes: one a clock, at any time. A scan sees every write made up to and including its start
@@ -50,7 +52,7 @@ Put = data.StructLayout({"en": 1, "index": INDEX_BITS, "hash": HASH_BITS})
 
 def scan_clocks(reads: int) -> int:
     """Clocks from a scan's start to its ``done`` (the start's clock not counted)."""
-    return reads + 2
+    return reads + 3
 
 
 #: a scan, as its starter sees it: ``start`` (a one-clock pulse) with ``top``, ``count`` and
@@ -104,7 +106,8 @@ class RepetitionTable(wiring.Component):
                                             attrs={"no_rw_check": 1})
         write, read = table.write_port(), table.read_port(domain="comb")
         entry = Signal(HASH_BITS)  # the entry read, a clock after its address (block RAM)
-        m.d.sync += entry.eq(read.data)
+        entry2 = Signal(HASH_BITS)  # ... and a clock later, what is compared
+        m.d.sync += [entry.eq(read.data), entry2.eq(entry)]
         m.d.comb += [write.en.eq(self.put.en), write.addr.eq(self.put.index),
                      write.data.eq(self.put.hash)]
 
@@ -114,7 +117,10 @@ class RepetitionTable(wiring.Component):
         issuing = Signal()          # reading entries
         compare = Signal()          # ``entry`` holds an entry to compare ...
         last = Signal()             # ... the scan's last
-        empty = Signal()            # a scan with nothing to compare, answering next clock
+        compare2 = Signal()         # the same for ``entry2``
+        last2 = Signal()
+        empty = Signal()            # a scan with nothing to compare, answering in two clocks
+        empty2 = Signal()
         m.d.comb += read.addr.eq(index[:INDEX_BITS])
         m.d.sync += scan.done.eq(0)
 
@@ -124,19 +130,20 @@ class RepetitionTable(wiring.Component):
             m.d.sync += [index.eq(index - 2), compare.eq(1), last.eq(final), issuing.eq(~final)]
         with m.Else():
             m.d.sync += compare.eq(0)
+        m.d.sync += [compare2.eq(compare), last2.eq(last), empty2.eq(empty), empty.eq(0)]
 
         def finish(hit):
             m.d.sync += [scan.done.eq(1), scan.busy.eq(0), scan.repeated.eq(hit),
-                         issuing.eq(0), compare.eq(0), empty.eq(0)]
+                         issuing.eq(0), compare.eq(0), compare2.eq(0), empty2.eq(0)]
 
-        # comparing: the first hit, or the last entry, ends the scan (a read already issued
-        # after it is dropped)
-        hit = entry == key
-        with m.If(compare):
+        # comparing: the first hit, or the last entry, ends the scan (the reads already issued
+        # after it are dropped)
+        hit = entry2 == key
+        with m.If(compare2):
             m.d.sync += scan.reads.eq(scan.reads + 1)
-            with m.If(hit | last):
+            with m.If(hit | last2):
                 finish(hit)
-        with m.If(empty):
+        with m.If(empty2):
             finish(0)
 
         # a start (last, so it wins over a scan under way): the loop's bounds
@@ -147,6 +154,7 @@ class RepetitionTable(wiring.Component):
         with m.If(scan.start):
             m.d.sync += [key.eq(scan.hash), index.eq(first), stop.eq(oldest),
                          issuing.eq(first >= oldest), empty.eq(first < oldest),
-                         compare.eq(0), scan.busy.eq(1), scan.done.eq(0),
+                         compare.eq(0), compare2.eq(0), empty2.eq(0),
+                         scan.busy.eq(1), scan.done.eq(0),
                          scan.repeated.eq(0), scan.reads.eq(0)]
         return m
