@@ -531,8 +531,13 @@ class SearchControl(wiring.Component):
         r, core, moves = self.r, self.core, self.generated
         mv = moves.payload
         stage1 = Mux(mv.flags.promotion, mv.promo == QUEEN, mv.flags.capture)
-        hits = [self.kill_valid[i].bit_select(self.ply, 1)
-                & (mv.as_value() == self.kill_r.data[i].as_value()) for i in range(KILLER_SLOTS)]
+        # the ply's killers and their valid bits, registered: the ply holds still from Enter
+        # on, and no killer is written at it while it walks (Return writes them)
+        killers = Signal.like(self.kill_r.data)
+        valid = Signal(KILLER_SLOTS)
+        m.d.sync += [killers.eq(self.kill_r.data)] + [
+            valid[i].eq(self.kill_valid[i].bit_select(self.ply, 1)) for i in range(KILLER_SLOTS)]
+        hits = [valid[i] & (mv.as_value() == killers[i].as_value()) for i in range(KILLER_SLOTS)]
         with self._in(m, "Walk"):
             m.d.comb += core.start.eq(1)
             m.d.sync += [self.sp.eq(self.sp + KILLER_SLOTS), r.killed.eq(0)]
