@@ -55,7 +55,7 @@ NAME = "posdata"
 MULTI_ENGINE_PNR = "--router router2 --placer-heap-timingweight 80"
 #: the search board (``synthesize(search=True)``): search threads behind the UART front end.
 #: It aims at the perft chip's clock, the pipelined thread's goal (docs/chip_search.md,
-#: "Timing"); ``posdata synth --search`` without --mhz builds a board that misses it once more
+#: "Timing"); ``posdata synth --search`` without --mhz builds a board that misses it again
 #: at the highest clock below its Fmax that the PLL makes and the UART divides (sim/cli/
 #: synth_cmd.py, ``refit``): so the build picks the clock it meets
 SEARCH_DESIGN = "search thread"

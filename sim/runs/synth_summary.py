@@ -116,7 +116,7 @@ def print_report(r: dict) -> None:
     if "refitted" in r:
         f = r["refitted"]
         print(f"refitted   not met at {f['first_mhz']:g} MHz (Fmax {f['first_fmax_mhz']:.2f} MHz): "
-              f"built again at this clock")
+              f"built again at a clock below it ({f.get('builds', 2)} builds)")
     verdict = "met" if r["timing_met"] else "NOT met"
     print(f"Fmax       {r['fmax_mhz']:.2f} MHz against {r['constraint_mhz']:g} MHz: {verdict} "
           f"(nextpnr, seed {r['seed']})")
