@@ -57,9 +57,9 @@ def register(sub) -> None:
                    help="build the search board instead: the search thread behind the UART "
                         "(the protocol's SEARCH and RESULT; ECP5 boards) into "
                         "build/synth/BOARD-search. Without --mhz it picks its clock: built at "
-                        f"{DEFAULT_MHZ:g} MHz first and, while that is missed, again (at most twice) at the "
-                        "highest clock below the Fmax it routed at that the PLL makes and the "
-                        "UART divides into the baud rate")
+                        f"{DEFAULT_MHZ:g} MHz first and, while that is missed, again (at most "
+                        "twice) at the highest clock below the Fmax it routed at that the PLL "
+                        "makes and the UART divides into the baud rate")
     p.add_argument("--threads", type=int_in_range(1, MAX_SEARCH_THREADS, "--threads"),
                    default=None, metavar="N",
                    help="with --search: N search threads, a job each at once (default 1: the "
