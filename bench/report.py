@@ -552,6 +552,11 @@ def section_synth(r: dict) -> list[str]:
     out = [f"{r['board']} ({r['device']}), {carries}, seed "
            f"{r['seed']}: **Fmax {r['fmax_mhz']:.2f} MHz** against {r['constraint_mhz']:g} MHz "
            f"({'met' if r['timing_met'] else 'not met'}).", ""]
+    if r.get("refitted"):  # a search build that picked its clock
+        f = r["refitted"]
+        out += [f"Built first at {f['first_mhz']:g} MHz (Fmax {f['first_fmax_mhz']:.2f} MHz), "
+                f"then at the highest clock below the newest Fmax that the PLL makes and the "
+                f"UART divides: {f.get('builds', 2)} builds, the last one's figures here.", ""]
     out += ["| resource | used |", "|---|---|"]
     for name in util:
         out.append(f"| {name} | {percent_of(util, name)} |")
