@@ -596,10 +596,9 @@ class SearchControl(wiring.Component):
                     m.next = "Judge"
         res = self.result
         answer = res.valid & ~res.payload.tag.check  # the last one is used as it arrives
-        # a child made whatever its evaluation (a full-width child, castling's) does not wait
-        # for the evaluation pipe's verdict
         with self._in(m, "Judge"):
             with m.If(self.pinned | self.judged):
+                # (a child made whatever its evaluation does not wait for the verdict)
                 with m.If(self.anyway | self.have):
                     self._decide(m)
             with m.Elif(answer & (self.answers + 1 == Mux(self.cand.flags.castle, 3, 1))):

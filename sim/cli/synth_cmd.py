@@ -26,7 +26,13 @@ STATUS_EVERY_S = 30
 
 
 def register(sub) -> None:
-    from posdata.hdl.boards.synth import BOARDS, DEFAULT_BOARD, DEFAULT_MHZ, MAX_SEARCH_THREADS
+    from posdata.hdl.boards.synth import (
+        BOARDS,
+        DEFAULT_BOARD,
+        DEFAULT_MHZ,
+        MAX_SEARCH_THREADS,
+        SEARCH_MHZ,
+    )
 
     p = sub.add_parser(
         "synth", help="build the bitstream for a board (Yosys + nextpnr from PyPI) and report",
@@ -57,7 +63,7 @@ def register(sub) -> None:
                    help="build the search board instead: the search thread behind the UART "
                         "(the protocol's SEARCH and RESULT; ECP5 boards) into "
                         "build/synth/BOARD-search. Without --mhz it picks its clock: built at "
-                        f"{DEFAULT_MHZ:g} MHz first and, while that is missed, again (at most "
+                        f"{SEARCH_MHZ:g} MHz first and, while that is missed, again (at most "
                         "twice) at the highest clock below the Fmax it routed at that the PLL "
                         "makes and the UART divides into the baud rate")
     p.add_argument("--threads", type=int_in_range(1, MAX_SEARCH_THREADS, "--threads"),
